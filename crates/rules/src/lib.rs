@@ -1,0 +1,24 @@
+//! Rules engines for toroid's board games on wrapped surfaces.
+//!
+//! One concept per module: [`cell`] (cells and their notation), [`topology`] (cell graphs with
+//! seam labels), [`moves`], [`params`], [`outcome`], [`zobrist`], the [`Position`] trait that
+//! every rule set implements, and one module per rule set under [`games`].
+
+pub mod cell;
+pub mod color;
+pub mod games;
+pub mod moves;
+pub mod outcome;
+pub mod params;
+pub mod position;
+pub mod topology;
+pub mod zobrist;
+
+pub use cell::{Cell, PointError};
+pub use color::Color;
+pub use games::{AnyGame, GameKind, UnknownGame};
+pub use moves::{IllegalMove, Move, ParseMoveError};
+pub use outcome::{Outcome, Reason};
+pub use params::{ParamError, ParamSpec, ParamValue, Params};
+pub use position::{random_playout, Position};
+pub use topology::{Lattice, Neighbor, Seam, Surface, Topology};

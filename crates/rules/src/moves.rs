@@ -1,0 +1,95 @@
+//! Moves and their notation: a point (`ee`), `pass`, or `end` (ends a CTOR turn early).
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::cell::{parse_point, Cell, PointError};
+use crate::topology::Topology;
+
+/// One entry of a game's move list.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Put a stone on an empty cell.
+    Place(Cell),
+    /// Give up the turn.
+    Pass,
+    /// End a CTOR turn after its first placement.
+    EndTurn,
+}
+
+/// Why a string is not a move on a given board.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseMoveError {
+    #[error("empty move")]
+    Empty,
+    #[error(transparent)]
+    Point(#[from] PointError),
+}
+
+impl Move {
+    /// Reads a move in notation (case matters for points: `A`..`Z` are 26..51).
+    pub fn parse(s: &str, topology: &Topology) -> Result<Move, ParseMoveError> {
+        match s {
+            "" => Err(ParseMoveError::Empty),
+            "pass" => Ok(Move::Pass),
+            "end" => Ok(Move::EndTurn),
+            _ => {
+                let (x, y) = parse_point(s, topology.width(), topology.height())?;
+                Ok(Move::Place(
+                    topology
+                        .cell_at(x, y)
+                        .expect("parse_point checked the range"),
+                ))
+            }
+        }
+    }
+
+    /// The move in notation.
+    pub fn notation(self, topology: &Topology) -> MoveName<'_> {
+        MoveName(self, topology)
+    }
+
+    pub fn cell(self) -> Option<Cell> {
+        match self {
+            Move::Place(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// Displays a move in notation.
+pub struct MoveName<'a>(Move, &'a Topology);
+
+impl fmt::Display for MoveName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Move::Place(c) => self.1.point_name(c).fmt(f),
+            Move::Pass => f.write_str("pass"),
+            Move::EndTurn => f.write_str("end"),
+        }
+    }
+}
+
+/// Why a well-formed move may not be played now.
+#[derive(Debug, Copy, Clone, PartialEq, Eq, Error)]
+pub enum IllegalMove {
+    #[error("the game is over")]
+    GameOver,
+    #[error("the cell is occupied")]
+    Occupied,
+    #[error("suicide: the stone's own chain would have no liberties")]
+    Suicide,
+    #[error("ko: the move would recreate the board as it stood before the opponent's last move")]
+    Ko,
+    #[error("superko: the move would repeat an earlier board")]
+    Superko,
+    #[error("the stone would be surrounded by four enemy stones")]
+    SelfSurrounded,
+    #[error("the stone would stand in an uncaptured diagonal capture")]
+    IntoCapture,
+    #[error("passing is not allowed while a placement is possible")]
+    PassNotAllowed,
+    #[error("'end' is only allowed after the first placement of a CTOR turn")]
+    EndNotAllowed,
+}

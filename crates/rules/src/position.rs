@@ -1,0 +1,87 @@
+//! The trait every rule set implements.
+
+use rand::seq::IndexedRandom;
+use rand::Rng;
+
+use crate::cell::Cell;
+use crate::color::Color;
+use crate::games::GameKind;
+use crate::moves::{IllegalMove, Move};
+use crate::outcome::Outcome;
+use crate::params::Params;
+use crate::topology::Topology;
+
+/// A game in progress: the board, whose turn it is, and everything the rules need to judge
+/// the next move. Cloning is cheap (the topology is shared), so search can copy positions.
+pub trait Position: Clone + Send + Sync + 'static {
+    /// Which rule set this is.
+    fn kind(&self) -> GameKind;
+
+    /// The parameters, every default resolved.
+    fn params(&self) -> &Params;
+
+    /// The cell graph.
+    fn topology(&self) -> &Topology;
+
+    /// The stone on `cell`, if any.
+    fn stone(&self, cell: Cell) -> Option<Color>;
+
+    /// The player to move, or `None` once the game is over.
+    fn turn(&self) -> Option<Color>;
+
+    /// How the game ended, once it has.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Appends every legal move to `out` (nothing once the game is over).
+    fn legal_moves(&self, out: &mut Vec<Move>);
+
+    /// Plays `mv` for the player to move, or says why it is illegal and changes nothing.
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove>;
+
+    /// Whether `mv` is legal now, without playing it.
+    fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        self.clone().play(mv)
+    }
+
+    /// A hash of the position: the stones, the player to move, and any rule state that
+    /// decides what is legal next (equal positions hash equal).
+    fn hash(&self) -> u64;
+
+    /// Moves played so far (passes and `end` included).
+    fn ply(&self) -> usize;
+
+    /// Stones each player has captured (or turned over, in CTOR), indexed by [`Color::index`].
+    fn captures(&self) -> [u32; 2] {
+        [0, 0]
+    }
+
+    /// The score by the game's scoring method (`go` only), indexed by [`Color::index`].
+    fn score(&self) -> Option<[f64; 2]> {
+        None
+    }
+
+    /// The cells that decided the game (a winning loop, a surrounded stone), for display.
+    fn highlight(&self) -> Vec<Cell> {
+        Vec::new()
+    }
+
+    /// A move for random playouts: uniform among legal moves, except where a rule set
+    /// narrows it to moves that are never pointless (Go does not fill its own eyes).
+    /// `None` once the game is over.
+    fn playout_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.choose(rng).copied()
+    }
+}
+
+/// Plays random playout moves until the game ends; returns the number of moves played.
+pub fn random_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
+    let start = position.ply();
+    while let Some(mv) = position.playout_move(rng) {
+        position
+            .play(mv)
+            .expect("playout_move returns only legal moves");
+    }
+    position.ply() - start
+}
