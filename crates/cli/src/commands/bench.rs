@@ -1,0 +1,155 @@
+//! `toroid bench`: single-core random playouts per second.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid::render::params_line;
+use toroid::setup::new_game;
+use toroid_rules::{random_playout, AnyGame, GameKind, Move, Position};
+
+use super::{print, Failure};
+
+/// How playout moves are chosen.
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+pub enum Policy {
+    /// The rule set's playout policy (`playout_move`; Go does not fill its own eyes).
+    Playout,
+    /// Uniform among all legal moves (`legal_moves`), as other engines' random playouts.
+    Uniform,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule set to measure, or `all` (the default) for every rule set at its defaults.
+    game: Option<String>,
+    /// A parameter of the rule set (see `toroid games`); repeat for several.
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// How long to measure each rule set, in seconds.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Seed of the random number generator (xoshiro256++).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How playout moves are chosen.
+    #[arg(long, value_enum, default_value_t = Policy::Playout)]
+    policy: Policy,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
+        return Err(Failure::usage(format!(
+            "--seconds must be a number of seconds above 0 and at most 86400, got {}",
+            args.seconds
+        )));
+    }
+    let games: Vec<AnyGame> = match args.game.as_deref() {
+        None | Some("all") if !args.params.is_empty() => {
+            return Err(Failure::usage("-p needs a single game, not all of them"));
+        }
+        None | Some("all") => GameKind::ALL.map(GameKind::default_game).to_vec(),
+        Some(name) => {
+            vec![new_game(name, &args.params).map_err(Failure::usage)?]
+        }
+    };
+    let duration = Duration::from_secs_f64(args.seconds);
+    for game in &games {
+        let policy = match args.policy {
+            Policy::Playout => "playout",
+            Policy::Uniform => "uniform",
+        };
+        print(&format!(
+            "{} ({}), {policy} policy, seed {}\n",
+            game.kind(),
+            params_line(game),
+            args.seed
+        ))?;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
+        let stats = measure_any(game, args.policy, duration, &mut rng);
+        print(&stats.report())?;
+    }
+    Ok(())
+}
+
+/// What a measurement counted.
+#[derive(Default)]
+struct Stats {
+    playouts: u64,
+    moves: u64,
+    /// Wins of black and white; the rest are draws.
+    wins: [u64; 2],
+    elapsed: Duration,
+}
+
+impl Stats {
+    fn report(&self) -> String {
+        let seconds = self.elapsed.as_secs_f64();
+        let n = self.playouts as f64;
+        let percent = |k: u64| 100.0 * k as f64 / n;
+        let draws = self.playouts - self.wins[0] - self.wins[1];
+        format!(
+            "{:.1} playouts/s\n{:.0} moves/s\n{:.1} moves per game on average; \
+             black won {:.1}%, white {:.1}%, draws {:.1}% ({} playouts in {seconds:.2} s)\n",
+            n / seconds,
+            self.moves as f64 / seconds,
+            self.moves as f64 / n,
+            percent(self.wins[0]),
+            percent(self.wins[1]),
+            percent(draws),
+            self.playouts,
+        )
+    }
+}
+
+/// Measures on the concrete rule-set type, so that playouts pay no enum dispatch.
+fn measure_any(game: &AnyGame, policy: Policy, duration: Duration, rng: &mut impl Rng) -> Stats {
+    match game {
+        AnyGame::Torus(g) => measure(g, policy, duration, rng),
+        AnyGame::HexTorus(g) => measure(g, policy, duration, rng),
+        AnyGame::MTorus(g) => measure(g, policy, duration, rng),
+        AnyGame::Ctor(g) => measure(g, policy, duration, rng),
+        AnyGame::Go(g) => measure(g, policy, duration, rng),
+    }
+}
+
+/// Plays whole games from `start` until `duration` has passed (at least one game).
+fn measure<P: Position>(
+    start: &P,
+    policy: Policy,
+    duration: Duration,
+    rng: &mut impl Rng,
+) -> Stats {
+    let mut stats = Stats::default();
+    let mut moves = Vec::new();
+    let began = Instant::now();
+    loop {
+        let mut game = start.clone();
+        stats.moves += match policy {
+            Policy::Playout => random_playout(&mut game, rng),
+            Policy::Uniform => uniform_playout(&mut game, rng, &mut moves),
+        } as u64;
+        stats.playouts += 1;
+        if let Some(winner) = game.outcome().and_then(|o| o.winner) {
+            stats.wins[winner.index()] += 1;
+        }
+        stats.elapsed = began.elapsed();
+        if stats.elapsed >= duration {
+            return stats;
+        }
+    }
+}
+
+/// Plays moves drawn uniformly from all legal moves until the game ends; returns how many.
+fn uniform_playout<P: Position>(game: &mut P, rng: &mut impl Rng, moves: &mut Vec<Move>) -> usize {
+    let start = game.ply();
+    loop {
+        moves.clear();
+        game.legal_moves(moves);
+        let Some(&mv) = moves.choose(rng) else {
+            return game.ply() - start;
+        };
+        game.play(mv).expect("legal_moves lists only legal moves");
+    }
+}

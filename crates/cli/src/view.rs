@@ -1,0 +1,238 @@
+//! The JSON shapes of the inspection interface (`SPEC.md`): a game as `toroid replay --json`
+//! prints it, a cell graph as `toroid topology --json` prints it, and the rule sets with
+//! their parameters as `toroid games --json` prints them.
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use toroid_rules::params::{ParamDefault, ParamKind};
+use toroid_rules::{
+    Color, GameKind, Lattice, Move, ParamSpec, ParamValue, Params, Position, Reason, Topology,
+};
+
+/// One number per player.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PerColor<T> {
+    pub black: T,
+    pub white: T,
+}
+
+impl<T: Copy> PerColor<T> {
+    /// From an array indexed by [`Color::index`].
+    pub fn from_array(values: [T; 2]) -> PerColor<T> {
+        PerColor {
+            black: values[Color::Black.index()],
+            white: values[Color::White.index()],
+        }
+    }
+}
+
+/// Parameter values as a JSON object in the order of the rule set's specification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamsView(pub Params);
+
+impl Serialize for ParamsView {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for (name, value) in self.0.iter() {
+            map.serialize_entry(name, &value)?;
+        }
+        map.end()
+    }
+}
+
+/// Why the game ended as its kebab-case code (`"two-passes"`), or `""` while it goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReasonView(pub Option<Reason>);
+
+impl Serialize for ReasonView {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(reason) => reason.serialize(serializer),
+            None => serializer.serialize_str(""),
+        }
+    }
+}
+
+/// The name of a lattice in views.
+pub fn lattice_name(lattice: Lattice) -> &'static str {
+    match lattice {
+        Lattice::Square4 => "square",
+        Lattice::Square8 => "square-8",
+        Lattice::HexOddR => "hex-odd-r",
+    }
+}
+
+/// A game as the inspection interface shows it: `SPEC.md`'s fields, then extras.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameView {
+    pub game: &'static str,
+    pub params: ParamsView,
+    pub width: usize,
+    pub height: usize,
+    /// Rows top to bottom: `b` black, `w` white, `.` empty.
+    pub board: Vec<String>,
+    pub to_move: Option<Color>,
+    pub over: bool,
+    /// `"black"`, `"white"`, `"draw"`, or null while the game goes on.
+    pub winner: Option<&'static str>,
+    pub reason: ReasonView,
+    /// `reason` in words (`""` while the game goes on).
+    pub reason_text: &'static str,
+    pub captures: PerColor<u32>,
+    /// `go` only (komi in white's); null for the other rule sets.
+    pub score: Option<PerColor<f64>>,
+    /// Every legal move in notation; empty once the game is over.
+    pub legal_moves: Vec<String>,
+    /// The moves played, in notation.
+    pub moves: Vec<String>,
+    pub ply: usize,
+    /// The cells that decided the game (a winning loop, a surrounded stone).
+    pub highlight: Vec<String>,
+    pub lattice: &'static str,
+    pub surface: &'static str,
+}
+
+/// The letter of a cell's content in `board` rows.
+pub fn stone_letter(stone: Option<Color>) -> char {
+    stone.map_or('.', Color::letter)
+}
+
+impl GameView {
+    /// The view of `game`, which reached its position by playing `history`.
+    pub fn new<P: Position>(game: &P, history: &[Move]) -> GameView {
+        let topology = game.topology();
+        let outcome = game.outcome();
+        let notation = |mv: &Move| mv.notation(topology).to_string();
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        GameView {
+            game: game.kind().name(),
+            params: ParamsView(game.params().clone()),
+            width: topology.width(),
+            height: topology.height(),
+            board: (0..topology.height())
+                .map(|y| {
+                    (0..topology.width())
+                        .filter_map(|x| topology.cell_at(x, y))
+                        .map(|cell| stone_letter(game.stone(cell)))
+                        .collect()
+                })
+                .collect(),
+            to_move: game.turn(),
+            over: outcome.is_some(),
+            winner: outcome.map(|o| o.winner_name()),
+            reason: ReasonView(outcome.map(|o| o.reason)),
+            reason_text: outcome.map_or("", |o| o.reason.describe()),
+            captures: PerColor::from_array(game.captures()),
+            score: game.score().map(PerColor::from_array),
+            legal_moves: legal.iter().map(notation).collect(),
+            moves: history.iter().map(notation).collect(),
+            ply: game.ply(),
+            highlight: game
+                .highlight()
+                .into_iter()
+                .map(|c| topology.point_name(c).to_string())
+                .collect(),
+            lattice: lattice_name(topology.lattice()),
+            surface: topology.surface().name(),
+        }
+    }
+}
+
+/// A cell graph: display positions `[x, y]` by cell index, and every directed adjacency
+/// `[i, j, cx, cy]` with its seam label.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TopologyView {
+    pub cells: Vec<(usize, usize)>,
+    pub edges: Vec<(u16, u16, i8, i8)>,
+}
+
+impl TopologyView {
+    pub fn new(topology: &Topology) -> TopologyView {
+        TopologyView {
+            cells: topology.cells().map(|c| topology.xy(c)).collect(),
+            edges: topology
+                .edges()
+                .map(|(from, to, seam)| (from.0, to.0, seam.cx, seam.cy))
+                .collect(),
+        }
+    }
+}
+
+/// A parameter's default: a value, or the text saying how it is derived.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum DefaultView {
+    Value(ParamValue),
+    Derived(&'static str),
+}
+
+/// One parameter of a rule set, as `toroid games --json` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParamView {
+    pub name: &'static str,
+    /// `"int"`, `"float"` or `"choice"`.
+    pub kind: &'static str,
+    pub default: DefaultView,
+    /// Whether `default` is a text saying how the rule set computes it.
+    pub default_derived: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<ParamValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<ParamValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<&'static [&'static str]>,
+    pub help: &'static str,
+}
+
+impl ParamView {
+    pub fn new(spec: &ParamSpec) -> ParamView {
+        let (kind, min, max, choices) = match &spec.kind {
+            ParamKind::Int { min, max } => (
+                "int",
+                Some(ParamValue::Int(*min)),
+                Some(ParamValue::Int(*max)),
+                None,
+            ),
+            ParamKind::Float { min, max } => (
+                "float",
+                Some(ParamValue::Float(*min)),
+                Some(ParamValue::Float(*max)),
+                None,
+            ),
+            ParamKind::Choice(options) => ("choice", None, None, Some(*options)),
+        };
+        let (default, default_derived) = match &spec.default {
+            ParamDefault::Value(v) => (DefaultView::Value(v.clone()), false),
+            ParamDefault::Derived(text) => (DefaultView::Derived(text), true),
+        };
+        ParamView {
+            name: spec.name,
+            kind,
+            default,
+            default_derived,
+            min,
+            max,
+            choices,
+            help: spec.help,
+        }
+    }
+}
+
+/// A rule set, as `toroid games --json` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub params: Vec<ParamView>,
+}
+
+impl GameInfo {
+    pub fn new(game: GameKind) -> GameInfo {
+        GameInfo {
+            name: game.name(),
+            summary: game.summary(),
+            params: game.params().iter().map(ParamView::new).collect(),
+        }
+    }
+}
