@@ -76,6 +76,8 @@ impl fmt::Display for MoveName<'_> {
 pub enum IllegalMove {
     #[error("the game is over")]
     GameOver,
+    #[error("the cell is not on this board")]
+    OffBoard,
     #[error("the cell is occupied")]
     Occupied,
     #[error("suicide: the stone's own chain would have no liberties")]

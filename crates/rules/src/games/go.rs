@@ -1,17 +1,38 @@
-//! STUB: to be implemented.
+//! `capture-go` and `go` (seed capture-go-and-go.txt, `SPEC.md`): one engine, two rule sets.
+//!
+//! Both place stones on a square board (plane, cylinder or torus), capture enemy chains
+//! left without liberties, then forbid a placement whose own chain is left without
+//! liberties (suicide). `pass` is always legal.
+//! - `capture-go` is won at once by the first player to capture `target` stones; two
+//!   consecutive passes end it, more captures winning. It has no ko rule.
+//! - `go` ends on two consecutive passes or after `max_moves` moves and is won on score
+//!   (area, territory or stone scoring; komi added to white). Its `ko` rule is simple ko,
+//!   positional superko or situational superko.
+//!
+//! The engine lives in [`board`]: chains and liberties are maintained incrementally, so a
+//! move costs O(1) apart from merging and capturing, and random playouts are fast.
+
+mod board;
+mod repetition;
+mod scoring;
 
 use std::sync::Arc;
+
+use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
-use crate::outcome::Outcome;
-use crate::params::{ParamError, ParamSpec, Params};
+use crate::outcome::{Outcome, Reason};
+use crate::params::{ParamDefault, ParamError, ParamKind, ParamSpec, ParamValue, Params};
 use crate::position::Position;
-use crate::topology::Topology;
+use crate::topology::{Lattice, Surface, Topology};
+use crate::zobrist::{self, WHITE_TO_MOVE};
 
-use crate::params::{ParamDefault, ParamKind};
+use board::{code, player, Board, Geometry, EMPTY, MAX_POINTS, NO_POINT};
+use repetition::{KeySet, KoRule};
+use scoring::Scoring;
 
 const TOPOLOGIES: &[&str] = &["plane", "cylinder", "torus"];
 
@@ -64,59 +85,498 @@ pub const GO_PARAMS: &[ParamSpec] = &[
     },
 ];
 
+/// Hash keys for the rule state besides stones and turn (see [`Go::hash`]).
+const ONE_PASS: u64 = 0xF2A7_4DE4_52E6_B438;
+const GAME_OVER: u64 = 0x6513_270E_269E_0D37;
+const CAPTURE_KEYS: [u64; 2] = [0x0C5C_7FD0_A6A3_A450, 0xD23F_0824_128B_2F33];
+
+/// How a game is won.
+#[derive(Copy, Clone, Debug)]
+enum Goal {
+    /// `capture-go`.
+    Captures { target: u32 },
+    /// `go`.
+    Score {
+        komi: f64,
+        scoring: Scoring,
+        max_moves: u32,
+    },
+}
+
+/// Everything fixed for a game, shared by all its positions.
+#[derive(Debug)]
+struct Rules {
+    kind: GameKind,
+    params: Params,
+    /// `None` in `capture-go`.
+    ko: Option<KoRule>,
+    goal: Goal,
+}
+
+/// A position of `capture-go` or `go`.
 #[derive(Clone, Debug)]
 pub struct Go {
-    params: Params,
-    topology: Arc<Topology>,
+    rules: Arc<Rules>,
+    board: Board,
+    to_move: Color,
+    ply: u32,
+    /// Consecutive passes just played.
+    passes: u8,
+    /// Under simple ko, the point where the player to move may not play (see [`Go::ko_point`]).
+    ko_point: u16,
+    captures: [u32; 2],
+    outcome: Option<Outcome>,
+    /// Under superko, the key of every position of the game so far.
+    seen: KeySet,
+}
+
+/// A parameter's value, checked against its specification again: `Params` can be built
+/// by hand, and no value may reach the engine unchecked.
+fn param(params: &Params, spec: &[ParamSpec], name: &str) -> Result<ParamValue, ParamError> {
+    let value = params
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, v)| v.cloned())
+        .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' has no value")))?;
+    let spec = spec
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| ParamError::Invalid(format!("unknown parameter '{name}'")))?;
+    spec.parse(&value.to_string())
+}
+
+fn int_param(params: &Params, spec: &[ParamSpec], name: &str) -> Result<i64, ParamError> {
+    match param(params, spec, name)? {
+        ParamValue::Int(v) => Ok(v),
+        other => Err(ParamError::Invalid(format!(
+            "parameter '{name}' is {other}, not an integer"
+        ))),
+    }
+}
+
+fn float_param(params: &Params, spec: &[ParamSpec], name: &str) -> Result<f64, ParamError> {
+    match param(params, spec, name)? {
+        ParamValue::Float(v) => Ok(v),
+        ParamValue::Int(v) => Ok(v as f64),
+        other => Err(ParamError::Invalid(format!(
+            "parameter '{name}' is {other}, not a number"
+        ))),
+    }
+}
+
+/// A choice parameter, mapped to its meaning.
+fn choice_param<T>(
+    params: &Params,
+    spec: &[ParamSpec],
+    name: &str,
+    meaning: impl Fn(&str) -> Option<T>,
+) -> Result<T, ParamError> {
+    let value = param(params, spec, name)?.to_string();
+    meaning(&value)
+        .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' cannot be '{value}'")))
+}
+
+fn surface_named(name: &str) -> Option<Surface> {
+    match name {
+        "plane" => Some(Surface::Plane),
+        "cylinder" => Some(Surface::Cylinder),
+        "torus" => Some(Surface::Torus),
+        _ => None,
+    }
 }
 
 impl Go {
+    /// A new game of `capture-go`.
     pub fn capture_go(params: &Params) -> Result<Go, ParamError> {
-        Self::go(params)
+        let target = int_param(params, CAPTURE_GO_PARAMS, "target")? as u32;
+        Go::new(
+            GameKind::CaptureGo,
+            params.clone(),
+            CAPTURE_GO_PARAMS,
+            None,
+            Goal::Captures { target },
+        )
     }
+
+    /// A new game of `go`; `max_moves` defaults to 3 × the number of points.
+    // Named after the rule set, like `capture_go`: `GameKind` calls one of the two.
+    #[allow(clippy::self_named_constructors)]
     pub fn go(params: &Params) -> Result<Go, ParamError> {
-        let n = params.int("size").unwrap() as usize;
-        Ok(Go {
-            params: params.clone(),
-            topology: Arc::new(Topology::new(
-                crate::Lattice::Square4,
-                crate::Surface::Plane,
-                n,
-                n,
-            )),
+        let mut params = params.clone();
+        if params.int("max_moves").is_none() {
+            let size = int_param(&params, GO_PARAMS, "size")?;
+            params.set("max_moves", ParamValue::Int(3 * size * size));
+        }
+        let goal = Goal::Score {
+            komi: float_param(&params, GO_PARAMS, "komi")?,
+            scoring: choice_param(&params, GO_PARAMS, "scoring", Scoring::from_name)?,
+            max_moves: int_param(&params, GO_PARAMS, "max_moves")? as u32,
+        };
+        let ko = choice_param(&params, GO_PARAMS, "ko", KoRule::from_name)?;
+        Go::new(GameKind::Go, params, GO_PARAMS, Some(ko), goal)
+    }
+
+    fn new(
+        kind: GameKind,
+        params: Params,
+        spec: &[ParamSpec],
+        ko: Option<KoRule>,
+        goal: Goal,
+    ) -> Result<Go, ParamError> {
+        let size = int_param(&params, spec, "size")? as usize;
+        let surface = choice_param(&params, spec, "topology", surface_named)?;
+        let topology = Topology::new(Lattice::Square4, surface, size, size);
+        let mut go = Go {
+            rules: Arc::new(Rules {
+                kind,
+                params,
+                ko,
+                goal,
+            }),
+            board: Board::new(Arc::new(Geometry::new(topology))),
+            to_move: Color::Black,
+            ply: 0,
+            passes: 0,
+            ko_point: NO_POINT,
+            captures: [0, 0],
+            outcome: None,
+            seen: KeySet::default(),
+        };
+        go.remember_position();
+        Ok(go)
+    }
+
+    /// The number of distinct liberties of the chain on `cell` (0 if there is no stone).
+    pub fn liberties(&self, cell: Cell) -> u32 {
+        self.stone_point(cell)
+            .map_or(0, |p| self.board.liberties(p))
+    }
+
+    /// Whether the chain on `cell` has exactly one liberty (false if there is no stone).
+    pub fn in_atari(&self, cell: Cell) -> bool {
+        self.stone_point(cell)
+            .is_some_and(|p| self.board.in_atari(p))
+    }
+
+    /// The only liberty of the chain on `cell`, if it has exactly one.
+    pub fn atari_point(&self, cell: Cell) -> Option<Cell> {
+        let p = self.stone_point(cell)?;
+        self.board.atari_point(p).map(|a| Cell(a as u16))
+    }
+
+    /// The stones of the chain on `cell` (empty if there is no stone).
+    pub fn chain(&self, cell: Cell) -> Vec<Cell> {
+        self.stone_point(cell).map_or_else(Vec::new, |p| {
+            self.board.chain_points(p).map(|s| Cell(s as u16)).collect()
         })
+    }
+
+    /// Whether `cell` is an own single-point eye of `color`, which the playout policy never
+    /// fills: an empty cell whose every neighbour is a `color` stone, none of whose chains
+    /// is in atari.
+    pub fn is_own_eye(&self, cell: Cell, color: Color) -> bool {
+        let p = cell.index();
+        p < self.board.len()
+            && self.board.color(p) == EMPTY
+            && self.board.is_own_eye(p, code(color))
+    }
+
+    /// Under simple ko, the cell where the player to move may not play now: the single
+    /// stone just captured by a lone stone that the recapture would take back.
+    pub fn ko_point(&self) -> Option<Cell> {
+        (self.ko_point != NO_POINT).then_some(Cell(self.ko_point))
+    }
+
+    /// Recounts chains, liberties, the empty-point list and the hash from the stones alone
+    /// and reports the first difference from the incremental data (for tests).
+    #[doc(hidden)]
+    pub fn check_consistency(&self) -> Result<(), String> {
+        self.board.check_consistency()
+    }
+
+    fn stone_point(&self, cell: Cell) -> Option<usize> {
+        let p = cell.index();
+        (p < self.board.len() && self.board.color(p) != EMPTY).then_some(p)
+    }
+
+    fn running(&self) -> Result<(), IllegalMove> {
+        match self.outcome {
+            Some(_) => Err(IllegalMove::GameOver),
+            None => Ok(()),
+        }
+    }
+
+    fn check_placement(&self, cell: Cell) -> Result<(), IllegalMove> {
+        self.running()?;
+        let p = cell.index();
+        if p >= self.board.len() {
+            return Err(IllegalMove::OffBoard);
+        }
+        if self.board.color(p) != EMPTY {
+            return Err(IllegalMove::Occupied);
+        }
+        let color = code(self.to_move);
+        if self.board.is_suicide(p, color) {
+            return Err(IllegalMove::Suicide);
+        }
+        self.check_repetition(p, color)
+    }
+
+    /// The ko rule's verdict on a placement that is otherwise legal.
+    ///
+    /// Simple ko compares with the board before the opponent's last move (B₋₁) through the
+    /// ko point, which is exact: say the opponent's last move put a stone on q and captured
+    /// the set S, and our stone on p captures T. The new board equals B₋₁ only if p was
+    /// occupied in B₋₁ and empty now, so p ∈ S; q is empty in B₋₁, so q ∈ T; every other
+    /// stone of S or T is on B₋₁ but not on the new board, so S = {p} and T = {q}. T = {q}
+    /// means q's chain is q alone with p its only liberty; then no other chain is taken (an
+    /// enemy chain next to p but not to q had a liberty besides p before q was played and
+    /// still has it). So: the opponent's move captured exactly one stone, on p, and its
+    /// stone stands alone with one liberty — exactly when [`Board::place`] reports a ko.
+    #[inline]
+    fn check_repetition(&self, p: usize, color: u8) -> Result<(), IllegalMove> {
+        match self.rules.ko {
+            None => Ok(()),
+            Some(KoRule::Simple) if p == self.ko_point as usize => Err(IllegalMove::Ko),
+            Some(KoRule::Simple) => Ok(()),
+            Some(rule) => {
+                let stones = self.board.hash_after(p, color);
+                let key = repetition_key(rule, stones, self.to_move.opponent());
+                if self.seen.contains(&key) {
+                    Err(IllegalMove::Superko)
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// Records the current position for superko.
+    fn remember_position(&mut self) {
+        if let Some(rule @ (KoRule::Positional | KoRule::Situational)) = self.rules.ko {
+            self.seen
+                .insert(repetition_key(rule, self.board.hash(), self.to_move));
+        }
+    }
+
+    fn place(&mut self, p: usize) {
+        let mover = self.to_move;
+        let placed = self.board.place(p, code(mover));
+        self.captures[mover.index()] += placed.captured;
+        self.ko_point = match self.rules.ko {
+            Some(KoRule::Simple) => placed.ko,
+            _ => NO_POINT,
+        };
+        self.passes = 0;
+        self.finish_move(mover);
+    }
+
+    fn pass(&mut self) {
+        let mover = self.to_move;
+        self.ko_point = NO_POINT;
+        self.passes += 1;
+        self.finish_move(mover);
+    }
+
+    fn finish_move(&mut self, mover: Color) {
+        self.ply += 1;
+        self.to_move = mover.opponent();
+        self.remember_position();
+        self.outcome = self.judge(mover);
+    }
+
+    /// Whether the move just played by `mover` ended the game, and how.
+    fn judge(&self, mover: Color) -> Option<Outcome> {
+        match self.rules.goal {
+            Goal::Captures { target } => {
+                if self.captures[mover.index()] >= target {
+                    Some(Outcome::win(mover, Reason::CaptureTarget))
+                } else if self.passes >= 2 {
+                    let [black, white] = self.captures.map(f64::from);
+                    Some(compare(black, white, Reason::TwoPasses))
+                } else {
+                    None
+                }
+            }
+            Goal::Score {
+                komi,
+                scoring,
+                max_moves,
+            } => {
+                let reason = if self.passes >= 2 {
+                    Reason::TwoPasses
+                } else if self.ply >= max_moves {
+                    Reason::MoveLimit
+                } else {
+                    return None;
+                };
+                let [black, white] = scoring.score(&self.board, komi);
+                Some(compare(black, white, reason))
+            }
+        }
+    }
+
+    /// The playout policy's test of a candidate placement (see [`Position::playout_move`]).
+    #[inline]
+    fn is_playout_candidate(&self, p: usize, color: u8) -> bool {
+        self.board.is_sensible(p, color) && self.check_repetition(p, color).is_ok()
     }
 }
 
+/// The key under which a superko rule remembers a position.
+fn repetition_key(rule: KoRule, stones: u64, to_move: Color) -> u64 {
+    match (rule, to_move) {
+        (KoRule::Situational, Color::White) => stones ^ WHITE_TO_MOVE,
+        _ => stones,
+    }
+}
+
+fn compare(black: f64, white: f64, reason: Reason) -> Outcome {
+    if black > white {
+        Outcome::win(Color::Black, reason)
+    } else if white > black {
+        Outcome::win(Color::White, reason)
+    } else {
+        Outcome::draw(reason)
+    }
+}
+
+/// Random picks tried before the playout policy copies the empty-point list to sample
+/// without replacement.
+const PLAYOUT_QUICK_TRIES: usize = 4;
+
 impl Position for Go {
     fn kind(&self) -> GameKind {
-        todo!()
+        self.rules.kind
     }
+
     fn params(&self) -> &Params {
-        &self.params
+        &self.rules.params
     }
+
     fn topology(&self) -> &Topology {
-        &self.topology
+        self.board.topology()
     }
-    fn stone(&self, _cell: Cell) -> Option<Color> {
-        todo!()
+
+    fn stone(&self, cell: Cell) -> Option<Color> {
+        let p = cell.index();
+        (p < self.board.len() && self.board.color(p) != EMPTY).then(|| player(self.board.color(p)))
     }
+
     fn turn(&self) -> Option<Color> {
-        todo!()
+        self.outcome.is_none().then_some(self.to_move)
     }
+
     fn outcome(&self) -> Option<Outcome> {
-        todo!()
+        self.outcome
     }
-    fn legal_moves(&self, _out: &mut Vec<Move>) {
-        todo!()
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        out.extend(
+            self.topology()
+                .cells()
+                .filter(|&c| self.check_placement(c).is_ok())
+                .map(Move::Place),
+        );
+        out.push(Move::Pass);
     }
-    fn play(&mut self, _mv: Move) -> Result<(), IllegalMove> {
-        todo!()
+
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        // `check` lets through only placements and passes.
+        match mv {
+            Move::Place(cell) => self.place(cell.index()),
+            _ => self.pass(),
+        }
+        Ok(())
     }
+
+    fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        match mv {
+            Move::Place(cell) => self.check_placement(cell),
+            Move::Pass => self.running(),
+            Move::EndTurn => self.running().and(Err(IllegalMove::EndNotAllowed)),
+        }
+    }
+
+    /// Zobrist of the stones, `WHITE_TO_MOVE` when white is to move, and keys for the ko
+    /// point (simple ko), a pass just played (a second one ends the game), the game being
+    /// over, and in `capture-go` the capture counts (they decide when it is won). Not
+    /// included: the move count (it only matters at `max_moves`) and, under superko, the
+    /// history of earlier positions.
     fn hash(&self) -> u64 {
-        todo!()
+        let mut hash = self.board.hash();
+        if self.to_move == Color::White {
+            hash ^= WHITE_TO_MOVE;
+        }
+        if self.ko_point != NO_POINT {
+            // No board holds both colours on one cell, so this pair of keys never cancels
+            // against stones.
+            let p = self.ko_point as usize;
+            hash ^= zobrist::stone(p, Color::Black) ^ zobrist::stone(p, Color::White);
+        }
+        if self.passes == 1 {
+            hash ^= ONE_PASS;
+        }
+        if self.outcome.is_some() {
+            hash ^= GAME_OVER;
+        }
+        if let Goal::Captures { .. } = self.rules.goal {
+            for (count, key) in self.captures.iter().zip(CAPTURE_KEYS) {
+                hash ^= (*count as u64 + 1).wrapping_mul(key);
+            }
+        }
+        hash
     }
+
     fn ply(&self) -> usize {
-        todo!()
+        self.ply as usize
+    }
+
+    fn captures(&self) -> [u32; 2] {
+        self.captures
+    }
+
+    fn score(&self) -> Option<[f64; 2]> {
+        match self.rules.goal {
+            Goal::Score { komi, scoring, .. } => Some(scoring.score(&self.board, komi)),
+            Goal::Captures { .. } => None,
+        }
+    }
+
+    /// Uniform among the placements that are legal and do not fill an own single-point eye
+    /// ([`Go::is_own_eye`]); a pass only when there is none. Candidates are drawn from the
+    /// board's list of empty points: a few draws with replacement first (no copying), then
+    /// without replacement from a copy, swapping rejected points out. Either way the first
+    /// accepted draw is uniform among the acceptable points.
+    fn playout_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let color = code(self.to_move);
+        let empty = self.board.empty_points();
+        let n = empty.len();
+        let place = |p: u16| Some(Move::Place(Cell(p)));
+        for _ in 0..n.min(PLAYOUT_QUICK_TRIES) {
+            let p = empty[rng.random_range(0..n as u32) as usize];
+            if self.is_playout_candidate(p as usize, color) {
+                return place(p);
+            }
+        }
+        let mut buffer = [0u16; MAX_POINTS];
+        let candidates = &mut buffer[..n];
+        candidates.copy_from_slice(empty);
+        for left in (1..=n).rev() {
+            let i = rng.random_range(0..left as u32) as usize;
+            let p = candidates[i];
+            if self.is_playout_candidate(p as usize, color) {
+                return place(p);
+            }
+            candidates.swap(i, left - 1);
+        }
+        Some(Move::Pass)
     }
 }

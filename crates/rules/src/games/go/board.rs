@@ -1,0 +1,678 @@
+//! The Go board engine: stones, chains and liberties, kept up to date stone by stone.
+//!
+//! Every chain is a circular list of its stones (`next`) with one representative stone, its
+//! head (`head`). Per head the board keeps the chain's size and its *pseudo-liberties*: one
+//! entry per (stone, empty neighbour) pair, stored as their count, the sum of the empty
+//! neighbours' indices and the sum of their squares. A placed or removed stone changes
+//! these in O(1) per neighbour and two chains merge by adding them, yet they answer exactly
+//! what the rules and the playout policy ask:
+//! - the chain has no liberty  ⇔  count = 0;
+//! - the chain has exactly one liberty (atari)  ⇔  all entries are the same point
+//!   ⇔  count · Σi² = (Σi)² (the equality case of Cauchy–Schwarz), and that point is Σi / count.
+//!
+//! True liberty counts, which only bots need, are counted on demand by walking the chain.
+//! Every point also counts its empty neighbours: most candidate moves of a playout have
+//! one, which settles them (legal, not an eye) at a glance.
+//!
+//! Cells are `u16` indices; index `n` (one past the last cell) is an off-board sentinel that
+//! pads every neighbour list to four entries. An empty point is its own head, and the
+//! sentinel's head is itself too: their chain entries are scratch space that absorbs (with
+//! wrapping arithmetic) the updates the hot loops make without first asking whether a
+//! neighbour is a stone. Random playouts make that question unpredictable, and a
+//! mispredicted branch costs more than the update.
+
+use std::sync::Arc;
+
+use crate::color::Color;
+use crate::topology::Topology;
+use crate::zobrist;
+
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const BLACK: u8 = 1;
+pub(crate) const WHITE: u8 = 2;
+const OFF: u8 = 3;
+
+/// The largest board: 25 × 25.
+pub(crate) const MAX_POINTS: usize = 625;
+/// Bit set words covering every cell of the largest board.
+const SET_WORDS: usize = MAX_POINTS.div_ceil(64);
+
+/// "No point" in `u16` point fields (the ko point, mostly).
+pub(crate) const NO_POINT: u16 = u16::MAX;
+
+/// The board code of a player's stones.
+#[inline]
+pub(crate) fn code(color: Color) -> u8 {
+    color.index() as u8 + 1
+}
+
+/// The player whose stones a code (`BLACK` or `WHITE`) stands for.
+#[inline]
+pub(crate) fn player(code: u8) -> Color {
+    if code == BLACK {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+#[inline]
+fn key(point: usize, code: u8) -> u64 {
+    zobrist::stone(point, player(code))
+}
+
+/// The cell graph in the form the engine reads: exactly four neighbour slots per cell.
+#[derive(Debug)]
+pub(crate) struct Geometry {
+    pub(crate) topology: Topology,
+    neighbors: Box<[[u16; 4]]>,
+}
+
+impl Geometry {
+    pub(crate) fn new(topology: Topology) -> Geometry {
+        let off = topology.len() as u16;
+        let neighbors = topology
+            .cells()
+            .map(|c| {
+                let mut slots = [off; 4];
+                for (slot, nb) in slots.iter_mut().zip(topology.neighbors(c)) {
+                    *slot = nb.cell.0;
+                }
+                slots
+            })
+            .collect();
+        Geometry {
+            topology,
+            neighbors,
+        }
+    }
+}
+
+/// A chain's pseudo-liberties packed in one word, so that adding, removing and merging
+/// them is one integer operation: their count in bits 0..12, the sum of their points'
+/// indices in bits 12..33 and the sum of the indices' squares in bits 33..64.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Libs(u64);
+
+const COUNT_BITS: u32 = 12;
+const SUM_BITS: u32 = 21;
+
+// No field carries into the next on a real chain: it has at most 4 pseudo-liberties per
+// stone, at most 625 stones, and indices below 625.
+const _: () = {
+    let (count, index) = (4 * MAX_POINTS as u64, MAX_POINTS as u64 - 1);
+    assert!(count < 1 << COUNT_BITS);
+    assert!(count * index < 1 << SUM_BITS);
+    assert!(count * index * index < 1 << (64 - COUNT_BITS - SUM_BITS));
+};
+
+impl Libs {
+    /// One pseudo-liberty at `point`.
+    #[inline]
+    fn at(point: usize) -> Libs {
+        let p = point as u64;
+        Libs(1 | p << COUNT_BITS | (p * p) << (COUNT_BITS + SUM_BITS))
+    }
+
+    #[inline]
+    fn count(self) -> u64 {
+        self.0 & ((1 << COUNT_BITS) - 1)
+    }
+
+    #[inline]
+    fn sum(self) -> u64 {
+        (self.0 >> COUNT_BITS) & ((1 << SUM_BITS) - 1)
+    }
+
+    #[inline]
+    fn sum_sq(self) -> u64 {
+        self.0 >> (COUNT_BITS + SUM_BITS)
+    }
+
+    /// Wrapping, for the scratch entries of empty points and the sentinel.
+    #[inline]
+    fn add(self, other: Libs) -> Libs {
+        Libs(self.0.wrapping_add(other.0))
+    }
+
+    #[inline]
+    fn sub(self, other: Libs) -> Libs {
+        Libs(self.0.wrapping_sub(other.0))
+    }
+
+    /// Exactly one liberty, given at least one (true of every chain between moves; the
+    /// answer for scratch entries is meaningless).
+    #[inline]
+    fn in_atari(self) -> bool {
+        self.count() * self.sum_sq() == self.sum() * self.sum()
+    }
+}
+
+/// One chain's size and pseudo-liberties (meaningful at the chain's head only).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Chain {
+    libs: Libs,
+    size: u16,
+}
+
+/// Per-cell state.
+#[derive(Copy, Clone, Debug)]
+struct Point {
+    color: u8,
+    /// How many neighbours are empty (garbage on the sentinel, which nothing reads).
+    free: u8,
+    /// The chain's representative stone; the point itself if empty.
+    head: u16,
+    /// The next stone of the chain, circularly (stones only).
+    next: u16,
+    /// Where this point stands in the list of empty points (empty points only).
+    empty_at: u16,
+}
+
+/// What a placement did.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Placed {
+    /// Stones captured.
+    pub(crate) captured: u32,
+    /// The point of the single captured stone when the placement is a ko capture: it took
+    /// exactly one stone and stands alone with that point as its only liberty. Else
+    /// `NO_POINT`.
+    pub(crate) ko: u16,
+}
+
+/// A Go board with incrementally maintained chains (see the module documentation).
+#[derive(Clone, Debug)]
+pub(crate) struct Board {
+    geometry: Arc<Geometry>,
+    /// `n + 1` entries, the last is the off-board sentinel.
+    points: Box<[Point]>,
+    /// Indexed by chain head (scratch space at empty points and the sentinel).
+    chains: Box<[Chain]>,
+    /// The empty points, in no order: the first `empty_len` entries.
+    empty: Box<[u16]>,
+    empty_len: usize,
+    /// Stones on the board per player.
+    stones: [u32; 2],
+    /// Zobrist hash of the stones.
+    hash: u64,
+}
+
+impl Board {
+    pub(crate) fn new(geometry: Arc<Geometry>) -> Board {
+        let n = geometry.topology.len();
+        assert!(
+            n <= MAX_POINTS,
+            "Go boards have at most {MAX_POINTS} points"
+        );
+        let mut points: Box<[Point]> = (0..=n)
+            .map(|i| Point {
+                color: EMPTY,
+                free: geometry.neighbors.get(i).map_or(0, |slots| {
+                    slots.iter().filter(|&&r| r as usize != n).count() as u8
+                }),
+                head: i as u16,
+                next: i as u16,
+                empty_at: i as u16,
+            })
+            .collect();
+        points[n].color = OFF;
+        Board {
+            geometry,
+            points,
+            chains: vec![Chain::default(); n + 1].into_boxed_slice(),
+            empty: (0..n as u16).collect(),
+            empty_len: n,
+            stones: [0, 0],
+            hash: 0,
+        }
+    }
+
+    pub(crate) fn topology(&self) -> &Topology {
+        &self.geometry.topology
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.empty.len()
+    }
+
+    /// `EMPTY`, `BLACK` or `WHITE` (`point < len()`).
+    #[inline]
+    pub(crate) fn color(&self, point: usize) -> u8 {
+        self.points[point].color
+    }
+
+    #[inline]
+    fn neighbors(&self, point: usize) -> [u16; 4] {
+        self.geometry.neighbors[point]
+    }
+
+    #[inline]
+    fn head(&self, point: u16) -> usize {
+        self.points[point as usize].head as usize
+    }
+
+    #[inline]
+    fn next(&self, point: usize) -> usize {
+        self.points[point].next as usize
+    }
+
+    pub(crate) fn empty_points(&self) -> &[u16] {
+        &self.empty[..self.empty_len]
+    }
+
+    pub(crate) fn stone_counts(&self) -> [u32; 2] {
+        self.stones
+    }
+
+    /// Zobrist hash of the stones.
+    pub(crate) fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Whether a `color` stone on the empty `point` would be left without liberties after
+    /// its captures. It has a liberty iff some neighbour is empty, or is an own chain with a
+    /// liberty besides `point`, or is an enemy chain whose last liberty is `point`.
+    #[inline(always)]
+    pub(crate) fn is_suicide(&self, point: usize, color: u8) -> bool {
+        self.points[point].free == 0 && self.is_crowded_suicide(point, color)
+    }
+
+    /// `is_suicide` for a point without empty neighbours.
+    #[inline(never)]
+    fn is_crowded_suicide(&self, point: usize, color: u8) -> bool {
+        let mut liberty = false;
+        for r in self.neighbors(point) {
+            let (c, atari) = self.neighbor_state(r);
+            liberty |= ((c == color) & !atari) | ((c == color ^ 3) & atari);
+        }
+        !liberty
+    }
+
+    /// The colour of `point` and whether its chain is in atari (meaningless unless a stone).
+    #[inline]
+    fn neighbor_state(&self, point: u16) -> (u8, bool) {
+        let p = self.points[point as usize];
+        (p.color, self.chains[p.head as usize].libs.in_atari())
+    }
+
+    /// Whether the empty `point` is `color`'s own single-point eye: every neighbour on the
+    /// board is a `color` stone and none of those chains is in atari (filling the last
+    /// liberty of an own chain connects it to the others; that is not filling an eye).
+    #[inline]
+    pub(crate) fn is_own_eye(&self, point: usize, color: u8) -> bool {
+        if self.points[point].free > 0 {
+            return false;
+        }
+        let mut eye = true;
+        for r in self.neighbors(point) {
+            let (c, atari) = self.neighbor_state(r);
+            eye &= (c == OFF) | ((c == color) & !atari);
+        }
+        eye
+    }
+
+    /// `!is_suicide(point, color) && !is_own_eye(point, color)` in one pass over the
+    /// neighbours: the playout policy's test.
+    #[inline(always)]
+    pub(crate) fn is_sensible(&self, point: usize, color: u8) -> bool {
+        self.points[point].free > 0 || self.is_crowded_sensible(point, color)
+    }
+
+    /// `is_sensible` for a point without empty neighbours.
+    #[inline(never)]
+    fn is_crowded_sensible(&self, point: usize, color: u8) -> bool {
+        let mut liberty = false;
+        let mut eye = true;
+        for r in self.neighbors(point) {
+            let (c, atari) = self.neighbor_state(r);
+            let own_safe = (c == color) & !atari;
+            liberty |= own_safe | ((c == color ^ 3) & atari);
+            eye &= (c == OFF) | own_safe;
+        }
+        liberty & !eye
+    }
+
+    /// The stones' hash after a `color` stone on the empty `point` and its captures.
+    pub(crate) fn hash_after(&self, point: usize, color: u8) -> u64 {
+        let mut hash = self.hash ^ key(point, color);
+        let mut taken = [NO_POINT; 4];
+        for (i, r) in self.neighbors(point).into_iter().enumerate() {
+            let c = self.points[r as usize].color;
+            let h = self.head(r);
+            if c == color ^ 3 && self.chains[h].libs.in_atari() && !taken.contains(&(h as u16)) {
+                taken[i] = h as u16;
+                for s in self.chain_points(h) {
+                    hash ^= key(s, c);
+                }
+            }
+        }
+        hash
+    }
+
+    /// Places a `color` stone on `point`, which must be empty and not suicide, and removes
+    /// the enemy chains left without liberties.
+    pub(crate) fn place(&mut self, point: usize, color: u8) -> Placed {
+        debug_assert!(self.points[point].color == EMPTY && !self.is_suicide(point, color));
+        self.remove_empty(point);
+        self.points[point] = Point {
+            color,
+            free: self.points[point].free,
+            head: point as u16,
+            next: point as u16,
+            empty_at: NO_POINT,
+        };
+        self.hash ^= key(point, color);
+        self.stones[color as usize - 1] += 1;
+        let neighbors = self.neighbors(point);
+        self.chains[point] = Chain {
+            size: 1,
+            ..Chain::default()
+        };
+        // One pass: take `point` off the neighbours' liberties, collect the new stone's
+        // liberties (in registers), join it to its own colour's chains, and note whether an
+        // enemy chain lost its last liberty.
+        let mut liberties = Libs::default();
+        let mut captures = false;
+        let mut joined = false;
+        for r in neighbors {
+            let Point {
+                color: c,
+                free,
+                head,
+                ..
+            } = self.points[r as usize];
+            self.points[r as usize].free = free.wrapping_sub(1);
+            let libs = &mut self.chains[head as usize].libs;
+            *libs = libs.sub(Libs::at(point));
+            captures |= (c == color ^ 3) & (libs.count() == 0);
+            let if_empty = ((c == EMPTY) as u64).wrapping_neg();
+            liberties = liberties.add(Libs(Libs::at(r as usize).0 & if_empty));
+            let own = self.head(point as u16);
+            if (c == color) & (head as usize != own) {
+                if joined {
+                    self.merge(own, head as usize);
+                } else {
+                    self.attach(point, head as usize);
+                    joined = true;
+                }
+            }
+        }
+        let own = &mut self.chains[self.head(point as u16)].libs;
+        *own = own.add(liberties);
+        let mut captured = 0;
+        let mut last = NO_POINT;
+        if captures {
+            for r in neighbors {
+                let Point { color: c, head, .. } = self.points[r as usize];
+                if c == color ^ 3 && self.chains[head as usize].libs.count() == 0 {
+                    captured += self.remove_chain(head as usize);
+                    last = r;
+                }
+            }
+        }
+        let own = self.chains[self.head(point as u16)];
+        let ko = if captured == 1 && own.size == 1 && own.libs.count() == 1 {
+            last
+        } else {
+            NO_POINT
+        };
+        Placed { captured, ko }
+    }
+
+    /// Adds the lone stone `point` to the chain with head `h`.
+    #[inline]
+    fn attach(&mut self, point: usize, h: usize) {
+        self.points[point].head = h as u16;
+        self.points[point].next = self.points[h].next;
+        self.points[h].next = point as u16;
+        self.chains[h].size += 1;
+    }
+
+    /// Joins two chains; the smaller one's stones take the larger one's head.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.chains[a].size >= self.chains[b].size {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            self.points[s].head = big as u16;
+            s = self.next(s);
+            if s == small {
+                break;
+            }
+        }
+        let next_big = self.points[big].next;
+        self.points[big].next = self.points[small].next;
+        self.points[small].next = next_big;
+        let add = self.chains[small];
+        let into = &mut self.chains[big];
+        into.size += add.size;
+        into.libs = into.libs.add(add.libs);
+    }
+
+    /// Removes the chain with head `h`; returns its size.
+    fn remove_chain(&mut self, h: usize) -> u32 {
+        let color = self.points[h].color;
+        let mut s = h;
+        loop {
+            self.points[s].color = EMPTY;
+            self.points[s].head = s as u16;
+            self.hash ^= key(s, color);
+            self.add_empty(s);
+            s = self.next(s);
+            if s == h {
+                break;
+            }
+        }
+        // Every stone is off before liberties are handed out, so that only the
+        // surrounding chains (never the removed one) receive them.
+        loop {
+            for r in self.neighbors(s) {
+                let hr = self.head(r);
+                let libs = &mut self.chains[hr].libs;
+                *libs = libs.add(Libs::at(s));
+                let free = &mut self.points[r as usize].free;
+                *free = free.wrapping_add(1);
+            }
+            s = self.next(s);
+            if s == h {
+                break;
+            }
+        }
+        let size = self.chains[h].size as u32;
+        self.stones[color as usize - 1] -= size;
+        size
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, point: usize) {
+        let at = self.points[point].empty_at as usize;
+        self.empty_len -= 1;
+        let last = self.empty[self.empty_len];
+        self.empty[at] = last;
+        self.points[last as usize].empty_at = at as u16;
+    }
+
+    #[inline]
+    fn add_empty(&mut self, point: usize) {
+        self.empty[self.empty_len] = point as u16;
+        self.points[point].empty_at = self.empty_len as u16;
+        self.empty_len += 1;
+    }
+
+    /// The stones of the chain through the stone `point`.
+    pub(crate) fn chain_points(&self, point: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(point), move |&s| {
+            let n = self.next(s);
+            (n != point).then_some(n)
+        })
+    }
+
+    /// Whether the chain through the stone `point` has exactly one liberty.
+    pub(crate) fn in_atari(&self, point: usize) -> bool {
+        self.chains[self.head(point as u16)].libs.in_atari()
+    }
+
+    /// The only liberty of the chain through the stone `point`, if it has only one.
+    pub(crate) fn atari_point(&self, point: usize) -> Option<usize> {
+        let libs = self.chains[self.head(point as u16)].libs;
+        libs.in_atari()
+            .then(|| (libs.sum() / libs.count()) as usize)
+    }
+
+    /// The number of distinct liberties of the chain through the stone `point`.
+    pub(crate) fn liberties(&self, point: usize) -> u32 {
+        let mut seen = [0u64; SET_WORDS];
+        let mut count = 0;
+        for s in self.chain_points(point) {
+            for r in self.neighbors(s) {
+                let r = r as usize;
+                if self.points[r].color == EMPTY && seen[r / 64] & (1 << (r % 64)) == 0 {
+                    seen[r / 64] |= 1 << (r % 64);
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// The number of empty points in regions that border stones of one colour only, per
+    /// player (territory as the seed defines it).
+    pub(crate) fn territory(&self) -> [u32; 2] {
+        let mut seen = [0u64; SET_WORDS];
+        let mut stack = [0u16; MAX_POINTS];
+        let mut territory = [0, 0];
+        for &start in self.empty_points() {
+            let start = start as usize;
+            if seen[start / 64] & (1 << (start % 64)) != 0 {
+                continue;
+            }
+            seen[start / 64] |= 1 << (start % 64);
+            stack[0] = start as u16;
+            let (mut top, mut size, mut borders) = (1, 0, 0u8);
+            while top > 0 {
+                top -= 1;
+                let p = stack[top] as usize;
+                size += 1;
+                for r in self.neighbors(p) {
+                    let r = r as usize;
+                    match self.points[r].color {
+                        EMPTY if seen[r / 64] & (1 << (r % 64)) == 0 => {
+                            seen[r / 64] |= 1 << (r % 64);
+                            stack[top] = r as u16;
+                            top += 1;
+                        }
+                        c @ (BLACK | WHITE) => borders |= c,
+                        _ => {}
+                    }
+                }
+            }
+            if borders == BLACK || borders == WHITE {
+                territory[borders as usize - 1] += size;
+            }
+        }
+        territory
+    }
+
+    /// Recomputes every incremental field from the stones alone and reports the first
+    /// difference (for tests).
+    pub(crate) fn check_consistency(&self) -> Result<(), String> {
+        let n = self.len();
+        let mut hash = 0;
+        let mut stones = [0u32; 2];
+        let mut chain_of = vec![usize::MAX; n];
+        for p in 0..n {
+            let c = self.points[p].color;
+            let free = self
+                .neighbors(p)
+                .into_iter()
+                .filter(|&r| self.points[r as usize].color == EMPTY)
+                .count();
+            if self.points[p].free as usize != free {
+                return Err(format!(
+                    "point {p} counts {} empty neighbours, not {free}",
+                    self.points[p].free
+                ));
+            }
+            if c == EMPTY {
+                let at = self.points[p].empty_at as usize;
+                if at >= self.empty_len || self.empty[at] as usize != p {
+                    return Err(format!("empty point {p} is not listed at {at}"));
+                }
+                if self.points[p].head as usize != p {
+                    return Err(format!("empty point {p} is not its own head"));
+                }
+                continue;
+            }
+            if c != BLACK && c != WHITE {
+                return Err(format!("point {p} holds code {c}"));
+            }
+            hash ^= key(p, c);
+            stones[c as usize - 1] += 1;
+            if chain_of[p] != usize::MAX {
+                continue;
+            }
+            // Flood fill the chain and count its pseudo-liberties from scratch.
+            let mut members = vec![p];
+            chain_of[p] = p;
+            let mut expected = Chain::default();
+            let mut i = 0;
+            while i < members.len() {
+                let s = members[i];
+                i += 1;
+                expected.size += 1;
+                for r in self.neighbors(s) {
+                    let r = r as usize;
+                    if r == n {
+                        continue;
+                    }
+                    match self.points[r].color {
+                        EMPTY => expected.libs = expected.libs.add(Libs::at(r)),
+                        rc if rc == c && chain_of[r] == usize::MAX => {
+                            chain_of[r] = p;
+                            members.push(r);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let h = self.head(p as u16);
+            if members.iter().any(|&s| self.head(s as u16) != h) {
+                return Err(format!("the chain at {p} has more than one head"));
+            }
+            let mut listed: Vec<usize> = self.chain_points(h).take(n + 1).collect();
+            listed.sort_unstable();
+            members.sort_unstable();
+            if listed != members {
+                return Err(format!(
+                    "the chain at {p} lists {listed:?}, the board has {members:?}"
+                ));
+            }
+            if self.chains[h] != expected {
+                return Err(format!(
+                    "the chain at {p} records {:?}, a recount gives {expected:?}",
+                    self.chains[h]
+                ));
+            }
+            if expected.libs.count() == 0 {
+                return Err(format!("the chain at {p} has no liberty"));
+            }
+        }
+        let listed_empty = self.empty_points().iter().enumerate().all(|(i, &e)| {
+            self.points[e as usize].color == EMPTY && self.points[e as usize].empty_at as usize == i
+        });
+        if !listed_empty || self.empty_len + (stones[0] + stones[1]) as usize != n {
+            return Err("the empty-point list does not match the board".into());
+        }
+        if stones != self.stones {
+            return Err(format!("stone counts {:?} != {stones:?}", self.stones));
+        }
+        if hash != self.hash {
+            return Err("the incremental hash differs from a recomputation".into());
+        }
+        Ok(())
+    }
+}
