@@ -473,7 +473,7 @@ fn ctor_turns_and_turnovers() {
 fn replay_text_shows_the_board_the_turn_and_the_outcome() {
     let text = stdout_of(&["replay", "torus", "-p", "size=5", "aa"]);
     let expected_board = "      a b c d e
-    , , , , , ,
+    , , , , , , ,
  a  ,(X). . . . x
  b  , . . . . . ,
  c  , . . . . . ,
@@ -482,13 +482,31 @@ fn replay_text_shows_the_board_the_turn_and_the_outcome() {
     , x , , , , x
 ";
     assert!(text.starts_with(expected_board), "{text}");
-    assert!(text.contains("move 2: white to move"), "{text}");
+    assert!(
+        text.contains("\ntorus 5×5 on the torus (size=5)\nmove 2: white to move\n"),
+        "{text}"
+    );
     let text = stdout_of(&["replay", "go", "pass", "pass"]);
     assert!(
         text.contains("game over after 2 moves: white wins: two consecutive passes"),
         "{text}"
     );
     assert!(text.contains("score: black 0, white 7.5"), "{text}");
+    let text = stdout_of(&["replay", "m-torus", "-p", "width=5", "-p", "height=5", "ee"]);
+    // Across the reversed seams ee = (4, 4) reappears above aa, left of aa, and beyond the
+    // bottom-right corner (glued across both seams).
+    assert!(
+        text.starts_with("      a b c d e\n     , x , , , , ,\n a  x . . . . . ,\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n e  , . . . .(X),\n     , , , , , , x\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nm-torus 5×5 on the projective plane (width=5, height=5)\n"),
+        "{text}"
+    );
 }
 
 #[test]
