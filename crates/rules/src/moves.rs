@@ -94,6 +94,4 @@ pub enum IllegalMove {
     PassNotAllowed,
     #[error("'end' is only allowed after the first placement of a CTOR turn")]
     EndNotAllowed,
-    #[error("the cell is not on this board")]
-    OffBoard,
 }
