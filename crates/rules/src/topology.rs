@@ -114,7 +114,7 @@ fn steps(lattice: Lattice, y: usize) -> &'static [(i32, i32)] {
     match lattice {
         Lattice::Square4 => &SQUARE4,
         Lattice::Square8 => &SQUARE8,
-        Lattice::HexOddR if y % 2 == 0 => &HEX_EVEN,
+        Lattice::HexOddR if y.is_multiple_of(2) => &HEX_EVEN,
         Lattice::HexOddR => &HEX_ODD,
     }
 }

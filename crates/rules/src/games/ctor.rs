@@ -1,73 +1,354 @@
-//! STUB: to be implemented.
+//! `ctor`: CTOR on a square torus with eight neighbours (seed `ctor.txt`).
+//!
+//! A turn is one or two placements (black's first turn exactly one); after each placement
+//! every opposing stone with at least 5 of its 8 neighbours owned by the mover turns over,
+//! repeatedly, until none is left. The game ends when the board is full; more stones wins.
 
 use std::sync::Arc;
+
+use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Reason};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::position::Position;
-use crate::topology::Topology;
+use crate::topology::{Lattice, Surface, Topology};
+use crate::zobrist;
 
+const MIN_SIZE: usize = 4;
+const MAX_SIZE: usize = 26;
+const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
+
+/// A stone turns over when at least this many of its 8 neighbours are the mover's.
+const TURN_OVER: usize = 5;
+
+/// Hash keys for the state beyond the stones and the player to move.
+const SECOND_PLACEMENT: u64 = 0xA5E1_07C3_9B24_D86F;
+const GAME_OVER: u64 = 0x1F6D_C829_4E73_B05A;
+
+/// How many uniformly random cells a playout tries before it counts through the board.
+const PLAYOUT_TRIES: usize = 4;
+
+/// The board facts every position of one game shares.
+#[derive(Debug)]
+struct Shared {
+    params: Params,
+    topology: Topology,
+    /// The eight neighbours of each cell.
+    neighbors: Vec<[u16; 8]>,
+}
+
+/// A `ctor` game in progress.
 #[derive(Clone, Debug)]
 pub struct Ctor {
-    params: Params,
-    topology: Arc<Topology>,
+    shared: Arc<Shared>,
+    board: Vec<Option<Color>>,
+    to_move: Color,
+    /// The first placement of the current turn, once made (then `end` or a second placement
+    /// follows).
+    first_placement: Option<u16>,
+    /// The placements of the turn before this one. They are the only opposing stones that can
+    /// already have 5 of the mover's stones around them (see [`Ctor::turn_over`]).
+    last_turn: [Option<u16>; 2],
+    stones: [u32; 2],
+    captures: [u32; 2],
+    board_hash: u64,
+    ply: usize,
+    outcome: Option<Outcome>,
 }
 
 impl Ctor {
     pub const PARAMS: &[ParamSpec] = &[ParamSpec::int(
         "size",
         10,
-        4,
-        26,
+        MIN_SIZE as i64,
+        MAX_SIZE as i64,
         "side of the square board",
     )];
+
+    /// A new game; black moves first on the empty board.
     pub fn new(params: &Params) -> Result<Ctor, ParamError> {
-        let n = params.int("size").unwrap() as usize;
+        let size = params
+            .int("size")
+            .filter(|s| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(s))
+            .ok_or_else(|| {
+                ParamError::Invalid(format!("ctor needs a size from {MIN_SIZE} to {MAX_SIZE}"))
+            })? as usize;
+        let topology = Topology::new(Lattice::Square8, Surface::Torus, size, size);
+        let neighbors = topology
+            .cells()
+            .map(|c| {
+                let mut out = [0u16; 8];
+                for (slot, nb) in out.iter_mut().zip(topology.neighbors(c)) {
+                    *slot = nb.cell.0;
+                }
+                out
+            })
+            .collect();
+        let cells = topology.len();
         Ok(Ctor {
-            params: params.clone(),
-            topology: Arc::new(Topology::new(
-                crate::Lattice::Square8,
-                crate::Surface::Torus,
-                n,
-                n,
-            )),
+            shared: Arc::new(Shared {
+                params: params.clone(),
+                topology,
+                neighbors,
+            }),
+            board: vec![None; cells],
+            to_move: Color::Black,
+            first_placement: None,
+            last_turn: [None, None],
+            stones: [0, 0],
+            captures: [0, 0],
+            board_hash: 0,
+            ply: 0,
+            outcome: None,
         })
+    }
+
+    /// Stones on the board of each player, indexed by [`Color::index`].
+    pub fn stones(&self) -> [u32; 2] {
+        self.stones
+    }
+
+    /// Whether the current turn has had its first placement (so `end` is legal).
+    pub fn in_second_placement(&self) -> bool {
+        self.first_placement.is_some()
+    }
+
+    /// The Zobrist hash of the stones alone.
+    pub fn board_hash(&self) -> u64 {
+        self.board_hash
+    }
+
+    /// [`Position::hash`] computed from scratch rather than incrementally (for tests).
+    pub fn recompute_hash(&self) -> u64 {
+        let board = self
+            .board
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.map(|color| zobrist::stone(i, color)))
+            .fold(0, |h, k| h ^ k);
+        board ^ self.state_key()
+    }
+
+    fn state_key(&self) -> u64 {
+        let mut key = 0;
+        if self.to_move == Color::White {
+            key ^= zobrist::WHITE_TO_MOVE;
+        }
+        if self.first_placement.is_some() {
+            key ^= SECOND_PLACEMENT;
+        }
+        if self.outcome.is_some() {
+            key ^= GAME_OVER;
+        }
+        key
+    }
+
+    fn empty_cells(&self) -> usize {
+        self.board.len() - (self.stones[0] + self.stones[1]) as usize
+    }
+
+    fn judge(&self, mv: Move) -> Result<(), IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        match mv {
+            Move::Place(cell) => match self.board.get(cell.index()) {
+                None => Err(IllegalMove::OffBoard),
+                Some(Some(_)) => Err(IllegalMove::Occupied),
+                Some(None) => Ok(()),
+            },
+            Move::Pass => Err(IllegalMove::PassNotAllowed),
+            Move::EndTurn if self.first_placement.is_none() => Err(IllegalMove::EndNotAllowed),
+            Move::EndTurn => Ok(()),
+        }
+    }
+
+    fn set(&mut self, c: usize, color: Color) {
+        if let Some(old) = self.board[c] {
+            self.stones[old.index()] -= 1;
+            self.board_hash ^= zobrist::stone(c, old);
+        }
+        self.board[c] = Some(color);
+        self.stones[color.index()] += 1;
+        self.board_hash ^= zobrist::stone(c, color);
+    }
+
+    /// Whether the stone on `c` is an opponent's that the mover `m` turns over now.
+    fn turns_over(&self, c: usize, m: Color) -> bool {
+        self.board[c] == Some(m.opponent())
+            && self.shared.neighbors[c]
+                .iter()
+                .filter(|&&n| self.board[n as usize] == Some(m))
+                .count()
+                >= TURN_OVER
+    }
+
+    /// Turns over, for the mover `m` who just played `c`, every opposing stone with 5 of
+    /// `m`'s stones around it, until none is left.
+    ///
+    /// The rule works in rounds (all such stones at once), but turning a stone over only adds
+    /// to `m`'s neighbour counts, so a stone that qualifies stays qualified: one by one gives
+    /// the same final board and count as rounds. Only stones next to a changed cell can start
+    /// to qualify. Stones that already qualified before `c` are the opponent's placements of
+    /// the last turn (a stone the opponent turned over had at most 3 of `m`'s around it, and
+    /// the opponent's turn only took stones from `m`), so they are checked as well.
+    fn turn_over(&mut self, c: usize, m: Color) {
+        let mut stack = [0u16; MAX_CELLS];
+        let mut len = 0;
+        let candidates = self.shared.neighbors[c]
+            .into_iter()
+            .chain(self.last_turn.into_iter().flatten());
+        for x in candidates {
+            if self.turns_over(x as usize, m) {
+                self.set(x as usize, m);
+                stack[len] = x;
+                len += 1;
+            }
+        }
+        // Every stone turns over at most once, so the stack never holds more than the board.
+        while len > 0 {
+            len -= 1;
+            let x = stack[len];
+            for n in self.shared.neighbors[x as usize] {
+                if self.turns_over(n as usize, m) {
+                    self.set(n as usize, m);
+                    stack[len] = n;
+                    len += 1;
+                }
+            }
+        }
+    }
+
+    fn end_turn(&mut self, last_turn: [Option<u16>; 2]) {
+        self.last_turn = last_turn;
+        self.first_placement = None;
+        self.to_move = self.to_move.opponent();
+    }
+
+    fn place(&mut self, c: usize) {
+        let m = self.to_move;
+        let before = self.stones[m.index()];
+        self.set(c, m);
+        self.turn_over(c, m);
+        self.captures[m.index()] += self.stones[m.index()] - before - 1;
+        let first_of_game = self.ply == 0;
+        self.ply += 1;
+        if self.empty_cells() == 0 {
+            let [black, white] = self.stones;
+            self.outcome = Some(match black.cmp(&white) {
+                std::cmp::Ordering::Greater => Outcome::win(Color::Black, Reason::BoardFull),
+                std::cmp::Ordering::Less => Outcome::win(Color::White, Reason::BoardFull),
+                std::cmp::Ordering::Equal => Outcome::draw(Reason::BoardFull),
+            });
+        } else if first_of_game || self.first_placement.is_some() {
+            self.end_turn([self.first_placement, Some(c as u16)]);
+        } else {
+            self.first_placement = Some(c as u16);
+        }
+    }
+
+    /// A uniformly random empty cell (there is one).
+    fn random_empty<R: Rng>(&self, rng: &mut R) -> usize {
+        let cells = self.board.len();
+        for _ in 0..PLAYOUT_TRIES {
+            let c = rng.random_range(0..cells);
+            if self.board[c].is_none() {
+                return c;
+            }
+        }
+        let k = rng.random_range(0..self.empty_cells());
+        self.board
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_none())
+            .nth(k)
+            .map(|(c, _)| c)
+            .expect("the board has an empty cell")
     }
 }
 
 impl Position for Ctor {
     fn kind(&self) -> GameKind {
-        todo!()
+        GameKind::Ctor
     }
+
     fn params(&self) -> &Params {
-        &self.params
+        &self.shared.params
     }
+
     fn topology(&self) -> &Topology {
-        &self.topology
+        &self.shared.topology
     }
-    fn stone(&self, _cell: Cell) -> Option<Color> {
-        todo!()
+
+    fn stone(&self, cell: Cell) -> Option<Color> {
+        self.board.get(cell.index()).copied().flatten()
     }
+
     fn turn(&self) -> Option<Color> {
-        todo!()
+        self.outcome.is_none().then_some(self.to_move)
     }
+
     fn outcome(&self) -> Option<Outcome> {
-        todo!()
+        self.outcome
     }
-    fn legal_moves(&self, _out: &mut Vec<Move>) {
-        todo!()
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        out.extend(
+            self.board
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.is_none())
+                .map(|(c, _)| Move::Place(Cell(c as u16))),
+        );
+        if self.first_placement.is_some() {
+            out.push(Move::EndTurn);
+        }
     }
-    fn play(&mut self, _mv: Move) -> Result<(), IllegalMove> {
-        todo!()
+
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.judge(mv)?;
+        match mv {
+            Move::Place(cell) => self.place(cell.index()),
+            _ => {
+                self.ply += 1;
+                self.end_turn([self.first_placement, None]);
+            }
+        }
+        Ok(())
     }
+
+    fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        self.judge(mv)
+    }
+
     fn hash(&self) -> u64 {
-        todo!()
+        self.board_hash ^ self.state_key()
     }
+
     fn ply(&self) -> usize {
-        todo!()
+        self.ply
+    }
+
+    fn captures(&self) -> [u32; 2] {
+        self.captures
+    }
+
+    /// Uniform among legal moves: `end` (when legal) or a uniformly random empty cell.
+    fn playout_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let empty = self.empty_cells();
+        if self.first_placement.is_some() && rng.random_range(0..=empty) == 0 {
+            return Some(Move::EndTurn);
+        }
+        Some(Move::Place(Cell(self.random_empty(rng) as u16)))
     }
 }

@@ -1,27 +1,36 @@
-//! STUB: to be implemented.
+//! `m-torus`: Mark Steere's M-Torus. Hexagonal cells with both seams glued in reverse, which
+//! makes the board a projective plane; the first simple loop that crosses the seams an odd
+//! number of times in all wins for whoever closes it (see `SPEC.md`).
+//!
+//! The projective plane's homology group is Z/2: a loop's class is the parity of its seam
+//! crossings, odd exactly for the loops that do not shrink to a point. The parity of the
+//! crossings is even around every triangle of cells (the `topology` tests check it), so it
+//! is well defined on cycles, and a closed walk of odd parity splits into simple loops one
+//! of which is odd: a group that holds an odd cycle holds a winning simple loop (see
+//! [`loops`](super::loops)).
 
-use std::sync::Arc;
+use std::ops::{Add, Neg, Sub};
 
-use crate::cell::Cell;
 use crate::color::Color;
+use crate::games::loops::{Homology, LoopGame, LoopRules};
 use crate::games::GameKind;
-use crate::moves::{IllegalMove, Move};
-use crate::outcome::Outcome;
+use crate::outcome::Reason;
 use crate::params::{ParamError, ParamSpec, Params};
-use crate::position::Position;
-use crate::topology::Topology;
+use crate::topology::{Lattice, Seam, Surface, Topology};
 
-#[derive(Clone, Debug)]
-pub struct MTorus {
-    params: Params,
-    topology: Arc<Topology>,
-}
+/// A game of Mark Steere's M-Torus.
+pub type MTorus = LoopGame<MRules>;
+
+/// The rules that make a [`LoopGame`] a game of Mark Steere's M-Torus.
+#[derive(Copy, Clone, Debug)]
+pub struct MRules;
 
 impl MTorus {
     pub const PARAMS: &[ParamSpec] = &[
         ParamSpec::int("width", 9, 4, 52, "cells per row"),
         ParamSpec::int("height", 9, 5, 51, "rows (odd)"),
     ];
+
     pub fn new(params: &Params) -> Result<MTorus, ParamError> {
         let (w, h) = (
             params.int("width").unwrap() as usize,
@@ -32,47 +41,75 @@ impl MTorus {
                 "height must be odd on m-torus, got {h}"
             )));
         }
-        Ok(MTorus {
-            params: params.clone(),
-            topology: Arc::new(Topology::new(
-                crate::Lattice::HexOddR,
-                crate::Surface::ProjectivePlane,
-                w,
-                h,
-            )),
-        })
+        let topology = Topology::new(Lattice::HexOddR, Surface::ProjectivePlane, w, h);
+        Ok(LoopGame::with_board(params.clone(), topology))
     }
 }
 
-impl Position for MTorus {
-    fn kind(&self) -> GameKind {
-        todo!()
+/// The parity of a walk's seam crossings, both seams together.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Parity {
+    pub odd: bool,
+}
+
+impl Add for Parity {
+    type Output = Parity;
+    fn add(self, o: Parity) -> Parity {
+        Parity {
+            odd: self.odd != o.odd,
+        }
     }
-    fn params(&self) -> &Params {
-        &self.params
+}
+
+impl Sub for Parity {
+    type Output = Parity;
+    fn sub(self, o: Parity) -> Parity {
+        // In Z/2 subtracting is adding.
+        Parity {
+            odd: self.odd != o.odd,
+        }
     }
-    fn topology(&self) -> &Topology {
-        &self.topology
+}
+
+impl Neg for Parity {
+    type Output = Parity;
+    fn neg(self) -> Parity {
+        self
     }
-    fn stone(&self, _cell: Cell) -> Option<Color> {
-        todo!()
+}
+
+impl Homology for Parity {
+    /// Whether the group holds an odd cycle.
+    type Span = bool;
+
+    fn of_step(seam: Seam) -> Parity {
+        Parity {
+            odd: (seam.cx + seam.cy) % 2 != 0,
+        }
     }
-    fn turn(&self) -> Option<Color> {
-        todo!()
+
+    fn extend(odd: bool, class: Parity) -> bool {
+        odd || class.odd
     }
-    fn outcome(&self) -> Option<Outcome> {
-        todo!()
+
+    fn join(a: bool, b: bool) -> bool {
+        a || b
     }
-    fn legal_moves(&self, _out: &mut Vec<Move>) {
-        todo!()
+}
+
+impl LoopRules for MRules {
+    type Class = Parity;
+    const KIND: GameKind = GameKind::MTorus;
+
+    fn wins(_owner: Color, odd: bool) -> bool {
+        odd
     }
-    fn play(&mut self, _mv: Move) -> Result<(), IllegalMove> {
-        todo!()
+
+    fn loop_reason(_owner: Color, class: Parity) -> Option<Reason> {
+        class.odd.then_some(Reason::SeamLoop)
     }
-    fn hash(&self) -> u64 {
-        todo!()
-    }
-    fn ply(&self) -> usize {
-        todo!()
+
+    fn spanning_reason(_owner: Color) -> Reason {
+        Reason::SeamLoop
     }
 }

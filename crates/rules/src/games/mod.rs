@@ -17,6 +17,7 @@ use crate::topology::Topology;
 pub mod ctor;
 pub mod go;
 pub mod hex_torus;
+mod loops;
 pub mod m_torus;
 pub mod torus;
 

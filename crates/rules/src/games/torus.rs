@@ -1,68 +1,465 @@
-//! STUB: to be implemented.
+//! `torus`: a Go-like game on a square torus (seed `torus-diagonal-capture.txt`).
+//!
+//! Orthogonal neighbours and diagonal lines both wrap. Surrounding one enemy stone on its
+//! four sides wins; runs of enemy stones are captured along the diagonals; no placement may
+//! recreate an earlier board. [`Torus::play`] resolves a placement exactly in the order of the
+//! numbered steps of `SPEC.md`.
 
 use std::sync::Arc;
+
+use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Reason};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::position::Position;
-use crate::topology::Topology;
+use crate::topology::{Lattice, Surface, Topology};
+use crate::zobrist;
 
+const MIN_SIZE: usize = 5;
+const MAX_SIZE: usize = 25;
+const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
+
+/// The diagonal steps; `DIAGONALS[d]` and `DIAGONALS[3 - d]` walk one line both ways.
+const DIAGONALS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// Hash keys for the state beyond the stones and the player to move.
+const ONE_PASS: u64 = 0x8C3F_26A1_D94B_E517;
+const GAME_OVER: u64 = 0x3B9E_71C4_0A6D_F283;
+
+/// How many uniformly random cells a playout tries before it lists the empty cells.
+const PLAYOUT_TRIES: usize = 8;
+
+/// The board facts every position of one game shares.
+#[derive(Debug)]
+struct Shared {
+    params: Params,
+    topology: Topology,
+    /// The four orthogonal neighbours of each cell.
+    orthogonal: Vec<[u16; 4]>,
+    /// The next cell of each cell in each of the [`DIAGONALS`].
+    diagonal: Vec<[u16; 4]>,
+}
+
+/// A `torus` game in progress.
 #[derive(Clone, Debug)]
 pub struct Torus {
-    params: Params,
-    topology: Arc<Topology>,
+    shared: Arc<Shared>,
+    board: Vec<Option<Color>>,
+    to_move: Color,
+    /// Zobrist hash of the stones alone: the identity of a board for the no-repeat rule.
+    board_hash: u64,
+    /// The board hashes of every board the game has had, the empty start included, sorted.
+    /// Two different boards share a 64-bit hash with a chance of about 2^-64 per pair; even
+    /// a game of thousands of boards is astronomically unlikely to meet one, so the rule is
+    /// judged on hashes.
+    seen: Vec<u64>,
+    /// XOR of [`spread`] over `seen`, so that [`Position::hash`] covers the history that the
+    /// no-repeat rule consults.
+    seen_digest: u64,
+    /// Consecutive passes just played.
+    passes: u8,
+    ply: usize,
+    captures: [u32; 2],
+    outcome: Option<Outcome>,
+    /// The enemy stones the winning move surrounded.
+    surrounded: Vec<Cell>,
+}
+
+/// What a legal placement does, judged without changing the position.
+enum Effect {
+    /// Step 1: an enemy stone is surrounded and the mover wins.
+    Wins,
+    /// Steps 3 to 6: the stone stands and `captured` are removed, giving `board_hash`.
+    Stands { captured: CellSet, board_hash: u64 },
+}
+
+/// What a legal move does.
+enum Action {
+    Place(usize, Effect),
+    Pass,
+}
+
+/// A set of cells of one board, as bits (kept on the stack).
+#[derive(Copy, Clone, Default)]
+struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
+
+impl CellSet {
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    k * 64 + bit
+                })
+            })
+        })
+    }
+}
+
+/// Mixes a board hash before it joins `seen_digest` (murmur3's finaliser), so the digest is
+/// not a plain XOR of stone keys, where whole boards could cancel out.
+fn spread(h: u64) -> u64 {
+    let h = (h ^ (h >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    let h = (h ^ (h >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    h ^ (h >> 33)
 }
 
 impl Torus {
-    pub const PARAMS: &[ParamSpec] =
-        &[ParamSpec::int("size", 9, 5, 25, "side of the square board")];
+    pub const PARAMS: &[ParamSpec] = &[ParamSpec::int(
+        "size",
+        9,
+        MIN_SIZE as i64,
+        MAX_SIZE as i64,
+        "side of the square board",
+    )];
+
+    /// A new game; black moves first on the empty board.
     pub fn new(params: &Params) -> Result<Torus, ParamError> {
-        let n = params.int("size").unwrap() as usize;
+        let size = params
+            .int("size")
+            .filter(|s| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(s))
+            .ok_or_else(|| {
+                ParamError::Invalid(format!("torus needs a size from {MIN_SIZE} to {MAX_SIZE}"))
+            })? as usize;
+        let topology = Topology::new(Lattice::Square4, Surface::Torus, size, size);
+        let orthogonal = topology
+            .cells()
+            .map(|c| {
+                let mut out = [0u16; 4];
+                for (slot, nb) in out.iter_mut().zip(topology.neighbors(c)) {
+                    *slot = nb.cell.0;
+                }
+                out
+            })
+            .collect();
+        let diagonal = topology
+            .cells()
+            .map(|c| {
+                DIAGONALS.map(|(dx, dy)| topology.step(c, dx, dy).expect("a torus wraps").0 .0)
+            })
+            .collect();
+        let cells = topology.len();
+        let empty_board = 0;
         Ok(Torus {
-            params: params.clone(),
-            topology: Arc::new(Topology::new(
-                crate::Lattice::Square4,
-                crate::Surface::Torus,
-                n,
-                n,
-            )),
+            shared: Arc::new(Shared {
+                params: params.clone(),
+                topology,
+                orthogonal,
+                diagonal,
+            }),
+            board: vec![None; cells],
+            to_move: Color::Black,
+            board_hash: empty_board,
+            seen: vec![empty_board],
+            seen_digest: spread(empty_board),
+            passes: 0,
+            ply: 0,
+            captures: [0, 0],
+            outcome: None,
+            surrounded: Vec::new(),
         })
+    }
+
+    /// The Zobrist hash of the stones alone (what the no-repeat rule compares).
+    pub fn board_hash(&self) -> u64 {
+        self.board_hash
+    }
+
+    /// [`Position::hash`] computed from scratch rather than incrementally (for tests).
+    pub fn recompute_hash(&self) -> u64 {
+        let board = self
+            .board
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.map(|color| zobrist::stone(i, color)))
+            .fold(0, |h, k| h ^ k);
+        let digest = self.seen.iter().fold(0, |d, &h| d ^ spread(h));
+        board ^ digest ^ self.state_key()
+    }
+
+    fn state_key(&self) -> u64 {
+        let mut key = 0;
+        if self.to_move == Color::White {
+            key ^= zobrist::WHITE_TO_MOVE;
+        }
+        if self.passes == 1 {
+            key ^= ONE_PASS;
+        }
+        if self.outcome.is_some() {
+            key ^= GAME_OVER;
+        }
+        key
+    }
+
+    /// Whether the stone on `n` has `a` stones on all four sides once `a` has played `c`.
+    fn surrounded_after(&self, n: usize, c: usize, a: Color) -> bool {
+        self.shared.orthogonal[n]
+            .iter()
+            .all(|&m| m as usize == c || self.board[m as usize] == Some(a))
+    }
+
+    /// The cell one diagonal step from `x` in direction `d` of [`DIAGONALS`].
+    #[inline]
+    fn next(&self, x: usize, d: usize) -> usize {
+        self.shared.diagonal[x][d] as usize
+    }
+
+    /// The first cell from `c` in direction `d` that is not an `a` stone; `c` itself if the
+    /// walk comes all the way round the diagonal.
+    fn run_end(&self, c: usize, d: usize, a: Color) -> usize {
+        let mut x = self.next(c, d);
+        while x != c && self.board[x] == Some(a) {
+            x = self.next(x, d);
+        }
+        x
+    }
+
+    /// Judges the placement of the mover's stone on `c` (on the board, game not over) by the
+    /// steps of `SPEC.md`, changing nothing.
+    fn resolve(&self, c: usize) -> Result<Effect, IllegalMove> {
+        let (a, p) = (self.to_move, self.to_move.opponent());
+        let board = &self.board;
+        let sides = &self.shared.orthogonal[c];
+        if board[c].is_some() {
+            return Err(IllegalMove::Occupied);
+        }
+        // Step 1: before the game was over no stone was surrounded, so only the placed
+        // stone's neighbours can be.
+        if sides
+            .iter()
+            .any(|&n| board[n as usize] == Some(p) && self.surrounded_after(n as usize, c, a))
+        {
+            return Ok(Effect::Wins);
+        }
+        // Step 2.
+        if sides.iter().all(|&n| board[n as usize] == Some(p)) {
+            return Err(IllegalMove::SelfSurrounded);
+        }
+        // Step 3: all runs are found on the board before any is removed ("at once"); a cell
+        // can lie on two of them (the two diagonals of a cell meet twice on even sizes, and
+        // both directions find the same run when it fills the cycle).
+        let mut captured = CellSet::default();
+        let mut board_hash = self.board_hash ^ zobrist::stone(c, a);
+        for d in 0..DIAGONALS.len() {
+            let mut x = self.next(c, d);
+            let mut run = 0;
+            // `c` is still empty, so the walk stops there at the latest.
+            while board[x] == Some(p) {
+                x = self.next(x, d);
+                run += 1;
+            }
+            if run > 0 && (x == c || board[x] == Some(a)) {
+                let mut y = self.next(c, d);
+                for _ in 0..run {
+                    if !captured.contains(y) {
+                        captured.insert(y);
+                        board_hash ^= zobrist::stone(y, p);
+                    }
+                    y = self.next(y, d);
+                }
+            }
+        }
+        // Step 4: the run of own stones through `c` on each diagonal line, after captures.
+        let closes = |e: usize| board[e] == Some(p) && !captured.contains(e);
+        for d in [0, 1] {
+            let end = self.run_end(c, d, a);
+            // A run that fills the whole cycle has no ends.
+            if end != c && closes(end) && closes(self.run_end(c, 3 - d, a)) {
+                return Err(IllegalMove::IntoCapture);
+            }
+        }
+        // Step 5.
+        if self.seen.binary_search(&board_hash).is_ok() {
+            return Err(IllegalMove::Superko);
+        }
+        Ok(Effect::Stands {
+            captured,
+            board_hash,
+        })
+    }
+
+    fn is_legal_placement(&self, c: usize) -> bool {
+        self.resolve(c).is_ok()
+    }
+
+    fn has_legal_placement(&self) -> bool {
+        (0..self.board.len()).any(|c| self.is_legal_placement(c))
+    }
+
+    fn judge(&self, mv: Move) -> Result<Action, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        match mv {
+            Move::Place(cell) if cell.index() >= self.board.len() => Err(IllegalMove::OffBoard),
+            Move::Place(cell) => Ok(Action::Place(cell.index(), self.resolve(cell.index())?)),
+            Move::Pass if self.has_legal_placement() => Err(IllegalMove::PassNotAllowed),
+            Move::Pass => Ok(Action::Pass),
+            Move::EndTurn => Err(IllegalMove::EndNotAllowed),
+        }
+    }
+
+    fn place(&mut self, c: usize, effect: Effect) {
+        let a = self.to_move;
+        self.board[c] = Some(a);
+        match effect {
+            Effect::Wins => {
+                // The game ends at step 1: no captures are made, the surrounded stone stays.
+                self.board_hash ^= zobrist::stone(c, a);
+                self.surrounded = self.shared.orthogonal[c]
+                    .iter()
+                    .map(|&n| n as usize)
+                    .filter(|&n| {
+                        self.board[n] == Some(a.opponent()) && self.surrounded_after(n, c, a)
+                    })
+                    .map(|n| Cell(n as u16))
+                    .collect();
+                self.outcome = Some(Outcome::win(a, Reason::Surrounded));
+            }
+            Effect::Stands {
+                captured,
+                board_hash,
+            } => {
+                for x in captured.iter() {
+                    self.board[x] = None;
+                }
+                self.captures[a.index()] += captured.len();
+                self.board_hash = board_hash;
+            }
+        }
+        if let Err(at) = self.seen.binary_search(&self.board_hash) {
+            self.seen.insert(at, self.board_hash);
+            self.seen_digest ^= spread(self.board_hash);
+        }
+        self.passes = 0;
     }
 }
 
 impl Position for Torus {
     fn kind(&self) -> GameKind {
-        todo!()
+        GameKind::Torus
     }
+
     fn params(&self) -> &Params {
-        &self.params
+        &self.shared.params
     }
+
     fn topology(&self) -> &Topology {
-        &self.topology
+        &self.shared.topology
     }
-    fn stone(&self, _cell: Cell) -> Option<Color> {
-        todo!()
+
+    fn stone(&self, cell: Cell) -> Option<Color> {
+        self.board.get(cell.index()).copied().flatten()
     }
+
     fn turn(&self) -> Option<Color> {
-        todo!()
+        self.outcome.is_none().then_some(self.to_move)
     }
+
     fn outcome(&self) -> Option<Outcome> {
-        todo!()
+        self.outcome
     }
-    fn legal_moves(&self, _out: &mut Vec<Move>) {
-        todo!()
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let before = out.len();
+        out.extend(
+            (0..self.board.len())
+                .filter(|&c| self.is_legal_placement(c))
+                .map(|c| Move::Place(Cell(c as u16))),
+        );
+        if out.len() == before {
+            out.push(Move::Pass);
+        }
     }
-    fn play(&mut self, _mv: Move) -> Result<(), IllegalMove> {
-        todo!()
+
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        match self.judge(mv)? {
+            Action::Place(c, effect) => self.place(c, effect),
+            Action::Pass => {
+                self.passes += 1;
+                if self.passes == 2 {
+                    self.outcome = Some(Outcome::draw(Reason::TwoPasses));
+                }
+            }
+        }
+        self.ply += 1;
+        self.to_move = self.to_move.opponent();
+        Ok(())
     }
+
+    fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        self.judge(mv).map(drop)
+    }
+
     fn hash(&self) -> u64 {
-        todo!()
+        self.board_hash ^ self.seen_digest ^ self.state_key()
     }
+
     fn ply(&self) -> usize {
-        todo!()
+        self.ply
+    }
+
+    fn captures(&self) -> [u32; 2] {
+        self.captures
+    }
+
+    fn highlight(&self) -> Vec<Cell> {
+        self.surrounded.clone()
+    }
+
+    /// Uniform among legal moves: random cells first, then the empty cells in random order,
+    /// so that `pass` comes only after every placement was found illegal.
+    fn playout_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let cells = self.board.len();
+        // Accepting a random cell only when it is a legal placement picks uniformly among
+        // the legal placements, and so does the exhaustive fallback: so does their mixture.
+        for _ in 0..PLAYOUT_TRIES {
+            let c = rng.random_range(0..cells);
+            if self.is_legal_placement(c) {
+                return Some(Move::Place(Cell(c as u16)));
+            }
+        }
+        let mut empty = [0u16; MAX_CELLS];
+        let mut len = 0;
+        for (c, stone) in self.board.iter().enumerate() {
+            if stone.is_none() {
+                empty[len] = c as u16;
+                len += 1;
+            }
+        }
+        while len > 0 {
+            let i = rng.random_range(0..len);
+            let c = empty[i];
+            if self.is_legal_placement(c as usize) {
+                return Some(Move::Place(Cell(c)));
+            }
+            len -= 1;
+            empty[i] = empty[len];
+        }
+        Some(Move::Pass)
     }
 }

@@ -1,0 +1,400 @@
+//! Loop games: players place one stone a turn and the first to close a loop of a winning kind
+//! wins (`hex-torus`, `m-torus`). Stones are never removed, so loops are found incrementally.
+//!
+//! Each player's stones are kept in a union-find forest. Every stone stores the homology class
+//! (see [`Homology`]) of the walk from it to its parent, so the class of the walk from any
+//! stone to its root is known after a `find`. The forest's links are board edges, so they form
+//! a spanning tree of every group, and when a new edge joins two stones of one group the class
+//! `offset(u) + label(u → v) - offset(v)` is the class of the simple cycle made of that edge and
+//! the tree path between its ends. Every root also stores what the classes of its group's
+//! cycles span; the rules decide from that span whether the group holds a winning loop.
+
+use std::collections::HashSet;
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::marker::PhantomData;
+use std::ops::{Add, Neg, Sub};
+use std::sync::Arc;
+
+use rand::Rng;
+
+use crate::cell::Cell;
+use crate::color::Color;
+use crate::games::GameKind;
+use crate::moves::{IllegalMove, Move};
+use crate::outcome::{Outcome, Reason};
+use crate::params::Params;
+use crate::position::Position;
+use crate::topology::{Seam, Topology};
+use crate::zobrist;
+
+/// An element of the first homology group of the board's surface: the class of a walk,
+/// summed from the seam labels of its steps.
+pub trait Homology:
+    Copy
+    + Default
+    + Eq
+    + Hash
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Neg<Output = Self>
+{
+    /// What the cycle classes of one group span.
+    type Span: Copy + Default + Eq + Debug + Send + Sync + 'static;
+
+    /// The class of one step.
+    fn of_step(seam: Seam) -> Self;
+
+    /// The span of `span` and one more cycle class.
+    fn extend(span: Self::Span, class: Self) -> Self::Span;
+
+    /// The span of two groups' cycle classes together.
+    fn join(a: Self::Span, b: Self::Span) -> Self::Span;
+}
+
+/// What makes a loop game a particular one.
+pub trait LoopRules: Copy + Debug + Send + Sync + 'static {
+    type Class: Homology;
+
+    const KIND: GameKind;
+
+    /// Whether a group of `owner`'s stones whose cycle classes span `span` holds a loop
+    /// that wins for `owner`.
+    fn wins(owner: Color, span: <Self::Class as Homology>::Span) -> bool;
+
+    /// Why a simple loop of this class wins for `owner`, or `None` if it does not.
+    fn loop_reason(owner: Color, class: Self::Class) -> Option<Reason>;
+
+    /// Why `owner` wins with a winning group none of whose cycles closed by the last stone
+    /// wins by itself (see `hex_torus`: a group with loops in two directions).
+    fn spanning_reason(owner: Color) -> Reason;
+}
+
+/// The parameters and the cell graph, shared by every copy of a game.
+#[derive(Debug)]
+struct Shared {
+    params: Params,
+    topology: Topology,
+}
+
+/// One cell: its stone and, for a stone, its place in the union-find forest.
+#[derive(Copy, Clone, Debug)]
+struct Node<H: Homology> {
+    stone: Option<Color>,
+    /// Where the cell stands in the list of empty cells (while it is empty).
+    slot: u16,
+    parent: u16,
+    /// Stones in the group (valid at roots).
+    size: u16,
+    /// The class of the walk from this stone to its parent.
+    offset: H,
+    /// What the group's cycle classes span (valid at roots).
+    span: H::Span,
+}
+
+/// The stones and the union-find forest over them (both players' groups: a group never
+/// holds two colours, so one forest serves both).
+#[derive(Clone, Debug)]
+struct Groups<H: Homology> {
+    nodes: Vec<Node<H>>,
+}
+
+/// A loop game in progress. `hex-torus` and `m-torus` are this with their own rules.
+#[derive(Clone, Debug)]
+pub struct LoopGame<R: LoopRules> {
+    shared: Arc<Shared>,
+    groups: Groups<R::Class>,
+    /// The empty cells, in no particular order (random playouts draw from it).
+    empty: Vec<u16>,
+    to_move: Color,
+    ply: usize,
+    hash: u64,
+    outcome: Option<Outcome>,
+    /// The stone that ended the game: every winning loop passes through it.
+    last: Option<Cell>,
+    rules: PhantomData<R>,
+}
+
+impl<H: Homology> Groups<H> {
+    fn new(n: usize) -> Groups<H> {
+        let nodes = (0..n)
+            .map(|i| Node {
+                stone: None,
+                slot: i as u16,
+                parent: i as u16,
+                size: 1,
+                offset: H::default(),
+                span: H::Span::default(),
+            })
+            .collect();
+        Groups { nodes }
+    }
+
+    /// The root of `cell`'s group and the class of the walk from `cell` to it. Halves the
+    /// path on the way (each stone skips to its grandparent, offsets summed accordingly).
+    fn find(&mut self, cell: usize) -> (usize, H) {
+        let mut x = cell;
+        let mut to_root = H::default();
+        loop {
+            let p = self.nodes[x].parent as usize;
+            if p == x {
+                return (x, to_root);
+            }
+            let grandparent = self.nodes[p].parent;
+            let skip = self.nodes[x].offset + self.nodes[p].offset;
+            self.nodes[x].parent = grandparent;
+            self.nodes[x].offset = skip;
+            to_root = to_root + skip;
+            x = grandparent as usize;
+        }
+    }
+
+    /// Joins the groups of the stones `u` and `v` across the edge `u → v`. Returns the
+    /// class of the cycle the edge closes if both were already in one group.
+    fn union(&mut self, u: usize, v: usize, step: H) -> Option<H> {
+        let (ru, to_ru) = self.find(u);
+        let (rv, to_rv) = self.find(v);
+        if ru == rv {
+            // The cycle ru → u → v → ru.
+            let class = step + to_rv - to_ru;
+            let root = &mut self.nodes[ru];
+            root.span = H::extend(root.span, class);
+            return Some(class);
+        }
+        // The walk ru → u → v → rv; the smaller group goes under the larger one.
+        let ru_to_rv = step + to_rv - to_ru;
+        let (child, root, offset) = if self.nodes[ru].size < self.nodes[rv].size {
+            (ru, rv, ru_to_rv)
+        } else {
+            (rv, ru, -ru_to_rv)
+        };
+        let span = H::join(self.nodes[ru].span, self.nodes[rv].span);
+        self.nodes[child].parent = root as u16;
+        self.nodes[child].offset = offset;
+        self.nodes[root].size += self.nodes[child].size;
+        self.nodes[root].span = span;
+        None
+    }
+}
+
+impl<R: LoopRules> LoopGame<R> {
+    pub(crate) fn with_board(params: Params, topology: Topology) -> LoopGame<R> {
+        let n = topology.len();
+        LoopGame {
+            shared: Arc::new(Shared { params, topology }),
+            groups: Groups::new(n),
+            empty: (0..n as u16).collect(),
+            to_move: Color::Black,
+            ply: 0,
+            hash: 0,
+            outcome: None,
+            last: None,
+            rules: PhantomData,
+        }
+    }
+
+    /// Puts the mover's stone on the empty cell `cell` and judges the loops it closes.
+    fn place(&mut self, cell: usize) {
+        let me = self.to_move;
+        let slot = self.groups.nodes[cell].slot as usize;
+        self.empty.swap_remove(slot);
+        if let Some(&moved) = self.empty.get(slot) {
+            self.groups.nodes[moved as usize].slot = slot as u16;
+        }
+        self.groups.nodes[cell].stone = Some(me);
+        self.hash ^= zobrist::stone(cell, me) ^ zobrist::WHITE_TO_MOVE;
+        self.ply += 1;
+        self.to_move = me.opponent();
+
+        // The cycles that this stone closes are simple (a tree path and one edge), so the
+        // first one of a winning class names a kind of loop that the mover has made. A group
+        // only starts to win when a cycle closes: groups that merge without one held no
+        // winning loop, and their loops, disjoint, cannot cross (on the torus their windings
+        // are parallel), so together they hold none either.
+        let mut closed = false;
+        let mut reason = None;
+        for nb in self.shared.topology.neighbors(Cell(cell as u16)) {
+            let other = nb.cell.index();
+            if self.groups.nodes[other].stone != Some(me) {
+                continue;
+            }
+            if let Some(class) = self.groups.union(cell, other, R::Class::of_step(nb.seam)) {
+                closed = true;
+                reason = reason.or(R::loop_reason(me, class));
+            }
+        }
+        if !closed {
+            return;
+        }
+        let (root, _) = self.groups.find(cell);
+        if R::wins(me, self.groups.nodes[root].span) {
+            let reason = reason.unwrap_or(R::spanning_reason(me));
+            self.outcome = Some(Outcome::win(me, reason));
+            self.last = Some(Cell(cell as u16));
+        }
+    }
+
+    /// The shortest closed walk through `start` over `owner`'s stones whose class is
+    /// accepted, as its cells in order (without the return to `start`), found by
+    /// breadth-first search over cells paired with the class of the walk so far. Where
+    /// every accepted simple loop passes through `start` and every accepted closed walk
+    /// splits into simple loops one of which is accepted, the shortest such walk is a simple
+    /// loop: a shorter accepted piece would exist otherwise.
+    fn shortest_loop(
+        &self,
+        start: Cell,
+        owner: Color,
+        accept: impl Fn(R::Class) -> bool,
+    ) -> Option<Vec<Cell>> {
+        let topology = &self.shared.topology;
+        let mine = |c: Cell| self.groups.nodes[c.index()].stone == Some(owner);
+        // A simple loop is never longer than its group; a walk of a group with loops in two
+        // directions may pass stones twice. The bound only ends the search if no walk exists
+        // (the tests find the walk of every winning group well within it).
+        let bound = 4 * self.group_size(start, owner) as u32;
+        // (cell, class of the walk from start, index of the previous entry, length)
+        let mut queue: Vec<(Cell, R::Class, u32, u32)> =
+            vec![(start, R::Class::default(), u32::MAX, 0)];
+        let mut seen: HashSet<(Cell, R::Class)> = HashSet::new();
+        seen.insert((start, R::Class::default()));
+        let mut head = 0;
+        while let Some(&(at, class, _, length)) = queue.get(head) {
+            if length >= bound {
+                break;
+            }
+            for nb in topology.neighbors(at).iter().filter(|nb| mine(nb.cell)) {
+                let next = class + R::Class::of_step(nb.seam);
+                if nb.cell == start && length >= 2 && accept(next) {
+                    let mut walk = vec![];
+                    let mut i = head as u32;
+                    while i != u32::MAX {
+                        walk.push(queue[i as usize].0);
+                        i = queue[i as usize].2;
+                    }
+                    walk.reverse();
+                    return Some(walk);
+                }
+                // The walk may pass `start` on the way (a walk that winds in a new direction
+                // may need to).
+                if seen.insert((nb.cell, next)) {
+                    queue.push((nb.cell, next, head as u32, length + 1));
+                }
+            }
+            head += 1;
+        }
+        None
+    }
+
+    /// The number of `owner`'s stones in the group of `cell`.
+    fn group_size(&self, cell: Cell, owner: Color) -> usize {
+        let topology = &self.shared.topology;
+        let mut seen = vec![false; self.groups.nodes.len()];
+        let mut stack = vec![cell];
+        seen[cell.index()] = true;
+        let mut count = 0;
+        while let Some(at) = stack.pop() {
+            count += 1;
+            for nb in topology.adjacent(at) {
+                if !seen[nb.index()] && self.groups.nodes[nb.index()].stone == Some(owner) {
+                    seen[nb.index()] = true;
+                    stack.push(nb);
+                }
+            }
+        }
+        count
+    }
+}
+
+impl<R: LoopRules> Position for LoopGame<R> {
+    fn kind(&self) -> GameKind {
+        R::KIND
+    }
+
+    fn params(&self) -> &Params {
+        &self.shared.params
+    }
+
+    fn topology(&self) -> &Topology {
+        &self.shared.topology
+    }
+
+    fn stone(&self, cell: Cell) -> Option<Color> {
+        self.groups.nodes.get(cell.index()).and_then(|n| n.stone)
+    }
+
+    fn turn(&self) -> Option<Color> {
+        self.outcome.is_none().then_some(self.to_move)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.outcome.is_none() {
+            out.extend(
+                self.groups
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| n.stone.is_none())
+                    .map(|(i, _)| Move::Place(Cell(i as u16))),
+            );
+        }
+    }
+
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        match mv {
+            // A full board always holds a winning loop, so a placement is always possible.
+            Move::Pass => Err(IllegalMove::PassNotAllowed),
+            Move::EndTurn => Err(IllegalMove::EndNotAllowed),
+            Move::Place(cell) => match self.groups.nodes.get(cell.index()) {
+                None => Err(IllegalMove::OffBoard),
+                Some(n) if n.stone.is_some() => Err(IllegalMove::Occupied),
+                Some(_) => {
+                    self.place(cell.index());
+                    Ok(())
+                }
+            },
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn ply(&self) -> usize {
+        self.ply
+    }
+
+    /// The cells of a winning loop through the last stone, in order. A loop of a group
+    /// with loops in two directions may pass a stone twice (see `hex_torus`).
+    fn highlight(&self) -> Vec<Cell> {
+        let (Some(outcome), Some(last)) = (self.outcome, self.last) else {
+            return Vec::new();
+        };
+        let Some(winner) = outcome.winner else {
+            return Vec::new();
+        };
+        // A loop of the kind the outcome names.
+        self.shortest_loop(last, winner, |c| {
+            R::loop_reason(winner, c) == Some(outcome.reason)
+        })
+        .unwrap_or_default()
+    }
+
+    fn playout_move<G: Rng>(&self, rng: &mut G) -> Option<Move> {
+        if self.outcome.is_some() || self.empty.is_empty() {
+            return None;
+        }
+        let cell = self.empty[rng.random_range(0..self.empty.len())];
+        Some(Move::Place(Cell(cell)))
+    }
+}
