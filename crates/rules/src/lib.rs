@@ -20,5 +20,5 @@ pub use games::{AnyGame, GameKind, UnknownGame};
 pub use moves::{IllegalMove, Move, ParseMoveError};
 pub use outcome::{Outcome, Reason};
 pub use params::{ParamError, ParamSpec, ParamValue, Params};
-pub use position::{random_playout, Position};
+pub use position::{random_playout, uniform_playout, Position};
 pub use topology::{Lattice, Neighbor, Seam, Surface, Topology};

@@ -73,15 +73,36 @@ pub trait Position: Clone + Send + Sync + 'static {
         self.legal_moves(&mut moves);
         moves.choose(rng).copied()
     }
+
+    /// A move drawn uniformly among all legal moves (`None` once the game is over): the
+    /// plain random policy other engines use, for like-for-like benchmarks.
+    fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.choose(rng).copied()
+    }
 }
 
-/// Plays random playout moves until the game ends; returns the number of moves played.
+/// Plays [`Position::playout_move`] moves until the game ends; returns how many were played.
 pub fn random_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
+    play_out(position, rng, P::playout_move)
+}
+
+/// Plays [`Position::uniform_move`] moves until the game ends; returns how many were played.
+pub fn uniform_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
+    play_out(position, rng, P::uniform_move)
+}
+
+fn play_out<P: Position, R: Rng>(
+    position: &mut P,
+    rng: &mut R,
+    pick: impl Fn(&P, &mut R) -> Option<Move>,
+) -> usize {
     let start = position.ply();
-    while let Some(mv) = position.playout_move(rng) {
+    while let Some(mv) = pick(position, rng) {
         position
             .play(mv)
-            .expect("playout_move returns only legal moves");
+            .expect("random policies return only legal moves");
     }
     position.ply() - start
 }

@@ -489,32 +489,54 @@ fn own_eyes_and_the_playout_policy() {
     assert!(!g.is_own_eye(cell(&g, "aa"), Color::Black));
 }
 
-#[test]
-fn playout_moves_are_uniform_over_sensible_placements() {
+/// Draws 40,000 moves and checks each of `expected` comes up within 10% of its fair share
+/// (and nothing else comes up).
+fn assert_uniform(expected: &[Move], mut draw: impl FnMut() -> Move) {
+    let draws = 40_000;
+    let mut counts = vec![0; expected.len()];
+    for _ in 0..draws {
+        let m = draw();
+        let i = expected
+            .iter()
+            .position(|&s| s == m)
+            .unwrap_or_else(|| panic!("{m:?} is not among the expected moves"));
+        counts[i] += 1;
+    }
+    let fair = draws as f64 / expected.len() as f64;
+    for (m, c) in expected.iter().zip(counts) {
+        assert!(
+            (c as f64 - fair).abs() < 0.1 * fair,
+            "{m:?} drawn {c} times, expected {fair}"
+        );
+    }
+}
+
+/// A 4×4 position with an own eye at `aa`, a suicide point for white, and an atari.
+fn policy_position() -> Go {
     let mut g = go(&["size=4"]);
     position(&mut g, &["b.b.", "bbbw", "..w.", "...."], Color::Black);
+    g
+}
+
+#[test]
+fn playout_moves_are_uniform_over_sensible_placements() {
+    let g = policy_position();
     let mut sensible: Vec<Move> = Vec::new();
     g.legal_moves(&mut sensible);
     sensible.retain(|&m| m != Move::Pass && !g.is_own_eye(m.cell().unwrap(), Color::Black));
     assert!(!sensible.contains(&mv(&g, "ba")));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-    let draws = 40_000;
-    let mut counts = vec![0; sensible.len()];
-    for _ in 0..draws {
-        let m = g.playout_move(&mut rng).unwrap();
-        let i = sensible
-            .iter()
-            .position(|&s| s == m)
-            .expect("a sensible move");
-        counts[i] += 1;
-    }
-    let expected = draws as f64 / sensible.len() as f64;
-    for (m, c) in sensible.iter().zip(counts) {
-        assert!(
-            (c as f64 - expected).abs() < 0.1 * expected,
-            "{m:?} drawn {c} times, expected {expected}"
-        );
-    }
+    assert_uniform(&sensible, || g.playout_move(&mut rng).unwrap());
+}
+
+#[test]
+fn uniform_moves_are_uniform_over_all_legal_moves() {
+    let g = policy_position();
+    let mut legal: Vec<Move> = Vec::new();
+    g.legal_moves(&mut legal);
+    assert!(legal.contains(&Move::Pass) && legal.contains(&mv(&g, "ba")));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    assert_uniform(&legal, || g.uniform_move(&mut rng).unwrap());
 }
 
 // ---- Property tests ----------------------------------------------------------------
@@ -602,6 +624,9 @@ proptest! {
                     prop_assert!(!g.is_own_eye(m.cell().unwrap(), me));
                 }
             }
+            // The uniform policy proposes only legal moves (with every ko rule).
+            let u = g.uniform_move(&mut rng).unwrap();
+            prop_assert!(legal.contains(&u), "uniform_move proposed illegal {:?}", u);
             let m = random_move(&g, &mut rng);
             let before = snapshot(&g);
             match g.play(m) {

@@ -2,12 +2,11 @@
 
 use std::time::{Duration, Instant};
 
-use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid::render::params_line;
 use toroid::setup::new_game;
-use toroid_rules::{random_playout, AnyGame, GameKind, Move, Position};
+use toroid_rules::{random_playout, uniform_playout, AnyGame, GameKind, Position};
 
 use super::{print, Failure};
 
@@ -122,13 +121,12 @@ fn measure<P: Position>(
     rng: &mut impl Rng,
 ) -> Stats {
     let mut stats = Stats::default();
-    let mut moves = Vec::new();
     let began = Instant::now();
     loop {
         let mut game = start.clone();
         stats.moves += match policy {
             Policy::Playout => random_playout(&mut game, rng),
-            Policy::Uniform => uniform_playout(&mut game, rng, &mut moves),
+            Policy::Uniform => uniform_playout(&mut game, rng),
         } as u64;
         stats.playouts += 1;
         if let Some(winner) = game.outcome().and_then(|o| o.winner) {
@@ -138,18 +136,5 @@ fn measure<P: Position>(
         if stats.elapsed >= duration {
             return stats;
         }
-    }
-}
-
-/// Plays moves drawn uniformly from all legal moves until the game ends; returns how many.
-fn uniform_playout<P: Position>(game: &mut P, rng: &mut impl Rng, moves: &mut Vec<Move>) -> usize {
-    let start = game.ply();
-    loop {
-        moves.clear();
-        game.legal_moves(moves);
-        let Some(&mv) = moves.choose(rng) else {
-            return game.ply() - start;
-        };
-        game.play(mv).expect("legal_moves lists only legal moves");
     }
 }

@@ -416,6 +416,45 @@ impl Go {
         }
     }
 
+    /// Draws uniformly among the empty points that `accept` takes, and `pass` when
+    /// `pass_is_candidate`; a pass also when nothing else is acceptable. Candidates come from
+    /// the board's list of empty points: a few draws with replacement first (no copying), then
+    /// without replacement from a copy, swapping rejected points out. Either way the first
+    /// accepted draw is uniform among the acceptable candidates.
+    fn sample_move<R: Rng>(
+        &self,
+        rng: &mut R,
+        pass_is_candidate: bool,
+        accept: impl Fn(usize) -> bool,
+    ) -> Move {
+        let empty = self.board.empty_points();
+        let n = empty.len();
+        // Slot `n` stands for the pass.
+        let slots = n + usize::from(pass_is_candidate);
+        let pick = |slot: usize| match empty.get(slot) {
+            None => Some(Move::Pass),
+            Some(&p) => accept(p as usize).then_some(Move::Place(Cell(p))),
+        };
+        for _ in 0..slots.min(PLAYOUT_QUICK_TRIES) {
+            if let Some(mv) = pick(rng.random_range(0..slots as u32) as usize) {
+                return mv;
+            }
+        }
+        let mut buffer = [0u16; MAX_POINTS + 1];
+        let candidates = &mut buffer[..slots];
+        for (i, c) in candidates.iter_mut().enumerate() {
+            *c = i as u16;
+        }
+        for left in (1..=slots).rev() {
+            let i = rng.random_range(0..left as u32) as usize;
+            if let Some(mv) = pick(candidates[i] as usize) {
+                return mv;
+            }
+            candidates.swap(i, left - 1);
+        }
+        Move::Pass
+    }
+
     /// The playout policy's test of a candidate placement (see [`Position::playout_move`]).
     #[inline]
     fn is_playout_candidate(&self, p: usize, color: u8) -> bool {
@@ -557,26 +596,18 @@ impl Position for Go {
             return None;
         }
         let color = code(self.to_move);
-        let empty = self.board.empty_points();
-        let n = empty.len();
-        let place = |p: u16| Some(Move::Place(Cell(p)));
-        for _ in 0..n.min(PLAYOUT_QUICK_TRIES) {
-            let p = empty[rng.random_range(0..n as u32) as usize];
-            if self.is_playout_candidate(p as usize, color) {
-                return place(p);
-            }
+        Some(self.sample_move(rng, false, |p| self.is_playout_candidate(p, color)))
+    }
+
+    /// Uniform among every legal move, `pass` included (it is always legal), drawn the same
+    /// way as [`Position::playout_move`] without building the legal-move list.
+    fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
+        if self.outcome.is_some() {
+            return None;
         }
-        let mut buffer = [0u16; MAX_POINTS];
-        let candidates = &mut buffer[..n];
-        candidates.copy_from_slice(empty);
-        for left in (1..=n).rev() {
-            let i = rng.random_range(0..left as u32) as usize;
-            let p = candidates[i];
-            if self.is_playout_candidate(p as usize, color) {
-                return place(p);
-            }
-            candidates.swap(i, left - 1);
-        }
-        Some(Move::Pass)
+        let color = code(self.to_move);
+        Some(self.sample_move(rng, true, |p| {
+            !self.board.is_suicide(p, color) && self.check_repetition(p, color).is_ok()
+        }))
     }
 }

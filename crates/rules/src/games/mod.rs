@@ -191,4 +191,7 @@ impl Position for AnyGame {
     fn playout_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
         dispatch!(self, g => g.playout_move(rng))
     }
+    fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
+        dispatch!(self, g => g.uniform_move(rng))
+    }
 }
