@@ -1,0 +1,24 @@
+//! The interface every player program implements: house bots now, external engines later.
+
+use std::time::Duration;
+
+use toroid_rules::{AnyGame, Move};
+
+/// The mover's clock, when the game has one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeLeft {
+    /// Time left on the mover's clock.
+    pub remaining: Duration,
+    /// Time added after each of the mover's moves.
+    pub increment: Duration,
+}
+
+/// A player that chooses moves.
+pub trait Bot: Send {
+    /// A short name for tables and records (`random`, `strong`, ...).
+    fn name(&self) -> String;
+
+    /// Chooses a legal move for the player to move in `game`, which is not over. `time` is
+    /// the mover's clock when the game has one.
+    fn choose(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Move;
+}
