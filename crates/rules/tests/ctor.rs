@@ -1,9 +1,12 @@
 //! `ctor`: the seed's situations, and random games checked against a plain reference that
 //! turns stones over in rounds by scanning the whole board.
 
+mod support;
+
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use support::{at, mv, play_line};
 use toroid_rules::games::Ctor;
 use toroid_rules::{zobrist, Cell, Color, IllegalMove, Move, Outcome, Params, Position, Reason};
 
@@ -11,28 +14,10 @@ fn new_game(size: usize) -> Ctor {
     Ctor::new(&Params::parse(Ctor::PARAMS, &[format!("size={size}")]).unwrap()).unwrap()
 }
 
-fn mv(g: &Ctor, s: &str) -> Move {
-    Move::parse(s, g.topology()).unwrap()
-}
-
-/// Plays space-separated moves, each of which must be legal.
-fn play_line(g: &mut Ctor, moves: &str) {
-    for (i, s) in moves.split_whitespace().enumerate() {
-        let m = mv(g, s);
-        if let Err(e) = g.play(m) {
-            panic!("move {} ({s}) is illegal: {e}", i + 1);
-        }
-    }
-}
-
 fn game(size: usize, moves: &str) -> Ctor {
     let mut g = new_game(size);
     play_line(&mut g, moves);
     g
-}
-
-fn at(g: &Ctor, s: &str) -> Option<Color> {
-    g.stone(mv(g, s).cell().unwrap())
 }
 
 fn stones(g: &Ctor) -> Vec<Option<Color>> {

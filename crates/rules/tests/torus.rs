@@ -1,7 +1,10 @@
 //! `torus`: the seed's situations, and random games checked against a plain reference
 //! implementation of the numbered steps of `SPEC.md`.
 
+mod support;
+
 use std::collections::HashSet;
+use support::{at, mv, play_line};
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -13,28 +16,10 @@ fn new_game(size: usize) -> Torus {
     Torus::new(&Params::parse(Torus::PARAMS, &[format!("size={size}")]).unwrap()).unwrap()
 }
 
-fn mv(g: &Torus, s: &str) -> Move {
-    Move::parse(s, g.topology()).unwrap()
-}
-
-/// Plays space-separated moves, each of which must be legal.
-fn play_line(g: &mut Torus, moves: &str) {
-    for (i, s) in moves.split_whitespace().enumerate() {
-        let m = mv(g, s);
-        if let Err(e) = g.play(m) {
-            panic!("move {} ({s}) is illegal: {e}", i + 1);
-        }
-    }
-}
-
 fn game(size: usize, moves: &str) -> Torus {
     let mut g = new_game(size);
     play_line(&mut g, moves);
     g
-}
-
-fn at(g: &Torus, s: &str) -> Option<Color> {
-    g.stone(mv(g, s).cell().unwrap())
 }
 
 type Snapshot = (
