@@ -1,0 +1,1 @@
+//! The GTP engine protocol (to be written).

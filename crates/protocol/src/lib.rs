@@ -1,0 +1,4 @@
+//! Protocols and records: SGF and JSON game records, and the GTP engine protocol.
+
+pub mod gtp;
+pub mod sgf;

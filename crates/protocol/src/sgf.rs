@@ -1,0 +1,1 @@
+//! SGF game records (to be written).
