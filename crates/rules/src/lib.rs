@@ -11,6 +11,7 @@ pub mod moves;
 pub mod outcome;
 pub mod params;
 pub mod position;
+pub mod setup;
 pub mod topology;
 pub mod zobrist;
 
@@ -21,4 +22,5 @@ pub use moves::{IllegalMove, Move, ParseMoveError};
 pub use outcome::{Outcome, Reason};
 pub use params::{ParamError, ParamSpec, ParamValue, Params};
 pub use position::{random_playout, uniform_playout, Position};
+pub use setup::{SetupChange, SetupError};
 pub use topology::{Lattice, Neighbor, Seam, Surface, Topology};

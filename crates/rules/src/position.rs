@@ -9,6 +9,7 @@ use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::Outcome;
 use crate::params::Params;
+use crate::setup::{SetupChange, SetupError};
 use crate::topology::Topology;
 
 /// A game in progress: the board, whose turn it is, and everything the rules need to judge
@@ -37,6 +38,13 @@ pub trait Position: Clone + Send + Sync + 'static {
 
     /// Plays `mv` for the player to move, or says why it is illegal and changes nothing.
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove>;
+
+    /// Puts stones on cells or empties them outside the rules (SGF setup, Go handicap) and
+    /// gives the move to `to_move`. The game's history of boards (for ko and no-repeat rules)
+    /// restarts from the new board; the move count and captures stay. Refused, changing
+    /// nothing, when the game is over or the result is no position the rules could reach and
+    /// go on from (each rule set says which).
+    fn setup(&mut self, changes: &[SetupChange], to_move: Color) -> Result<(), SetupError>;
 
     /// Whether `mv` is legal now, without playing it.
     fn check(&self, mv: Move) -> Result<(), IllegalMove> {

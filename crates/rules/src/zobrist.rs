@@ -32,3 +32,12 @@ pub fn stone(cell: usize, color: Color) -> u64 {
 
 /// XORed in when white is to move (for "situational" repetition and search tables).
 pub const WHITE_TO_MOVE: u64 = 0x5D58_8B65_6C07_8965;
+
+/// The hash of a whole board, cell by cell (`None` for an empty cell).
+pub fn board(stones: &[Option<Color>]) -> u64 {
+    stones
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.map(|color| stone(i, color)))
+        .fold(0, |h, k| h ^ k)
+}

@@ -15,6 +15,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::position::Position;
+use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Surface, Topology};
 use crate::zobrist;
 
@@ -232,10 +233,11 @@ impl Ctor {
     fn place(&mut self, c: usize) {
         let m = self.to_move;
         let before = self.stones[m.index()];
+        // The short first turn is the opening's: a board set up with stones plays full turns.
+        let first_of_game = self.ply == 0 && self.empty_cells() == self.board.len();
         self.set(c, m);
         self.turn_over(c, m);
         self.captures[m.index()] += self.stones[m.index()] - before - 1;
-        let first_of_game = self.ply == 0;
         self.ply += 1;
         if self.empty_cells() == 0 {
             let [black, white] = self.stones;
@@ -334,6 +336,39 @@ impl Position for Ctor {
 
     fn ply(&self) -> usize {
         self.ply
+    }
+
+    /// Refused where the board would be full (the game would be over) or a stone would
+    /// have five or more enemy neighbours: only the last turn's placements may be in that
+    /// state, and the engine checks only those for turnovers besides the changed cells.
+    /// The next placement begins a turn.
+    fn setup(&mut self, changes: &[SetupChange], to_move: Color) -> Result<(), SetupError> {
+        let stones = setup::arrangement(self, changes)?;
+        if stones.iter().all(Option::is_some) {
+            return Err(SetupError::BoardFull);
+        }
+        let would_turn_over = |c: usize| {
+            stones[c].is_some_and(|s| {
+                self.shared.neighbors[c]
+                    .iter()
+                    .filter(|&&n| stones[n as usize] == Some(s.opponent()))
+                    .count()
+                    >= TURN_OVER
+            })
+        };
+        if (0..stones.len()).any(would_turn_over) {
+            return Err(SetupError::WouldTurnOver);
+        }
+        for color in Color::BOTH {
+            self.stones[color.index()] =
+                stones.iter().filter(|&&s| s == Some(color)).count() as u32;
+        }
+        self.board_hash = zobrist::board(&stones);
+        self.board = stones;
+        self.to_move = to_move;
+        self.first_placement = None;
+        self.last_turn = [None, None];
+        Ok(())
     }
 
     fn captures(&self) -> [u32; 2] {

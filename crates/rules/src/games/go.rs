@@ -27,6 +27,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
 use crate::params::{ParamDefault, ParamError, ParamKind, ParamSpec, ParamValue, Params};
 use crate::position::Position;
+use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Surface, Topology};
 use crate::zobrist::{self, WHITE_TO_MOVE};
 
@@ -484,6 +485,39 @@ fn compare(black: f64, white: f64, reason: Reason) -> Outcome {
 /// without replacement.
 const PLAYOUT_QUICK_TRIES: usize = 4;
 
+/// Whether some chain of `stones` has no liberty (a flood fill per chain).
+fn has_chain_without_liberties(topology: &Topology, stones: &[Option<Color>]) -> bool {
+    let mut seen = vec![false; stones.len()];
+    let mut stack = Vec::new();
+    for start in topology.cells() {
+        let Some(color) = stones[start.index()] else {
+            continue;
+        };
+        if seen[start.index()] {
+            continue;
+        }
+        seen[start.index()] = true;
+        stack.push(start);
+        let mut liberty = false;
+        while let Some(at) = stack.pop() {
+            for nb in topology.adjacent(at) {
+                match stones[nb.index()] {
+                    None => liberty = true,
+                    Some(c) if c == color && !seen[nb.index()] => {
+                        seen[nb.index()] = true;
+                        stack.push(nb);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        if !liberty {
+            return true;
+        }
+    }
+    false
+}
+
 impl Position for Go {
     fn kind(&self) -> GameKind {
         self.rules.kind
@@ -573,6 +607,34 @@ impl Position for Go {
 
     fn ply(&self) -> usize {
         self.ply as usize
+    }
+
+    /// Refused where a chain would have no liberties. The board is rebuilt with the black
+    /// stones first, then the white ones: no chain is ever without liberties on the way (a
+    /// black chain only loses liberties down to its final ones; a white chain that ran out
+    /// would have no liberty at the end either), so nothing is captured.
+    fn setup(&mut self, changes: &[SetupChange], to_move: Color) -> Result<(), SetupError> {
+        let stones = setup::arrangement(self, changes)?;
+        if has_chain_without_liberties(self.topology(), &stones) {
+            return Err(SetupError::NoLiberties);
+        }
+        let mut board = Board::new(self.board.geometry());
+        for color in Color::BOTH {
+            for (p, _) in stones
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| **s == Some(color))
+            {
+                board.place(p, code(color));
+            }
+        }
+        self.board = board;
+        self.to_move = to_move;
+        self.passes = 0;
+        self.ko_point = NO_POINT;
+        self.seen.clear();
+        self.remember_position();
+        Ok(())
     }
 
     fn captures(&self) -> [u32; 2] {

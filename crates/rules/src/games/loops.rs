@@ -25,6 +25,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
 use crate::params::Params;
 use crate::position::Position;
+use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Seam, Topology};
 use crate::zobrist;
 
@@ -183,9 +184,14 @@ impl<H: Homology> Groups<H> {
 
 impl<R: LoopRules> LoopGame<R> {
     pub(crate) fn with_board(params: Params, topology: Topology) -> LoopGame<R> {
-        let n = topology.len();
+        LoopGame::start(Arc::new(Shared { params, topology }))
+    }
+
+    /// The empty board of the game `shared` describes, black to move.
+    fn start(shared: Arc<Shared>) -> LoopGame<R> {
+        let n = shared.topology.len();
         LoopGame {
-            shared: Arc::new(Shared { params, topology }),
+            shared,
             groups: Groups::new(n),
             empty: (0..n as u16).collect(),
             to_move: Color::Black,
@@ -372,6 +378,32 @@ impl<R: LoopRules> Position for LoopGame<R> {
 
     fn ply(&self) -> usize {
         self.ply
+    }
+
+    /// Refused where the stones would already hold a winning loop for either player. The
+    /// groups are rebuilt by placing the stones one by one.
+    fn setup(&mut self, changes: &[SetupChange], to_move: Color) -> Result<(), SetupError> {
+        let stones = setup::arrangement(self, changes)?;
+        let mut rebuilt = LoopGame::<R>::start(Arc::clone(&self.shared));
+        for (c, stone) in stones.iter().enumerate() {
+            if let Some(color) = *stone {
+                rebuilt.to_move = color;
+                rebuilt.place(c);
+                if rebuilt.outcome.is_some() {
+                    return Err(SetupError::WinningLoop);
+                }
+            }
+        }
+        rebuilt.ply = self.ply;
+        rebuilt.to_move = to_move;
+        rebuilt.hash = zobrist::board(&stones)
+            ^ if to_move == Color::White {
+                zobrist::WHITE_TO_MOVE
+            } else {
+                0
+            };
+        *self = rebuilt;
+        Ok(())
     }
 
     /// The cells of a winning loop through the last stone, in order. A loop of a group

@@ -12,6 +12,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::outcome::Outcome;
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::position::Position;
+use crate::setup::{SetupChange, SetupError};
 use crate::topology::Topology;
 
 pub mod ctor;
@@ -172,6 +173,9 @@ impl Position for AnyGame {
     }
     fn check(&self, mv: Move) -> Result<(), IllegalMove> {
         dispatch!(self, g => g.check(mv))
+    }
+    fn setup(&mut self, changes: &[SetupChange], to_move: Color) -> Result<(), SetupError> {
+        dispatch!(self, g => g.setup(changes, to_move))
     }
     fn hash(&self) -> u64 {
         dispatch!(self, g => g.hash())

@@ -16,6 +16,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::position::Position;
+use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Surface, Topology};
 use crate::zobrist;
 
@@ -185,12 +186,7 @@ impl Torus {
 
     /// [`Position::hash`] computed from scratch rather than incrementally (for tests).
     pub fn recompute_hash(&self) -> u64 {
-        let board = self
-            .board
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| s.map(|color| zobrist::stone(i, color)))
-            .fold(0, |h, k| h ^ k);
+        let board = zobrist::board(&self.board);
         let digest = self.seen.iter().fold(0, |d, &h| d ^ spread(h));
         board ^ digest ^ self.state_key()
     }
@@ -418,6 +414,29 @@ impl Position for Torus {
 
     fn ply(&self) -> usize {
         self.ply
+    }
+
+    /// Refused where a stone would have enemy stones on all four sides: the game would be
+    /// over. The no-repeat history restarts with the new board.
+    fn setup(&mut self, changes: &[SetupChange], to_move: Color) -> Result<(), SetupError> {
+        let stones = setup::arrangement(self, changes)?;
+        let surrounded = |c: usize| {
+            stones[c].is_some_and(|s| {
+                self.shared.orthogonal[c]
+                    .iter()
+                    .all(|&n| stones[n as usize] == Some(s.opponent()))
+            })
+        };
+        if (0..stones.len()).any(surrounded) {
+            return Err(SetupError::Surrounded);
+        }
+        self.board_hash = zobrist::board(&stones);
+        self.board = stones;
+        self.to_move = to_move;
+        self.seen = vec![self.board_hash];
+        self.seen_digest = spread(self.board_hash);
+        self.passes = 0;
+        Ok(())
     }
 
     fn captures(&self) -> [u32; 2] {

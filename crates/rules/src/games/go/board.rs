@@ -231,6 +231,11 @@ impl Board {
         &self.geometry.topology
     }
 
+    /// The neighbour tables this board was built on, to build another board of the game.
+    pub(crate) fn geometry(&self) -> Arc<Geometry> {
+        Arc::clone(&self.geometry)
+    }
+
     #[inline]
     pub(crate) fn len(&self) -> usize {
         self.empty.len()
