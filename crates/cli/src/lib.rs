@@ -1,7 +1,12 @@
 //! What the `toroid` command shows, in a form other front ends (the server) can reuse:
 //! starting a game from text and replaying moves onto it ([`setup`]), the JSON shapes of the
-//! inspection interface ([`view`]), and text boards that show the wrap ([`render`]).
+//! inspection interface ([`view`]), text boards that show the wrap ([`render`]), players named
+//! on the command line ([`player`]), games between bots and their records ([`arena`]), and
+//! match statistics ([`elo`]).
 
+pub mod arena;
+pub mod elo;
+pub mod player;
 pub mod render;
 pub mod setup;
 pub mod view;

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Board games on wrapped surfaces: inspect rule sets, replay games, benchmark playouts.
+/// Board games on wrapped surfaces: inspect rule sets, replay games, benchmark playouts, play
+/// house bots and run matches between them.
 #[derive(Parser)]
 #[command(name = "toroid", version)]
 struct Cli {
@@ -24,6 +25,10 @@ enum Command {
     Topology(commands::topology::Args),
     /// Measure single-core random playouts per second.
     Bench(commands::bench::Args),
+    /// Play a house bot in the terminal.
+    Play(commands::play::Args),
+    /// Play N games between two players and estimate their Elo difference.
+    Match(commands::match_::Args),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +41,8 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args),
         Command::Topology(args) => commands::topology::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Match(args) => commands::match_::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -177,7 +177,7 @@ pub fn game_text<P: Position>(game: &P, history: &[Move]) -> String {
 mod tests {
     use std::sync::Arc;
 
-    use toroid_rules::{GameKind, IllegalMove, Outcome, Params};
+    use toroid_rules::{GameKind, IllegalMove, Outcome, Params, SetupChange, SetupError};
 
     use super::*;
 
@@ -233,6 +233,9 @@ mod tests {
         }
         fn ply(&self) -> usize {
             0
+        }
+        fn setup(&mut self, _: &[SetupChange], _: Color) -> Result<(), SetupError> {
+            Err(SetupError::GameOver)
         }
     }
 

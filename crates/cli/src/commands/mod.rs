@@ -2,6 +2,8 @@
 
 pub mod bench;
 pub mod games;
+pub mod match_;
+pub mod play;
 pub mod replay;
 pub mod topology;
 

@@ -1,0 +1,390 @@
+//! `toroid match`: N games between two players with alternating colours, in parallel, with a
+//! result table and an Elo estimate.
+//!
+//! Player A (`--black`) has black in games 1, 3, 5, … (index 0, 2, 4, …) and player B in the
+//! others. Game `i`'s seed is derived from `--seed` and `i` alone, and each colour's bot gets
+//! its own seed derived from the game's, so a match gives the same games whatever
+//! `--parallel` is.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use toroid::arena::{play_game, GameRecord, Played};
+use toroid::elo::{Elo, Tally};
+use toroid::player::PlayerSpec;
+use toroid::render::params_line;
+use toroid::setup::new_game;
+use toroid::view::{ParamsView, PerColor};
+use toroid_rules::{AnyGame, Color, Position};
+
+use super::{print, print_json, Failure};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule set: torus, hex-torus, m-torus, ctor, capture-go or go.
+    game: String,
+    /// A parameter of the rule set (see `toroid games`); repeat for several.
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// Player A, black in the first game: a level (random, greedy, beginner, casual, strong,
+    /// max).
+    #[arg(long, value_name = "PLAYER")]
+    black: String,
+    /// Player B, white in the first game.
+    #[arg(long, value_name = "PLAYER")]
+    white: String,
+    /// Number of games; the players swap colours every game.
+    #[arg(long, value_name = "N")]
+    games: u32,
+    /// Games played at once (default: the number of cores; use 1 for bots that search on
+    /// every core themselves).
+    #[arg(long, value_name = "K")]
+    parallel: Option<usize>,
+    /// Seed the games' seeds are derived from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object with every game and the summary instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Save every game as a JSON record in this folder (created if missing).
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
+}
+
+/// The two players, A and B.
+struct Players([PlayerSpec; 2]);
+
+impl Players {
+    /// Who plays each colour in game `index`, as indexes into `self.0`.
+    fn seats(index: usize) -> PerColor<usize> {
+        let black = index % 2;
+        PerColor {
+            black,
+            white: 1 - black,
+        }
+    }
+}
+
+const LABELS: [&str; 2] = ["A", "B"];
+
+/// One game of the match as `--json` lists it.
+#[derive(Serialize)]
+struct GameResult {
+    index: usize,
+    seed: u64,
+    /// `"A"` or `"B"`.
+    black: &'static str,
+    white: &'static str,
+    /// `"black"`, `"white"` or `"draw"`.
+    winner: &'static str,
+    reason: String,
+    plies: usize,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    games: u32,
+    /// A's results against B.
+    #[serde(flatten)]
+    tally: Tally,
+    /// A's score fraction.
+    score: f64,
+    /// A's Elo over B: `estimate`, `low`, `high` (null where unbounded or, for an all-win
+    /// or all-loss match, no estimate).
+    elo: Elo,
+    black_wins: u32,
+    white_wins: u32,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    game: &'static str,
+    params: ParamsView,
+    seed: u64,
+    players: PerLabel<'a>,
+    games: Vec<GameResult>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+struct PerLabel<'a> {
+    a: &'a str,
+    b: &'a str,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let start = new_game(&args.game, &args.params).map_err(Failure::usage)?;
+    let a: PlayerSpec = args.black.parse().map_err(Failure::usage)?;
+    let b: PlayerSpec = args.white.parse().map_err(Failure::usage)?;
+    let players = Players([a, b]);
+    if args.games == 0 {
+        return Err(Failure::usage("--games must be at least 1"));
+    }
+    let games = args.games as usize;
+    let parallel = match args.parallel {
+        Some(0) => return Err(Failure::usage("--parallel must be at least 1")),
+        Some(k) => k,
+        None => thread::available_parallelism().map_or(1, |n| n.get()),
+    }
+    .min(games);
+    if let Some(dir) = &args.records {
+        fs::create_dir_all(dir).map_err(|e| {
+            Failure::usage(format!("cannot create the folder '{}': {e}", dir.display()))
+        })?;
+    }
+
+    let progress = progress_bar(games as u64, args.json);
+    let mut results: Vec<Option<Played>> = vec![None; games];
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel();
+    let saved = thread::scope(|scope| {
+        for _ in 0..parallel {
+            let sender = sender.clone();
+            let (next, start, players) = (&next, &start, &players);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= games {
+                    break;
+                }
+                let played = play_one(start, players, args.seed, index);
+                if sender.send((index, played)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        // Records are written as games finish, so that an interrupted match keeps them.
+        for (index, played) in receiver {
+            if let Some(dir) = &args.records {
+                let record = record_of(&start, &players, args.seed, index, &played);
+                save(dir, index, games, &record)?;
+            }
+            results[index] = Some(played);
+            progress.inc(1);
+        }
+        Ok::<(), Failure>(())
+    });
+    progress.finish_and_clear();
+    saved?;
+    let results: Vec<Played> = results.into_iter().flatten().collect();
+
+    let mut tally = Tally::default();
+    let mut black_wins = 0;
+    let mut white_wins = 0;
+    for (index, played) in results.iter().enumerate() {
+        let seats = Players::seats(index);
+        let winner = match played.ending.winner() {
+            None => None,
+            Some(Color::Black) => {
+                black_wins += 1;
+                Some(seats.black)
+            }
+            Some(Color::White) => {
+                white_wins += 1;
+                Some(seats.white)
+            }
+        };
+        match winner {
+            None => tally.draws += 1,
+            Some(0) => tally.wins += 1,
+            Some(_) => tally.losses += 1,
+        }
+    }
+    let elo = tally.elo().expect("a match has at least one game");
+    let names = [players.0[0].to_string(), players.0[1].to_string()];
+    if args.json {
+        let report = Report {
+            game: start.kind().name(),
+            params: ParamsView(start.params().clone()),
+            seed: args.seed,
+            players: PerLabel {
+                a: &names[0],
+                b: &names[1],
+            },
+            games: results
+                .iter()
+                .enumerate()
+                .map(|(index, played)| {
+                    let seats = Players::seats(index);
+                    GameResult {
+                        index,
+                        seed: game_seed(args.seed, index),
+                        black: LABELS[seats.black],
+                        white: LABELS[seats.white],
+                        winner: played.ending.winner_name(),
+                        reason: played.ending.reason_code(),
+                        plies: played.moves.len(),
+                    }
+                })
+                .collect(),
+            summary: Summary {
+                games: args.games,
+                tally,
+                score: tally.score().expect("a match has at least one game"),
+                elo,
+                black_wins,
+                white_wins,
+            },
+        };
+        print_json(&report)
+    } else {
+        print(&table(
+            &start,
+            &names,
+            &args,
+            parallel,
+            tally,
+            elo,
+            [black_wins, white_wins],
+        ))
+    }
+}
+
+/// Plays game `index` of the match.
+fn play_one(start: &AnyGame, players: &Players, seed: u64, index: usize) -> Played {
+    let seed = game_seed(seed, index);
+    let seats = Players::seats(index);
+    let mut bots = [
+        players.0[seats.black].bot(bot_seed(seed, Color::Black)),
+        players.0[seats.white].bot(bot_seed(seed, Color::White)),
+    ];
+    play_game(&mut start.clone(), &mut bots)
+}
+
+fn record_of(
+    start: &AnyGame,
+    players: &Players,
+    seed: u64,
+    index: usize,
+    played: &Played,
+) -> GameRecord {
+    let seats = Players::seats(index);
+    let names = PerColor {
+        black: players.0[seats.black].to_string(),
+        white: players.0[seats.white].to_string(),
+    };
+    GameRecord::new(start, names, game_seed(seed, index), played)
+}
+
+/// `DIR/game-007.json`: numbered from 1, zero-padded so that files sort in game order.
+fn save(dir: &Path, index: usize, games: usize, record: &GameRecord) -> Result<(), Failure> {
+    let width = games.to_string().len();
+    let path = dir.join(format!("game-{:0width$}.json", index + 1));
+    let mut text = serde_json::to_string_pretty(record).map_err(std::io::Error::from)?;
+    text.push('\n');
+    fs::write(&path, text)
+        .map_err(|e| Failure::usage(format!("cannot write '{}': {e}", path.display())))
+}
+
+/// SplitMix64's finaliser: spreads nearby inputs over all 64 bits.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `index` of a match seeded with `seed`: 53 bits, so that JSON readers
+/// that hold numbers as doubles read it exactly.
+fn game_seed(seed: u64, index: usize) -> u64 {
+    mix(mix(seed) ^ index as u64) >> 11
+}
+
+/// Each colour's bot gets its own stream, so that two bots of one level do not mirror each
+/// other's random choices.
+fn bot_seed(game_seed: u64, color: Color) -> u64 {
+    mix(game_seed ^ (color.index() as u64 + 1))
+}
+
+/// A bar on standard error, hidden when that is not a terminal or the output is JSON.
+fn progress_bar(games: u64, json: bool) -> ProgressBar {
+    let target = if json || !std::io::stderr().is_terminal() {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(Some(games), target);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, eta {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn table(
+    start: &AnyGame,
+    names: &[String; 2],
+    args: &Args,
+    parallel: usize,
+    tally: Tally,
+    elo: Elo,
+    color_wins: [u32; 2],
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}): {} games, {} at a time, seed {}",
+        start.kind(),
+        params_line(start),
+        args.games,
+        parallel,
+        args.seed
+    );
+    let _ = writeln!(
+        out,
+        "A = {}, B = {}; A has black in games 1, 3, 5, …\n",
+        names[0], names[1]
+    );
+    let _ = writeln!(out, "     wins  losses  draws   score");
+    for (label, t) in [("A", tally), ("B", tally.reversed())] {
+        let score = 100.0 * t.score().unwrap_or(0.0);
+        let _ = writeln!(
+            out,
+            "{label}  {:>6}  {:>6}  {:>5}  {score:>5.1}%",
+            t.wins, t.losses, t.draws
+        );
+    }
+    let draws = tally.draws;
+    let _ = writeln!(out, "\nElo of A over B: {elo}");
+    let _ = writeln!(
+        out,
+        "black won {}, white won {}, draws {draws}",
+        color_wins[0], color_wins[1]
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_swap_colours_every_game() {
+        assert_eq!(Players::seats(0).black, 0);
+        assert_eq!(Players::seats(0).white, 1);
+        assert_eq!(Players::seats(1).black, 1);
+        assert_eq!(Players::seats(1).white, 0);
+        assert_eq!(Players::seats(4).black, 0);
+    }
+
+    #[test]
+    fn seeds_differ_between_games_and_colours() {
+        let seeds: Vec<u64> = (0..100).map(|i| game_seed(1, i)).collect();
+        let mut unique = seeds.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), seeds.len());
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+        let g = game_seed(1, 0);
+        assert_ne!(bot_seed(g, Color::Black), bot_seed(g, Color::White));
+    }
+}

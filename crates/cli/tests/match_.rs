@@ -1,0 +1,230 @@
+//! `toroid match` through the real binary: totals, alternating colours, JSON, records that
+//! replay to the same result, reproducibility, and refusals.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn toroid(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(args)
+        .output()
+        .expect("the toroid binary runs")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = toroid(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "toroid {args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn match_json(game: &[&str], extra: &[&str]) -> Value {
+    let mut args = vec!["match"];
+    args.extend(game);
+    args.extend(["--black", "random", "--white", "greedy", "--games", "6"]);
+    args.extend(extra);
+    args.push("--json");
+    let text = stdout_of(&args);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+fn n(value: &Value) -> u64 {
+    value.as_u64().expect("a count")
+}
+
+/// A fresh empty folder under the target directory.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+const HEX: [&str; 1] = ["hex-torus"];
+const GO5: [&str; 3] = ["go", "-p", "size=5"];
+
+#[test]
+fn every_game_is_counted_and_colours_alternate() {
+    for game in [&HEX[..], &GO5[..]] {
+        let report = match_json(game, &["--parallel", "2"]);
+        let summary = &report["summary"];
+        assert_eq!(n(&summary["games"]), 6);
+        assert_eq!(
+            n(&summary["wins"]) + n(&summary["losses"]) + n(&summary["draws"]),
+            6,
+            "{summary}"
+        );
+        assert_eq!(
+            n(&summary["black_wins"]) + n(&summary["white_wins"]) + n(&summary["draws"]),
+            6
+        );
+        assert_eq!(report["players"]["A"], "random");
+        assert_eq!(report["players"]["B"], "greedy");
+        let games = report["games"].as_array().unwrap();
+        assert_eq!(games.len(), 6);
+        let mut a_wins = 0;
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!(n(&g["index"]), i as u64);
+            let (black, white) = if i % 2 == 0 { ("A", "B") } else { ("B", "A") };
+            assert_eq!(
+                (g["black"].as_str(), g["white"].as_str()),
+                (Some(black), Some(white))
+            );
+            assert!(n(&g["plies"]) > 0);
+            match g["winner"].as_str().unwrap() {
+                "black" if black == "A" => a_wins += 1,
+                "white" if white == "A" => a_wins += 1,
+                _ => {}
+            }
+        }
+        assert_eq!(a_wins, n(&summary["wins"]));
+        let score = summary["score"].as_f64().unwrap();
+        let expected = (n(&summary["wins"]) as f64 + n(&summary["draws"]) as f64 / 2.0) / 6.0;
+        assert!((score - expected).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_games_whatever_the_parallelism() {
+    let one = match_json(&GO5, &["--seed", "42", "--parallel", "1"]);
+    let two = match_json(&GO5, &["--seed", "42", "--parallel", "2"]);
+    assert_eq!(one, two);
+    let other = match_json(&GO5, &["--seed", "43", "--parallel", "2"]);
+    assert_ne!(one["games"], other["games"]);
+}
+
+/// `-p KEY=VALUE` arguments that recreate a record's parameters.
+fn param_args(params: &Value) -> Vec<String> {
+    params
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(key, value)| match value {
+            Value::String(s) => format!("{key}={s}"),
+            other => format!("{key}={other}"),
+        })
+        .collect()
+}
+
+#[test]
+fn records_hold_each_game_and_replay_to_its_result() {
+    for (game, name) in [(&HEX[..], "records-hex"), (&GO5[..], "records-go")] {
+        let dir = scratch(name);
+        let dir_text = dir.to_str().unwrap();
+        let mut args = vec!["match"];
+        args.extend(game);
+        args.extend([
+            "--black",
+            "greedy",
+            "--white",
+            "random",
+            "--games",
+            "6",
+            "--records",
+            dir_text,
+        ]);
+        let table = stdout_of(&args);
+        assert!(table.contains("A = greedy, B = random"), "{table}");
+        assert!(table.contains("Elo of A over B: "), "{table}");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        let expected: Vec<String> = (1..=6).map(|i| format!("game-{i}.json")).collect();
+        assert_eq!(files, expected);
+        for (i, file) in files.iter().enumerate() {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            let record: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(record["game"], game[0]);
+            let (black, white) = if i % 2 == 0 {
+                ("greedy", "random")
+            } else {
+                ("random", "greedy")
+            };
+            assert_eq!(record["players"]["black"], black, "{file}");
+            assert_eq!(record["players"]["white"], white, "{file}");
+
+            let params = param_args(&record["params"]);
+            let mut replay = vec!["replay".to_string(), game[0].to_string(), "--json".into()];
+            for p in &params {
+                replay.extend(["-p".to_string(), p.clone()]);
+            }
+            for mv in record["moves"].as_array().unwrap() {
+                replay.push(mv.as_str().unwrap().to_string());
+            }
+            let replay: Vec<&str> = replay.iter().map(String::as_str).collect();
+            let view: Value = serde_json::from_str(&stdout_of(&replay)).unwrap();
+            assert_eq!(view["over"], true, "{file}");
+            assert_eq!(view["winner"], record["winner"], "{file}");
+            assert_eq!(view["reason"], record["reason"], "{file}");
+        }
+    }
+}
+
+#[test]
+fn the_table_shows_both_sides_and_the_colour_results() {
+    let table = stdout_of(&[
+        "match", "go", "-p", "size=5", "--black", "random", "--white", "random", "--games", "4",
+        "--seed", "7",
+    ]);
+    assert!(
+        table.starts_with("go (size=5, topology=plane, komi=7.5, scoring=area, ko=simple, max_moves=75): 4 games,"),
+        "{table}"
+    );
+    assert!(
+        table.contains("     wins  losses  draws   score\nA "),
+        "{table}"
+    );
+    assert!(table.contains("\nB "), "{table}");
+    assert!(table.contains("\nblack won "), "{table}");
+}
+
+#[test]
+fn bad_input_is_refused_with_one_line() {
+    let base = ["--black", "random", "--white", "random", "--games", "2"];
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "match", "go", "--black", "gnugo", "--white", "random", "--games", "2",
+            ],
+            "unknown player 'gnugo'",
+        ),
+        (
+            &[
+                "match", "go", "--black", "random", "--white", "Max", "--games", "2",
+            ],
+            "unknown player 'Max'",
+        ),
+        (&["match", "chess"], "unknown game 'chess'"),
+        (
+            &["match", "go", "-p", "size=99"],
+            "bad value '99' for parameter 'size'",
+        ),
+        (
+            &["match", "go", "--games", "0"],
+            "--games must be at least 1",
+        ),
+        (
+            &["match", "go", "--parallel", "0"],
+            "--parallel must be at least 1",
+        ),
+    ];
+    for (args, message) in cases {
+        let mut args = args.to_vec();
+        for flag in base.chunks(2) {
+            if !args.contains(&flag[0]) {
+                args.extend(flag);
+            }
+        }
+        let out = toroid(&args);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("toroid: "), "{stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
