@@ -1,0 +1,88 @@
+//! The one-ply greedy bot: wins at once when it can, avoids moves after which the opponent
+//! wins at once, and otherwise plays the move the per-game evaluation ([`crate::eval`]) likes
+//! best, breaking ties at random.
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid_rules::{AnyGame, Color, Move, Position};
+
+use crate::bot::{Bot, TimeLeft};
+use crate::eval::evaluate;
+
+/// What letting the opponent win at once costs, far beyond any evaluation.
+const LOSING: f64 = -1e6;
+/// What ending the game in a draw is worth: better than losing, worse than playing on.
+const DRAWING: f64 = -1e3;
+
+/// Deterministic under its seed.
+pub struct GreedyBot {
+    rng: Xoshiro256PlusPlus,
+    moves: Vec<Move>,
+    replies: Vec<Move>,
+}
+
+impl GreedyBot {
+    pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            moves: Vec::new(),
+            replies: Vec::new(),
+        }
+    }
+
+    /// Whether the player to move in `game` has a move that wins at once.
+    fn can_win_now(&mut self, game: &AnyGame) -> bool {
+        let Some(mover) = game.turn() else {
+            return false;
+        };
+        self.replies.clear();
+        game.legal_moves(&mut self.replies);
+        self.replies.iter().any(|&mv| wins(game, mv, mover))
+    }
+}
+
+/// Whether `mv` wins the game at once for `mover`.
+fn wins(game: &AnyGame, mv: Move, mover: Color) -> bool {
+    let mut after = game.clone();
+    after.play(mv).is_ok() && after.outcome().is_some_and(|o| o.winner == Some(mover))
+}
+
+impl Bot for GreedyBot {
+    fn name(&self) -> String {
+        "greedy".to_string()
+    }
+
+    fn choose(&mut self, game: &AnyGame, _time: Option<TimeLeft>) -> Move {
+        let me = game
+            .turn()
+            .expect("choose is only called on games that are not over");
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        game.legal_moves(&mut moves);
+        // Shuffled, so that the first of equal scores is a random one.
+        moves.shuffle(&mut self.rng);
+        let mut best = (f64::NEG_INFINITY, moves[0]);
+        for &mv in &moves {
+            let mut after = game.clone();
+            after.play(mv).expect("legal_moves lists legal moves");
+            let mut score = match after.outcome().map(|o| o.winner) {
+                Some(Some(w)) if w == me => {
+                    best = (f64::INFINITY, mv);
+                    break;
+                }
+                Some(Some(_)) => LOSING,
+                Some(None) => DRAWING,
+                None => evaluate(game, &after, mv, me),
+            };
+            if after.turn() == Some(me.opponent()) && self.can_win_now(&after) {
+                score += LOSING;
+            }
+            if score > best.0 {
+                best = (score, mv);
+            }
+        }
+        self.moves = moves;
+        best.1
+    }
+}
