@@ -57,6 +57,9 @@ impl Analysis {
         for tree in trees {
             for c in tree.children(ROOT) {
                 let node = tree.node(c);
+                if node.pruned {
+                    continue;
+                }
                 let i = match moves.iter().position(|m| m.mv == node.mv) {
                     Some(i) => i,
                     None => {

@@ -5,10 +5,11 @@
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{AnyGame, Color, Move, Position};
+use toroid_rules::{AnyGame, Move, Position};
 
 use crate::bot::{Bot, TimeLeft};
 use crate::eval::evaluate;
+use crate::tactics::can_win_at_once;
 
 /// What letting the opponent win at once costs, far beyond any evaluation.
 const LOSING: f64 = -1e6;
@@ -30,22 +31,6 @@ impl GreedyBot {
             replies: Vec::new(),
         }
     }
-
-    /// Whether the player to move in `game` has a move that wins at once.
-    fn can_win_now(&mut self, game: &AnyGame) -> bool {
-        let Some(mover) = game.turn() else {
-            return false;
-        };
-        self.replies.clear();
-        game.legal_moves(&mut self.replies);
-        self.replies.iter().any(|&mv| wins(game, mv, mover))
-    }
-}
-
-/// Whether `mv` wins the game at once for `mover`.
-fn wins(game: &AnyGame, mv: Move, mover: Color) -> bool {
-    let mut after = game.clone();
-    after.play(mv).is_ok() && after.outcome().is_some_and(|o| o.winner == Some(mover))
 }
 
 impl Bot for GreedyBot {
@@ -75,7 +60,7 @@ impl Bot for GreedyBot {
                 Some(None) => DRAWING,
                 None => evaluate(game, &after, mv, me),
             };
-            if after.turn() == Some(me.opponent()) && self.can_win_now(&after) {
+            if after.turn() == Some(me.opponent()) && can_win_at_once(&after, &mut self.replies) {
                 score += LOSING;
             }
             if score > best.0 {

@@ -15,6 +15,7 @@ pub mod mcts;
 pub mod policy;
 pub mod random;
 pub mod search;
+pub mod tactics;
 pub mod tree;
 
 pub use analysis::{Analysis, MoveInfo};

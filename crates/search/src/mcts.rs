@@ -16,6 +16,7 @@ use crate::bot::{Bot, TimeLeft};
 use crate::budget::{Budget, Limits};
 use crate::policy::Playout;
 use crate::search::{Searcher, Settings};
+use crate::tactics::losing_moves;
 
 /// How a search bot is set up.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -92,9 +93,12 @@ impl Mcts {
         let hash = root.hash();
         let settings = self.config.settings;
         let reuse = self.config.reuse_tree;
+        let avoid = losing_moves(root);
+        let avoid = &avoid;
         let simulations: u64 = if threads == 1 {
             let s = &mut self.searchers[0];
             s.prepare(hash, reuse);
+            s.avoid_at_root(root, avoid);
             s.run(root, &limits, &settings)
         } else {
             thread::scope(|scope| {
@@ -112,6 +116,7 @@ impl Mcts {
                         };
                         scope.spawn(move || {
                             s.prepare(hash, reuse);
+                            s.avoid_at_root(root, avoid);
                             s.run(root, &limits, &settings)
                         })
                     })

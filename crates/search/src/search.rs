@@ -104,6 +104,27 @@ impl Searcher {
         }
     }
 
+    /// Gives the root its children if it has none yet, and marks those whose move is in
+    /// `avoid` so that the search never plays them.
+    pub fn avoid_at_root<P: Playout>(&mut self, root: &P, avoid: &[Move]) {
+        if !self.tree.root().expanded {
+            self.expand(ROOT, root);
+        }
+        for c in self.tree.children(ROOT) {
+            let child = self.tree.node_mut(c);
+            child.pruned = avoid.contains(&child.mv);
+        }
+    }
+
+    fn expand<P: Playout>(&mut self, id: NodeId, pos: &P) {
+        let mover = pos.turn().expect("only positions in play are expanded");
+        self.moves.clear();
+        pos.legal_moves(&mut self.moves);
+        // Ties between untried children go to the first: shuffle against bias.
+        self.moves.shuffle(&mut self.rng);
+        self.tree.expand(id, &self.moves, mover);
+    }
+
     /// Runs simulations from `root` until `limits` say stop; returns how many ran.
     pub fn run<P: Playout>(&mut self, root: &P, limits: &Limits, settings: &Settings) -> u64 {
         let cells = root.topology().len();
@@ -132,11 +153,7 @@ impl Searcher {
                 if !grow {
                     break;
                 }
-                self.moves.clear();
-                pos.legal_moves(&mut self.moves);
-                // Ties between untried children go to the first: shuffle against bias.
-                self.moves.shuffle(&mut self.rng);
-                self.tree.expand(id, &self.moves, mover);
+                self.expand(id, &pos);
             }
             if self.tree.node(id).children == 0 {
                 break;
@@ -180,6 +197,9 @@ impl Searcher {
         let mut best_score = f64::NEG_INFINITY;
         for c in self.tree.children(id) {
             let child = self.tree.node(c);
+            if child.pruned {
+                continue;
+            }
             if child.winning {
                 return c;
             }

@@ -27,6 +27,8 @@ pub struct Node {
     pub expanded: bool,
     /// The position after `mv` is over, and `mover` won it.
     pub winning: bool,
+    /// The search never plays this move (at the root: it lets the opponent win at once).
+    pub pruned: bool,
     pub visits: u32,
     /// Sum of results for `mover` (1 win, ½ draw, 0 loss).
     pub wins: f32,
@@ -46,6 +48,7 @@ impl Node {
             children: 0,
             expanded: false,
             winning: false,
+            pruned: false,
             visits: 0,
             wins: 0.0,
             amaf_visits: 0,
