@@ -1,11 +1,29 @@
 //! The named house-bot levels of SPEC.md, weakest to strongest.
+//!
+//! | level      | bot                                                     |
+//! |------------|---------------------------------------------------------|
+//! | `random`   | a uniformly random legal move ([`RandomBot`])           |
+//! | `greedy`   | one ply with a per-game evaluation ([`GreedyBot`])      |
+//! | `beginner` | MCTS, 300 playouts a move, 1 thread                     |
+//! | `casual`   | MCTS, 3 000 playouts a move, 1 thread                   |
+//! | `strong`   | MCTS, 1 s a move, 1 thread                              |
+//! | `max`      | MCTS, 4 s a move, every core                            |
+//!
+//! Every search level uses RAVE, the tactical playout policies and tree reuse. With a game
+//! clock a search level also stops at the clock's allowance
+//! ([`crate::budget::clock_allowance`]). Playout levels are deterministic under their seed;
+//! time levels depend on the machine's speed.
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use thiserror::Error;
 
 use crate::bot::Bot;
+use crate::budget::Budget;
+use crate::greedy::GreedyBot;
+use crate::mcts::{all_cores, Mcts, MctsConfig};
 use crate::random::RandomBot;
 
 /// A house bot's strength.
@@ -41,11 +59,39 @@ impl Level {
         }
     }
 
-    /// A bot of this level, deterministic under `seed`.
+    /// The search configuration of a search level (`None` for `random` and `greedy`).
+    pub fn search_config(self) -> Option<MctsConfig> {
+        let (budget, threads) = match self {
+            Level::Random | Level::Greedy => return None,
+            Level::Beginner => (Budget::Playouts(300), 1),
+            Level::Casual => (Budget::Playouts(3_000), 1),
+            Level::Strong => (Budget::Time(Duration::from_secs(1)), 1),
+            Level::Max => (Budget::Time(Duration::from_secs(4)), all_cores()),
+        };
+        Some(MctsConfig::new(budget, threads))
+    }
+
+    /// A bot of this level, deterministic under `seed` (for playout budgets).
     pub fn bot(self, seed: u64) -> Box<dyn Bot> {
-        match self {
-            // The search levels arrive with the search engine; until then they play randomly.
-            _ => Box::new(RandomBot::new(seed)),
+        self.bot_with(seed, None, None)
+    }
+
+    /// A bot of this level with its search's thread count or budget replaced (`random` and
+    /// `greedy` do not search and ignore both).
+    pub fn bot_with(
+        self,
+        seed: u64,
+        threads: Option<usize>,
+        budget: Option<Budget>,
+    ) -> Box<dyn Bot> {
+        match self.search_config() {
+            None if self == Level::Greedy => Box::new(GreedyBot::new(seed)),
+            None => Box::new(RandomBot::new(seed)),
+            Some(mut config) => {
+                config.threads = threads.unwrap_or(config.threads).max(1);
+                config.budget = budget.unwrap_or(config.budget);
+                Box::new(Mcts::new(self.name(), config, seed))
+            }
         }
     }
 }

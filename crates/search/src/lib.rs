@@ -1,12 +1,28 @@
 //! Search and house bots for toroid's games.
 //!
 //! A [`Bot`] chooses moves for any rule set; [`Level`] names the house bots from weakest to
-//! strongest and builds them.
+//! strongest and builds them. [`Mcts`] is the tree search (UCT with RAVE, root-parallel
+//! threads, tree reuse, per-game playout policies); [`Mcts::analyse`] reports what it found
+//! as an [`Analysis`].
 
+pub mod analysis;
 pub mod bot;
+pub mod budget;
+pub mod eval;
+pub mod greedy;
 pub mod level;
+pub mod mcts;
+pub mod policy;
 pub mod random;
+pub mod search;
+pub mod tactics;
+pub mod tree;
 
+pub use analysis::{Analysis, MoveInfo};
 pub use bot::{Bot, TimeLeft};
+pub use budget::Budget;
+pub use greedy::GreedyBot;
 pub use level::{Level, UnknownLevel};
+pub use mcts::{all_cores, Mcts, MctsConfig};
 pub use random::RandomBot;
+pub use search::Settings;

@@ -1,0 +1,113 @@
+//! What a search found about a position, merged over the threads' trees: the candidate
+//! moves with visits, win rates and principal variations, and a per-cell visit map.
+
+use std::time::Duration;
+
+use toroid_rules::Move;
+
+use crate::tree::{Tree, ROOT};
+
+/// Longest principal variation reported.
+const PV_LENGTH: usize = 12;
+
+/// One candidate move at the root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveInfo {
+    pub mv: Move,
+    /// Simulations through this move, over all threads.
+    pub visits: u32,
+    /// Mean result for the player to move (1 win, ½ draw, 0 loss).
+    pub win_rate: f64,
+    /// The move wins the game at once.
+    pub wins_now: bool,
+    /// The expected continuation, starting with `mv` (from the thread that searched it most).
+    pub pv: Vec<Move>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// Simulations run for this move (not counting those reused from earlier moves).
+    pub simulations: u64,
+    pub elapsed: Duration,
+    /// Candidate moves, best first: a move that wins at once, then by visits.
+    pub moves: Vec<MoveInfo>,
+    /// Visits of each cell's placement at the root, indexed by cell (a heat map).
+    pub visit_map: Vec<u32>,
+}
+
+impl Analysis {
+    /// The move to play: the first candidate.
+    pub fn best_move(&self) -> Option<Move> {
+        self.moves.first().map(|m| m.mv)
+    }
+
+    /// The expected result for the player to move, by the best move's win rate.
+    pub fn win_rate(&self) -> Option<f64> {
+        self.moves.first().map(|m| m.win_rate)
+    }
+
+    /// Merges the root statistics of `trees`, which searched the same position on a board
+    /// of `cells` cells.
+    pub fn merge(trees: &[&Tree], cells: usize, simulations: u64, elapsed: Duration) -> Analysis {
+        let mut moves: Vec<MoveInfo> = Vec::new();
+        // The visits of the tree that searched each move most, for its principal variation.
+        let mut pv_visits: Vec<u32> = Vec::new();
+        let mut wins: Vec<f64> = Vec::new();
+        for tree in trees {
+            for c in tree.children(ROOT) {
+                let node = tree.node(c);
+                if node.pruned {
+                    continue;
+                }
+                let i = match moves.iter().position(|m| m.mv == node.mv) {
+                    Some(i) => i,
+                    None => {
+                        moves.push(MoveInfo {
+                            mv: node.mv,
+                            visits: 0,
+                            win_rate: 0.5,
+                            wins_now: false,
+                            pv: vec![node.mv],
+                        });
+                        pv_visits.push(0);
+                        wins.push(0.0);
+                        moves.len() - 1
+                    }
+                };
+                let m = &mut moves[i];
+                m.visits += node.visits;
+                m.wins_now |= node.winning;
+                wins[i] += f64::from(node.wins);
+                if node.visits > pv_visits[i] {
+                    pv_visits[i] = node.visits;
+                    m.pv = std::iter::once(node.mv)
+                        .chain(tree.principal_variation(c, PV_LENGTH - 1))
+                        .collect();
+                }
+            }
+        }
+        for (m, w) in moves.iter_mut().zip(&wins) {
+            if m.visits > 0 {
+                m.win_rate = w / f64::from(m.visits);
+            }
+        }
+        moves.sort_by(|a, b| {
+            (b.wins_now, b.visits)
+                .cmp(&(a.wins_now, a.visits))
+                .then(b.win_rate.total_cmp(&a.win_rate))
+        });
+        let mut visit_map = vec![0; cells];
+        for m in &moves {
+            if let Some(c) = m.mv.cell() {
+                visit_map[c.index()] = m.visits;
+            }
+        }
+        Analysis {
+            simulations,
+            elapsed,
+            moves,
+            visit_map,
+        }
+    }
+}

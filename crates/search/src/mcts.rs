@@ -1,0 +1,156 @@
+//! The Monte Carlo tree search bot: root-parallel search on several threads, tree reuse
+//! between moves, and budgets.
+//!
+//! Why root parallelism: each thread grows its own tree from its own seed and the trees are
+//! merged by visit count at the end. It needs no locks or atomics in the hot loop, scales
+//! well on few cores, and with a playout budget the result depends only on the seed and the
+//! thread count (a shared tree with virtual loss depends on thread timing).
+
+use std::thread;
+use std::time::Instant;
+
+use toroid_rules::{AnyGame, Move, Position};
+
+use crate::analysis::Analysis;
+use crate::bot::{Bot, TimeLeft};
+use crate::budget::{Budget, Limits};
+use crate::policy::Playout;
+use crate::search::{Searcher, Settings};
+use crate::tactics::losing_moves;
+
+/// How a search bot is set up.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    pub budget: Budget,
+    /// Threads, each with its own tree (at least 1).
+    pub threads: usize,
+    /// Keep the subtree of the position reached between two moves.
+    pub reuse_tree: bool,
+    pub settings: Settings,
+}
+
+impl MctsConfig {
+    pub fn new(budget: Budget, threads: usize) -> MctsConfig {
+        MctsConfig {
+            budget,
+            threads: threads.max(1),
+            reuse_tree: true,
+            settings: Settings::default(),
+        }
+    }
+}
+
+/// The number of cores, for searches that should use all of them.
+pub fn all_cores() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A Monte Carlo tree search bot. Deterministic under its seed for a playout budget and a
+/// fixed thread count.
+pub struct Mcts {
+    name: String,
+    config: MctsConfig,
+    searchers: Vec<Searcher>,
+}
+
+impl Mcts {
+    pub fn new(name: impl Into<String>, config: MctsConfig, seed: u64) -> Mcts {
+        let threads = config.threads.max(1);
+        let searchers = (0..threads as u64)
+            .map(|i| Searcher::new(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect();
+        Mcts {
+            name: name.into(),
+            config: MctsConfig { threads, ..config },
+            searchers,
+        }
+    }
+
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Searches `game` within the budget (and the clock `time`, if any) and reports what it
+    /// found; the best move is [`Analysis::best_move`]. An empty analysis for a finished game.
+    pub fn analyse(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Analysis {
+        match game {
+            AnyGame::Torus(g) => self.search(g, time),
+            AnyGame::HexTorus(g) => self.search(g, time),
+            AnyGame::MTorus(g) => self.search(g, time),
+            AnyGame::Ctor(g) => self.search(g, time),
+            AnyGame::Go(g) => self.search(g, time),
+        }
+    }
+
+    fn search<P: Playout>(&mut self, root: &P, time: Option<TimeLeft>) -> Analysis {
+        let start = Instant::now();
+        let cells = root.topology().len();
+        if root.turn().is_none() {
+            return Analysis::merge(&[], cells, 0, start.elapsed());
+        }
+        let limits = Limits::new(self.config.budget, time, moves_left(root));
+        let threads = self.searchers.len() as u64;
+        let hash = root.hash();
+        let settings = self.config.settings;
+        let reuse = self.config.reuse_tree;
+        let avoid = losing_moves(root);
+        let avoid = &avoid;
+        let simulations: u64 = if threads == 1 {
+            let s = &mut self.searchers[0];
+            s.prepare(hash, reuse);
+            s.avoid_at_root(root, avoid);
+            s.run(root, &limits, &settings)
+        } else {
+            thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .searchers
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        // The playouts split evenly, the first threads taking the remainder.
+                        let share = limits.playouts / threads
+                            + u64::from((i as u64) < limits.playouts % threads);
+                        let limits = Limits {
+                            playouts: share.max(1),
+                            ..limits
+                        };
+                        scope.spawn(move || {
+                            s.prepare(hash, reuse);
+                            s.avoid_at_root(root, avoid);
+                            s.run(root, &limits, &settings)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("search threads do not panic"))
+                    .sum()
+            })
+        };
+        let trees: Vec<_> = self.searchers.iter().map(|s| &s.tree).collect();
+        Analysis::merge(&trees, cells, simulations, start.elapsed())
+    }
+}
+
+/// A rough count of the moves the player to move still has to make, for the clock: half the
+/// empty cells, at least 10.
+fn moves_left<P: Position>(position: &P) -> u32 {
+    let topo = position.topology();
+    let empty = topo
+        .cells()
+        .filter(|&c| position.stone(c).is_none())
+        .count();
+    (empty as u32 / 2).max(10)
+}
+
+impl Bot for Mcts {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Move {
+        self.analyse(game, time)
+            .best_move()
+            .expect("choose is only called on games that are not over")
+    }
+}

@@ -1,0 +1,170 @@
+//! The search tree: an arena of nodes with their statistics, independent of the rule set
+//! (a node holds moves and counts, never a position), so one type serves every game.
+
+use std::collections::VecDeque;
+
+use toroid_rules::{Color, Move};
+
+/// Index of a node in its [`Tree`].
+pub type NodeId = u32;
+
+/// The root is always the first node.
+pub const ROOT: NodeId = 0;
+
+/// One node: the move that led to it and what the search learnt about it. Counts are from
+/// the point of view of the player who made `mv` (in CTOR the same player may move twice in
+/// a row, so the mover is stored rather than derived from the depth).
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub mv: Move,
+    /// Who played `mv` (meaningless at the root).
+    pub mover: Color,
+    /// [`toroid_rules::Position::hash`] of the position after `mv`, once the search has
+    /// reached it (0 before): tree reuse finds the new root by it.
+    pub hash: u64,
+    pub first_child: NodeId,
+    pub children: u32,
+    pub expanded: bool,
+    /// The position after `mv` is over, and `mover` won it.
+    pub winning: bool,
+    /// The search never plays this move (at the root: it lets the opponent win at once).
+    pub pruned: bool,
+    pub visits: u32,
+    /// Sum of results for `mover` (1 win, ½ draw, 0 loss).
+    pub wins: f32,
+    /// All-moves-as-first statistics: results of simulations in which `mover` played `mv`
+    /// later from the parent, in any order.
+    pub amaf_visits: u32,
+    pub amaf_wins: f32,
+}
+
+impl Node {
+    fn new(mv: Move, mover: Color) -> Node {
+        Node {
+            mv,
+            mover,
+            hash: 0,
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            winning: false,
+            pruned: false,
+            visits: 0,
+            wins: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+        }
+    }
+
+    /// Mean result for the mover, 0.5 before any visit.
+    pub fn win_rate(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            f64::from(self.wins) / f64::from(self.visits)
+        }
+    }
+}
+
+/// An arena of nodes; children of a node are contiguous.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    /// A tree holding only a root for the position whose hash is `hash`.
+    pub fn new(hash: u64) -> Tree {
+        // The root's move and mover are never read.
+        let mut root = Node::new(Move::Pass, Color::White);
+        root.hash = hash;
+        Tree { nodes: vec![root] }
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    pub fn root(&self) -> &Node {
+        &self.nodes[ROOT as usize]
+    }
+
+    /// The ids of `id`'s children.
+    pub fn children(&self, id: NodeId) -> std::ops::Range<NodeId> {
+        let n = self.node(id);
+        n.first_child..n.first_child + n.children
+    }
+
+    /// Gives `id` one child per move, all played by `mover`.
+    pub fn expand(&mut self, id: NodeId, moves: &[Move], mover: Color) {
+        let first = self.nodes.len() as NodeId;
+        self.nodes
+            .extend(moves.iter().map(|&mv| Node::new(mv, mover)));
+        let node = self.node_mut(id);
+        node.first_child = first;
+        node.children = moves.len() as u32;
+        node.expanded = true;
+    }
+
+    /// The child of `id` with the most visits.
+    pub fn most_visited(&self, id: NodeId) -> Option<NodeId> {
+        self.children(id).max_by_key(|&c| self.node(c).visits)
+    }
+
+    /// The principal variation from `id`: most-visited children, while they were visited.
+    pub fn principal_variation(&self, mut id: NodeId, max_len: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        while pv.len() < max_len {
+            match self.most_visited(id) {
+                Some(c) if self.node(c).visits > 0 => {
+                    pv.push(self.node(c).mv);
+                    id = c;
+                }
+                _ => break,
+            }
+        }
+        pv
+    }
+
+    /// Keeps only the subtree of the descendant (within `max_depth` plies) whose position
+    /// hashes to `hash`, as the new root; `false` (and the tree unchanged) if there is none.
+    pub fn reroot(&mut self, hash: u64, max_depth: usize) -> bool {
+        let mut queue = VecDeque::from([(ROOT, 0)]);
+        let mut found = None;
+        while let Some((id, depth)) = queue.pop_front() {
+            if id != ROOT && self.node(id).hash == hash {
+                found = Some(id);
+                break;
+            }
+            if depth < max_depth {
+                queue.extend(self.children(id).map(|c| (c, depth + 1)));
+            }
+        }
+        let Some(new_root) = found else {
+            return false;
+        };
+        // Copy the subtree breadth first, so that children stay contiguous.
+        let mut nodes = vec![self.node(new_root).clone()];
+        let mut next = 0;
+        while next < nodes.len() {
+            let (first, count) = (nodes[next].first_child, nodes[next].children);
+            nodes[next].first_child = nodes.len() as NodeId;
+            nodes.extend((first..first + count).map(|c| self.node(c).clone()));
+            next += 1;
+        }
+        self.nodes = nodes;
+        true
+    }
+}

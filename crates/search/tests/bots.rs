@@ -1,0 +1,341 @@
+//! Every bot plays only legal moves, search finds immediate wins and blocks immediate losses
+//! on every rule set, and a seed fixes the game.
+
+use std::time::{Duration, Instant};
+
+use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
+use toroid_search::{Bot, Budget, Level, Mcts, MctsConfig, TimeLeft};
+
+fn game(kind: GameKind, params: &[&str], moves: &[&str]) -> AnyGame {
+    let mut g = kind.new_game(params).expect("valid parameters");
+    for m in moves {
+        let mv = Move::parse(m, g.topology()).expect("valid notation");
+        g.play(mv)
+            .unwrap_or_else(|e| panic!("{kind}: {m} is illegal: {e}"));
+    }
+    g
+}
+
+fn mcts(playouts: u64, threads: usize, seed: u64) -> Mcts {
+    Mcts::new(
+        "test",
+        MctsConfig::new(Budget::Playouts(playouts), threads),
+        seed,
+    )
+}
+
+/// The moves that win at once for the player to move.
+fn winning_moves(g: &AnyGame) -> Vec<Move> {
+    let Some(me) = g.turn() else {
+        return Vec::new();
+    };
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .filter(|&mv| {
+            let mut after = g.clone();
+            after.play(mv).is_ok() && after.outcome().is_some_and(|o| o.winner == Some(me))
+        })
+        .collect()
+}
+
+/// Whether, after `mv`, the opponent of the mover can win at once.
+fn lets_opponent_win(g: &AnyGame, mv: Move) -> bool {
+    let me = g.turn().unwrap();
+    let mut after = g.clone();
+    after.play(mv).unwrap();
+    after.turn() == Some(me.opponent()) && !winning_moves(&after).is_empty()
+}
+
+fn plays_legally_to_the_end(
+    kind: GameKind,
+    params: &[&str],
+    black: &mut dyn Bot,
+    white: &mut dyn Bot,
+) {
+    let mut g = game(kind, params, &[]);
+    while let Some(turn) = g.turn() {
+        let bot: &mut dyn Bot = if turn == Color::Black {
+            &mut *black
+        } else {
+            &mut *white
+        };
+        let mv = bot.choose(&g, None);
+        let before = g.clone();
+        g.play(mv)
+            .unwrap_or_else(|e| panic!("{kind}: {} played {mv:?}, illegal: {e}", bot.name()));
+        assert_ne!(g.hash(), before.hash());
+    }
+}
+
+/// Small boards keep whole games quick.
+fn small(kind: GameKind) -> &'static [&'static str] {
+    match kind {
+        GameKind::Torus => &["size=6"],
+        GameKind::HexTorus => &["width=6", "height=6"],
+        GameKind::MTorus => &["width=5", "height=5"],
+        GameKind::Ctor => &["size=6"],
+        GameKind::CaptureGo => &["size=6"],
+        GameKind::Go => &["size=6"],
+    }
+}
+
+#[test]
+fn every_bot_plays_only_legal_moves_on_every_rule_set() {
+    for kind in GameKind::ALL {
+        for (i, level) in [Level::Random, Level::Greedy].into_iter().enumerate() {
+            let mut search = mcts(64, 1 + i, 7);
+            let mut other = level.bot(3);
+            plays_legally_to_the_end(kind, small(kind), &mut search, other.as_mut());
+            plays_legally_to_the_end(kind, small(kind), other.as_mut(), &mut search);
+        }
+        let (mut a, mut b) = (Level::Greedy.bot(1), Level::Random.bot(2));
+        plays_legally_to_the_end(kind, small(kind), a.as_mut(), b.as_mut());
+    }
+}
+
+/// Positions where the player to move can win at once, per rule set.
+fn wins_available() -> Vec<AnyGame> {
+    vec![
+        // White's cc has black on three sides; cd surrounds it.
+        game(
+            GameKind::Torus,
+            &["size=5"],
+            &["bc", "cc", "dc", "aa", "cb", "ae"],
+        ),
+        // Black's column x=1 needs bd to close a ring.
+        game(
+            GameKind::HexTorus,
+            &["width=4", "height=4"],
+            &["ba", "da", "bb", "db", "bc", "ad"],
+        ),
+        // Black's middle column needs ce to close a loop through the top/bottom seam.
+        game(
+            GameKind::MTorus,
+            &["width=5", "height=5"],
+            &["ca", "aa", "cb", "ab", "cc", "ea", "cd", "eb"],
+        ),
+        // White's bb is in atari; bc captures the one stone the target asks for.
+        game(
+            GameKind::CaptureGo,
+            &["size=5", "target=1"],
+            &["ab", "bb", "cb", "ee", "ba", "ea"],
+        ),
+        // White passed while behind on the board (komi 0.5): passing ends the game won.
+        game(GameKind::Go, &["size=5", "komi=0.5"], &["cc", "pass"]),
+        ctor_endgame(),
+    ]
+}
+
+/// A `ctor` position near the full board where the mover has a winning move and a losing
+/// one, found by playing random moves from a fixed seed.
+fn ctor_endgame() -> AnyGame {
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    loop {
+        let mut g = game(GameKind::Ctor, &["size=4"], &[]);
+        while g.turn().is_some() {
+            let wins = winning_moves(&g);
+            let mut all = Vec::new();
+            g.legal_moves(&mut all);
+            if !wins.is_empty() && wins.len() < all.len() {
+                return g;
+            }
+            let mv = g.playout_move(&mut rng).unwrap();
+            g.play(mv).unwrap();
+        }
+    }
+}
+
+#[test]
+fn search_finds_the_immediate_win_on_every_rule_set() {
+    for (i, g) in wins_available().into_iter().enumerate() {
+        let wins = winning_moves(&g);
+        assert!(
+            !wins.is_empty(),
+            "{}: no winning move in the test position",
+            g.kind()
+        );
+        for threads in [1, 2] {
+            let mv = mcts(1000, threads, i as u64).choose(&g, None);
+            assert!(
+                wins.contains(&mv),
+                "{}: played {mv:?}, wins are {wins:?}",
+                g.kind()
+            );
+        }
+    }
+}
+
+/// Positions where the opponent threatens to win at once and the mover can stop it.
+fn threats() -> Vec<AnyGame> {
+    vec![
+        game(
+            GameKind::Torus,
+            &["size=5"],
+            &["bc", "cc", "dc", "aa", "cb"],
+        ),
+        game(
+            GameKind::HexTorus,
+            // White's row y=1 needs only db to close a bracelet (a straight gap in a hex
+            // row has one filling; a gap in a column has two).
+            &["width=6", "height=6"],
+            &["ae", "ab", "be", "bb", "de", "cb", "ee", "eb", "cd", "fb"],
+        ),
+        game(
+            GameKind::MTorus,
+            // White's middle row needs only cc to close a loop through the left/right seam.
+            &["width=5", "height=5"],
+            &["aa", "ac", "ee", "bc", "ae", "dc", "ea", "ec"],
+        ),
+        // Black threatens bc, capturing white's bb.
+        game(
+            GameKind::CaptureGo,
+            &["size=5", "target=1"],
+            &["ab", "bb", "cb", "ee", "ba"],
+        ),
+    ]
+}
+
+#[test]
+fn search_blocks_the_opponents_immediate_win() {
+    for (i, g) in threats().into_iter().enumerate() {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        assert!(
+            moves.iter().any(|&m| lets_opponent_win(&g, m)),
+            "{}: no threat in the test position",
+            g.kind()
+        );
+        assert!(
+            moves.iter().any(|&m| !lets_opponent_win(&g, m)),
+            "{}: the threat cannot be stopped",
+            g.kind()
+        );
+        for threads in [1, 2] {
+            let mv = mcts(3000, threads, i as u64).choose(&g, None);
+            assert!(
+                !lets_opponent_win(&g, mv),
+                "{}: {mv:?} lets the opponent win",
+                g.kind()
+            );
+        }
+        let mv = Level::Greedy.bot(5).choose(&g, None);
+        assert!(
+            !lets_opponent_win(&g, mv),
+            "{}: greedy's {mv:?} lets the opponent win",
+            g.kind()
+        );
+    }
+}
+
+#[test]
+fn greedy_takes_the_immediate_win() {
+    for (i, g) in wins_available().into_iter().enumerate() {
+        let mv = Level::Greedy.bot(i as u64).choose(&g, None);
+        assert!(
+            winning_moves(&g).contains(&mv),
+            "{}: greedy played {mv:?}",
+            g.kind()
+        );
+    }
+}
+
+fn record(seed: u64) -> Vec<Move> {
+    let mut g = game(GameKind::Go, &["size=7"], &[]);
+    let mut black = mcts(200, 2, seed);
+    let mut white = Level::Greedy.bot(seed);
+    let mut moves = Vec::new();
+    while let Some(turn) = g.turn() {
+        let mv = if turn == Color::Black {
+            black.choose(&g, None)
+        } else {
+            white.choose(&g, None)
+        };
+        g.play(mv).unwrap();
+        moves.push(mv);
+    }
+    moves
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    let first = record(42);
+    assert_eq!(first, record(42));
+    assert_ne!(first, record(43));
+}
+
+#[test]
+fn time_budgets_are_kept() {
+    let g = GameKind::Go.default_game();
+    let mut bot = Mcts::new(
+        "t",
+        MctsConfig::new(Budget::Time(Duration::from_millis(100)), 2),
+        1,
+    );
+    let start = Instant::now();
+    let analysis = bot.analyse(&g, None);
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert!(analysis.simulations > 0);
+    // A tight clock overrides a generous budget.
+    let mut bot = Mcts::new(
+        "t",
+        MctsConfig::new(Budget::Time(Duration::from_secs(60)), 1),
+        1,
+    );
+    let clock = TimeLeft {
+        remaining: Duration::from_millis(400),
+        increment: Duration::ZERO,
+    };
+    let start = Instant::now();
+    bot.choose(&g, Some(clock));
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn analysis_reports_candidates_visits_and_variations() {
+    let g = GameKind::Go.new_game(&["size=7"]).unwrap();
+    let analysis = mcts(2000, 2, 9).analyse(&g, None);
+    assert_eq!(analysis.simulations, 2000);
+    assert_eq!(analysis.visit_map.len(), 49);
+    let total: u32 = analysis.moves.iter().map(|m| m.visits).sum();
+    // Every simulation passes through one root move.
+    assert_eq!(total, 2000);
+    let best = &analysis.moves[0];
+    assert!(analysis.moves.iter().all(|m| m.visits <= best.visits));
+    assert_eq!(best.pv[0], best.mv);
+    assert!(best.pv.len() > 1);
+    assert!((0.0..=1.0).contains(&best.win_rate));
+    assert_eq!(
+        analysis.visit_map.iter().sum::<u32>() + pass_visits(&analysis),
+        total
+    );
+}
+
+fn pass_visits(a: &toroid_search::Analysis) -> u32 {
+    a.moves
+        .iter()
+        .filter(|m| m.mv.cell().is_none())
+        .map(|m| m.visits)
+        .sum()
+}
+
+#[test]
+fn the_tree_is_reused_after_the_opponents_reply() {
+    let mut g = game(GameKind::Go, &["size=7"], &[]);
+    let mut bot = mcts(2000, 1, 4);
+    let first = bot.analyse(&g, None);
+    let mine = first.best_move().unwrap();
+    let reply = first.moves[0]
+        .pv
+        .get(1)
+        .copied()
+        .expect("a reply in the variation");
+    g.play(mine).unwrap();
+    g.play(reply).unwrap();
+    let second = bot.analyse(&g, None);
+    let total: u32 = second.moves.iter().map(|m| m.visits).sum();
+    // The kept subtree already had visits before these 2000 simulations.
+    assert!(total > 2000, "{total}");
+}
