@@ -1,0 +1,146 @@
+//! Records as JSON, for scripts: the main line only (no setup stones, no variations).
+
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use toroid_rules::{Color, GameKind, Move};
+
+use super::{GameResult, Record, RecordError};
+
+#[derive(Serialize, Deserialize)]
+struct JsonRecord {
+    game: String,
+    #[serde(default)]
+    params: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    black: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    white: Option<String>,
+    moves: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    result: Option<JsonResult>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<JsonComment>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonResult {
+    /// `"black"`, `"white"` or `"draw"`.
+    winner: String,
+    reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    margin: Option<f64>,
+}
+
+/// A comment on the position after `ply` moves (0: before the first move).
+#[derive(Serialize, Deserialize)]
+struct JsonComment {
+    ply: usize,
+    text: String,
+}
+
+impl Record {
+    /// Reads a JSON record; the moves are checked by playing them, which also gives each
+    /// its colour.
+    pub fn from_json(text: &str) -> Result<Record, RecordError> {
+        let json: JsonRecord =
+            serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
+        let kind = GameKind::from_str(&json.game)
+            .map_err(|_| RecordError::UnknownGame(json.game.clone()))?;
+        let mut assignments = Vec::new();
+        for (key, value) in &json.params {
+            let text = match value {
+                Value::Number(n) => n.to_string(),
+                Value::String(s) => s.clone(),
+                other => {
+                    return Err(RecordError::Json(format!(
+                        "parameter '{key}' must be a number or a string, not {other}"
+                    )))
+                }
+            };
+            assignments.push((key.clone(), text));
+        }
+        let empty = Record::from_assignments(kind, &assignments)?;
+        let topology = empty.topology();
+        let mut moves = Vec::with_capacity(json.moves.len());
+        for (i, text) in json.moves.iter().enumerate() {
+            let mv = Move::parse(text, topology)
+                .map_err(|e| RecordError::Json(format!("move {} '{text}': {e}", i + 1)))?;
+            moves.push(mv);
+        }
+        let mut record = Record::from_moves(kind, empty.params(), &moves)?;
+        record.black = json.black;
+        record.white = json.white;
+        if let Some(result) = json.result {
+            let winner = match result.winner.as_str() {
+                "draw" => None,
+                name => Some(
+                    Color::BOTH
+                        .into_iter()
+                        .find(|c| c.name() == name)
+                        .ok_or_else(|| {
+                            RecordError::Json(format!(
+                                "winner '{name}' is not black, white or draw"
+                            ))
+                        })?,
+                ),
+            };
+            record.result = Some(GameResult {
+                winner,
+                reason: result.reason,
+                margin: result.margin,
+            });
+        }
+        for comment in json.comments {
+            let node = record.nodes.get_mut(comment.ply).ok_or_else(|| {
+                RecordError::Json(format!("comment after move {}: no such move", comment.ply))
+            })?;
+            node.comment = Some(match node.comment.take() {
+                Some(earlier) => format!("{earlier}\n\n{}", comment.text),
+                None => comment.text,
+            });
+        }
+        Ok(record)
+    }
+
+    /// The record as JSON. Setup stones cannot be written in JSON: such a record is refused
+    /// with [`RecordError::SetupUnsupported`].
+    pub fn to_json(&self) -> Result<String, RecordError> {
+        if let Some(stone) = self.setup().first() {
+            return Err(RecordError::SetupUnsupported { node: stone.node });
+        }
+        let params = self
+            .params()
+            .iter()
+            .filter_map(|(name, value)| {
+                Some((name.to_string(), serde_json::to_value(value?).ok()?))
+            })
+            .collect();
+        let mut comments = Vec::new();
+        let mut ply = 0;
+        for node in &self.nodes {
+            ply += usize::from(node.play.is_some());
+            if let Some(text) = &node.comment {
+                comments.push(JsonComment {
+                    ply,
+                    text: text.clone(),
+                });
+            }
+        }
+        let json = JsonRecord {
+            game: self.kind().name().into(),
+            params,
+            black: self.black.clone(),
+            white: self.white.clone(),
+            moves: self.move_notation(),
+            result: self.result.as_ref().map(|r| JsonResult {
+                winner: r.winner.map_or("draw", Color::name).into(),
+                reason: r.reason.clone(),
+                margin: r.margin,
+            }),
+            comments,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| RecordError::Json(e.to_string()))
+    }
+}

@@ -1,0 +1,447 @@
+//! Game records: SGF and JSON conversion, replay, the shared real-world files, and
+//! write-then-read round trips of random games of every rule set.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid_protocol::record::{GameResult, Record, RecordError, SetupStone};
+use toroid_protocol::sgf::{self, GameTree};
+use toroid_rules::{Cell, Color, GameKind, IllegalMove, Move, Position, Reason};
+
+fn shared(name: &str) -> String {
+    let path = format!(
+        "{}/../../../shared/data/sgf/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn cell(record: &Record, point: &str) -> Cell {
+    Move::parse(point, record.topology())
+        .unwrap()
+        .cell()
+        .unwrap()
+}
+
+#[test]
+fn the_ff4_example_replays_and_keeps_its_variations() {
+    let text = shared("ff4-example.sgf");
+    let record = Record::from_sgf(&text).unwrap();
+    assert_eq!(record.kind(), GameKind::Go);
+    assert_eq!(record.params().int("size"), Some(19));
+    assert_eq!(
+        record.params().float("komi"),
+        Some(0.0),
+        "no KM means komi 0"
+    );
+    assert_eq!(record.nodes().len(), 14);
+    assert_eq!(record.nodes()[0].variations.len(), 4);
+    let moves = record.move_notation();
+    assert_eq!(moves.len(), 13);
+    assert_eq!(&moves[..2], ["pd", "dp"]);
+    assert_eq!(&moves[11..], ["pass", "pass"], "W[] and B[tt] are passes");
+    assert_eq!(
+        record.nodes()[1].comment.as_deref(),
+        Some("Nodename set to: \"Moves, comments, annotations\"")
+    );
+    let game = record.replay().unwrap();
+    assert_eq!(game.outcome().map(|o| o.reason), Some(Reason::TwoPasses));
+
+    // Written back, the tree keeps every node; read again, the same record.
+    let original = &sgf::parse(&text).unwrap()[0];
+    let written = record.to_sgf();
+    let tree = &sgf::parse(&written).unwrap()[0];
+    assert_eq!(tree.node_count(), original.node_count());
+    assert_eq!(tree.leaves(), original.leaves());
+    let again = Record::from_sgf(&written).unwrap();
+    assert_eq!(again.nodes(), record.nodes());
+    assert_eq!(again.params(), record.params());
+    assert!(
+        written.contains("AB[dd][de][df][dg][do:gq]"),
+        "side variations verbatim"
+    );
+    assert!(written.contains("GW[1]"), "unknown properties kept");
+}
+
+#[test]
+fn the_second_ff4_game_reads_game_info_from_the_main_line() {
+    let text = shared("ff4-example.sgf");
+    let trees = sgf::parse(&text).unwrap();
+    let record = Record::from_sgf_tree(&trees[1]).unwrap();
+    assert_eq!(record.black.as_deref(), Some("B. Lack"));
+    assert_eq!(record.white.as_deref(), Some("W. Hite"));
+    let result = record.result.clone().unwrap();
+    assert_eq!(
+        (result.winner, result.margin),
+        (Some(Color::White), Some(3.5))
+    );
+    assert_eq!(record.move_notation(), ["pd", "dp"]);
+    assert_eq!(record.nodes()[1].variations.len(), 2);
+    let again = Record::from_sgf(&record.to_sgf()).unwrap();
+    assert_eq!(again.nodes(), record.nodes());
+    assert_eq!(again.result, record.result);
+}
+
+#[test]
+fn the_blood_vomiting_game_replays() {
+    let record = Record::from_sgf(&shared("blood-vomiting-game.sgf")).unwrap();
+    assert_eq!(record.black.as_deref(), Some("Akaboshi Intetsu"));
+    assert_eq!(record.white.as_deref(), Some("Honinbo Jowa"));
+    assert_eq!(record.result, Some(GameResult::resignation(Color::White)));
+    assert_eq!(
+        record.params().choice("scoring"),
+        Some("territory"),
+        "RU[Japanese]"
+    );
+    assert_eq!(record.params().choice("ko"), Some("simple"));
+    assert_eq!(record.moves().len(), 246);
+    let game = record.replay().unwrap();
+    assert_eq!(game.ply(), 246);
+    assert_eq!(game.turn(), Some(Color::Black));
+    assert!(record.nodes()[246]
+        .comment
+        .as_deref()
+        .unwrap()
+        .contains("keeled over"));
+    let written = record.to_sgf();
+    assert!(
+        written.contains("RU[Japanese]") && written.contains("RE[W+R]"),
+        "{written}"
+    );
+    let again = Record::from_sgf(&written).unwrap();
+    assert_eq!(again.moves(), record.moves());
+    assert_eq!(again.nodes(), record.nodes());
+}
+
+#[test]
+fn setup_stones_are_listed_and_refused_by_replay() {
+    let record =
+        Record::from_sgf("(;GM[1]SZ[9]AB[aa:bc]AW[ee]AE[ii];B[dd];AddWhite[ff];W[gg])").unwrap();
+    let setup = record.setup();
+    assert_eq!(setup.len(), 6 + 1 + 1 + 1);
+    assert_eq!(
+        setup[0],
+        SetupStone {
+            node: 0,
+            cell: cell(&record, "aa"),
+            color: Some(Color::Black)
+        }
+    );
+    assert!(setup[..6].iter().all(|s| s.color == Some(Color::Black)));
+    assert_eq!(setup[7].color, None);
+    assert_eq!(setup[8].node, 2);
+    assert_eq!(
+        record.replay().unwrap_err(),
+        RecordError::SetupUnsupported { node: 0 }
+    );
+    assert_eq!(
+        record.to_json().unwrap_err(),
+        RecordError::SetupUnsupported { node: 0 }
+    );
+    let again = Record::from_sgf(&record.to_sgf()).unwrap();
+    assert_eq!(again.setup(), setup);
+}
+
+#[test]
+fn passes_are_empty_values_or_tt_on_small_go_boards() {
+    let small = Record::from_sgf("(;GM[1]SZ[19];B[tt];W[])").unwrap();
+    assert_eq!(small.move_notation(), ["pass", "pass"]);
+    let large = Record::from_sgf("(;GM[1]SZ[21];B[tt];W[])").unwrap();
+    assert_eq!(large.move_notation(), ["tt", "pass"]);
+    assert!(matches!(
+        Record::from_sgf("(;TG[torus]SZ[9];B[tt])"),
+        Err(RecordError::BadProperty { node: 1, .. })
+    ));
+}
+
+#[test]
+fn bad_records_are_refused_with_reasons() {
+    let err = |text: &str| Record::from_sgf(text).unwrap_err();
+    assert_eq!(err("(;GM[2])"), RecordError::UnsupportedGame("2".into()));
+    assert_eq!(
+        err("(;GM[100])"),
+        RecordError::UnsupportedGame("100".into())
+    );
+    assert_eq!(
+        err("(;TG[chess])"),
+        RecordError::UnknownGame("chess".into())
+    );
+    assert!(matches!(err("(;SZ[x])"), RecordError::BadProperty { .. }));
+    assert!(matches!(err("(;SZ[9:7])"), RecordError::BadProperty { .. }));
+    assert!(matches!(err("(;SZ[99])"), RecordError::Params(_)));
+    assert!(matches!(
+        err("(;TG[torus]TP[colour=red])"),
+        RecordError::Params(_)
+    ));
+    assert!(matches!(
+        err("(;SZ[9];B[aa]W[bb])"),
+        RecordError::BadProperty { .. }
+    ));
+    assert!(matches!(
+        err("(;SZ[9];B[zz])"),
+        RecordError::BadProperty { .. }
+    ));
+    assert!(matches!(
+        err("(;SZ[9]AB[aa:zz])"),
+        RecordError::BadProperty { .. }
+    ));
+    assert!(matches!(err("(;B[aa"), RecordError::Sgf(_)));
+
+    let wrong = Record::from_sgf("(;GM[1]SZ[9];W[aa])").unwrap().replay();
+    assert_eq!(
+        wrong.unwrap_err(),
+        RecordError::WrongColor {
+            number: 1,
+            mv: "aa".into(),
+            color: Color::White,
+            expected: Color::Black
+        }
+    );
+    let illegal = Record::from_sgf("(;GM[1]SZ[9];B[aa];W[aa])")
+        .unwrap()
+        .replay();
+    assert_eq!(
+        illegal.unwrap_err(),
+        RecordError::Illegal {
+            number: 2,
+            mv: "aa".into(),
+            reason: IllegalMove::Occupied
+        }
+    );
+}
+
+#[test]
+fn toroid_parameters_round_trip_through_tg_tp_and_rectangular_sizes() {
+    let record = Record::from_sgf("(;GM[100]TG[hex-torus]SZ[10:6];B[aa];W[jf])").unwrap();
+    assert_eq!(record.params().int("width"), Some(10));
+    assert_eq!(record.params().int("height"), Some(6));
+    let written = record.to_sgf();
+    assert!(
+        written.contains("GM[100]TG[hex-torus]SZ[10:6]"),
+        "{written}"
+    );
+    let go = Record::from_sgf("(;GM[1]SZ[13]KM[6.5]RU[chinese]TP[topology=torus])").unwrap();
+    assert_eq!(go.params().choice("topology"), Some("torus"));
+    assert_eq!(go.params().choice("ko"), Some("positional"));
+    assert_eq!(go.params().float("komi"), Some(6.5));
+    let written = go.to_sgf();
+    assert!(
+        written.contains("KM[6.5]RU[Chinese]TP[topology=torus][scoring=area]"),
+        "{written}"
+    );
+    let capture = Record::from_sgf("(;GM[1]TG[capture-go]SZ[7]TP[target=3])").unwrap();
+    assert_eq!(capture.params().int("target"), Some(3));
+    assert!(capture
+        .to_sgf()
+        .contains("GM[1]TG[capture-go]SZ[7]TP[topology=plane][target=3]"));
+}
+
+#[test]
+fn ctor_turns_end_with_an_end_value() {
+    let start = GameKind::Ctor.default_game();
+    let moves: Vec<Move> = ["ee", "aa", "end", "bb"]
+        .iter()
+        .map(|m| Move::parse(m, start.topology()).unwrap())
+        .collect();
+    let record = Record::from_moves(GameKind::Ctor, start.params(), &moves).unwrap();
+    assert_eq!(record.move_notation(), ["ee", "aa", "end", "bb"]);
+    let written = record.to_sgf();
+    assert!(
+        written.contains(";B[ee]\n;W[aa]\n;W[end]\n;B[bb]"),
+        "{written}"
+    );
+    let again = Record::from_sgf(&written).unwrap();
+    assert_eq!(again.moves(), record.moves());
+    assert_eq!(again.replay().unwrap().ply(), 4);
+}
+
+#[test]
+fn json_records_read_and_write() {
+    let text = r#"{"game": "go", "params": {"size": 5, "komi": 0.5, "scoring": "territory"},
+        "black": "alice", "moves": ["cc", "pass", "pass"],
+        "result": {"winner": "black", "reason": "two-passes", "margin": 4.5},
+        "comments": [{"ply": 0, "text": "start"}, {"ply": 1, "text": "centre"}]}"#;
+    let record = Record::read(text).unwrap();
+    assert_eq!(record.params().int("size"), Some(5));
+    assert_eq!(record.params().choice("scoring"), Some("territory"));
+    assert_eq!(record.black.as_deref(), Some("alice"));
+    assert_eq!(record.white, None);
+    assert_eq!(record.nodes()[1].comment.as_deref(), Some("centre"));
+    assert_eq!(record.moves()[1], (Color::White, Move::Pass));
+    let game = record.replay().unwrap();
+    assert_eq!(game.outcome().unwrap().winner, Some(Color::Black));
+    let written = record.to_json().unwrap();
+    let again = Record::read(&written).unwrap();
+    assert_eq!(again.nodes(), record.nodes());
+    assert_eq!(again.result, record.result);
+    assert_eq!(again.params(), record.params());
+    // The same record through SGF.
+    let via_sgf = Record::read(&record.to_sgf()).unwrap();
+    assert_eq!(via_sgf.nodes(), record.nodes());
+    assert_eq!(via_sgf.result, record.result);
+
+    let bad = |t: &str| Record::from_json(t).unwrap_err();
+    assert!(matches!(bad("{"), RecordError::Json(_)));
+    assert!(matches!(
+        bad(r#"{"game": "go", "moves": ["zz"]}"#),
+        RecordError::Json(_)
+    ));
+    assert!(matches!(
+        bad(r#"{"game": "go", "moves": ["aa", "aa"]}"#),
+        RecordError::Illegal { number: 2, .. }
+    ));
+    assert!(matches!(
+        bad(r#"{"game": "go", "params": {"size": [1]}, "moves": []}"#),
+        RecordError::Json(_)
+    ));
+    assert!(matches!(
+        bad(r#"{"game": "tic-tac-toe", "moves": []}"#),
+        RecordError::UnknownGame(_)
+    ));
+}
+
+#[test]
+fn results_read_and_write_standard_re_values() {
+    let re = |s: &str| GameResult::from_sgf(s);
+    assert_eq!(re("B+R"), Some(GameResult::resignation(Color::Black)));
+    assert_eq!(re("W+Resign"), Some(GameResult::resignation(Color::White)));
+    assert_eq!(re("W+T").unwrap().reason, "time");
+    assert_eq!(re("B+F").unwrap().reason, "forfeit");
+    assert_eq!(re("W+12.5").unwrap().margin, Some(12.5));
+    assert_eq!(re("0").unwrap().winner, None);
+    assert_eq!(re("Draw").unwrap().winner, None);
+    assert_eq!(re("Void"), None);
+    assert_eq!(re("?"), None);
+    assert_eq!(re("B+nan"), None);
+    assert_eq!(
+        GameResult::forfeit(Color::White, "black's engine crashed").to_sgf(),
+        "W+F"
+    );
+    let surrounded = GameResult {
+        winner: Some(Color::Black),
+        reason: "surrounded".into(),
+        margin: None,
+    };
+    assert_eq!(surrounded.to_sgf(), "B+");
+}
+
+/// Parameters for a random but valid game of `kind`, kept small so games stay short.
+fn random_params(kind: GameKind, rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
+    let mut p = Vec::new();
+    match kind {
+        GameKind::Torus => p.push(format!("size={}", rng.random_range(5..9))),
+        GameKind::Ctor => p.push(format!("size={}", rng.random_range(4..8))),
+        GameKind::HexTorus => {
+            p.push(format!("width={}", rng.random_range(4..9)));
+            p.push(format!("height={}", 2 * rng.random_range(2..5)));
+        }
+        GameKind::MTorus => {
+            p.push(format!("width={}", rng.random_range(4..9)));
+            p.push(format!("height={}", 2 * rng.random_range(2..5) + 1));
+        }
+        GameKind::CaptureGo | GameKind::Go => {
+            p.push(format!("size={}", rng.random_range(2..8)));
+            let topology = ["plane", "cylinder", "torus"][rng.random_range(0..3)];
+            p.push(format!("topology={topology}"));
+            if kind == GameKind::CaptureGo {
+                p.push(format!("target={}", rng.random_range(1..6)));
+            } else {
+                p.push(format!("komi={}", rng.random_range(-20..20) as f64 / 2.0));
+                p.push(format!(
+                    "scoring={}",
+                    ["area", "territory", "stone"][rng.random_range(0..3)]
+                ));
+                p.push(format!(
+                    "ko={}",
+                    ["simple", "positional", "situational"][rng.random_range(0..3)]
+                ));
+            }
+        }
+    }
+    p
+}
+
+/// A random game of `kind`: random parameters, random legal moves (to the end or not), a
+/// result when it is over, and some comments.
+fn random_record(kind: GameKind, seed: u64) -> (Record, toroid_rules::AnyGame) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut game = kind.new_game(&random_params(kind, &mut rng)).unwrap();
+    let limit = if rng.random_bool(0.5) {
+        usize::MAX
+    } else {
+        rng.random_range(0..30)
+    };
+    let mut moves = Vec::new();
+    while moves.len() < limit {
+        let Some(mv) = game.uniform_move(&mut rng) else {
+            break;
+        };
+        game.play(mv).unwrap();
+        moves.push(mv);
+    }
+    let mut record = Record::from_moves(kind, game.params(), &moves).unwrap();
+    record.result = GameResult::of_game(&game);
+    if rng.random_bool(0.5) {
+        record.black = Some("Bläck ] \\ player".into());
+        record.comment("a comment with ] and \\ and\nlines");
+    }
+    (record, game)
+}
+
+fn assert_same(a: &Record, b: &Record) {
+    assert_eq!(a.kind(), b.kind());
+    assert_eq!(a.params(), b.params());
+    assert_eq!(a.moves(), b.moves());
+    assert_eq!(a.nodes(), b.nodes());
+    assert_eq!(a.result, b.result);
+    assert_eq!((&a.black, &a.white), (&b.black, &b.white));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn random_games_of_every_rule_set_round_trip(seed in any::<u64>()) {
+        for kind in GameKind::ALL {
+            let (record, game) = random_record(kind, seed);
+            let sgf = Record::from_sgf(&record.to_sgf()).unwrap();
+            assert_same(&record, &sgf);
+            let json = Record::from_json(&record.to_json().unwrap()).unwrap();
+            assert_same(&record, &json);
+            for copy in [&sgf, &json] {
+                let replayed = copy.replay().unwrap();
+                prop_assert_eq!(replayed.hash(), game.hash());
+                prop_assert_eq!(replayed.outcome(), game.outcome());
+            }
+        }
+    }
+
+    #[test]
+    fn variations_survive_a_round_trip(seed in any::<u64>(), at in 0usize..10) {
+        let (record, _) = random_record(GameKind::Go, seed);
+        let mut tree = record.to_sgf_tree();
+        let line = tree.main_line();
+        // A variation from the last node would become the main line's continuation.
+        prop_assume!(line.len() > 1);
+        let branch = line[at % (line.len() - 1)];
+        let side = sgf::parse("(;B[aa]C[side](;W[bb])(;W[cc]))").unwrap();
+        tree.graft(branch, &side[0], GameTree::ROOT);
+        let text = sgf::write(&[tree.clone()]);
+        let read = Record::from_sgf(&text).unwrap();
+        prop_assert_eq!(read.moves(), record.moves());
+        let again = read.to_sgf_tree();
+        prop_assert_eq!(again.node_count(), tree.node_count());
+        prop_assert_eq!(again.leaves(), tree.leaves());
+        prop_assert_eq!(sgf::parse(&sgf::write(&[again])).unwrap()[0].node_count(), tree.node_count());
+    }
+
+    #[test]
+    fn any_text_never_panics_the_record_reader(text in "\\(;([A-Z]{1,2}(\\[[a-z:]{0,5}\\]){1,2}){0,4}(;[BW]\\[[a-t]{0,2}\\]){0,6}\\)") {
+        if let Ok(record) = Record::read(&text) {
+            let _ = record.replay();
+            let _ = record.to_json();
+            let again = Record::from_sgf(&record.to_sgf()).unwrap();
+            assert_same(&record, &again);
+        }
+    }
+}
