@@ -1,0 +1,589 @@
+//! The GTP engine: a game of any rule set, a bot, and the commands that drive them.
+//!
+//! Standard GTP commands work for every rule set; for `go` and `capture-go` they speak GTP
+//! vertices (`D4`), for the other games toroid notation (`ee`). The `toroid-*` extension
+//! chooses the rule set, lists legal moves and plays in toroid notation with strict colour
+//! checks. `docs/protocol.md` documents every command.
+
+use std::io::{self, BufRead, Write};
+
+use toroid_rules::{AnyGame, Color, GameKind, IllegalMove, Move, Position};
+use toroid_search::Bot;
+
+use crate::gtp::board::{diagram, json, speaks_vertices};
+use crate::gtp::clock::{Clock, TimeSystem};
+use crate::gtp::command::{Command, Response};
+use crate::gtp::handicap::fixed_points;
+use crate::gtp::vertex::{move_vertex, parse_color, parse_move};
+
+/// Every command the engine knows, in the order `list_commands` gives them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "final_status_list",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "time_settings",
+    "kgs-time_settings",
+    "time_left",
+    "gogui-analyze_commands",
+    "toroid-game",
+    "toroid-rules",
+    "toroid-legal",
+    "toroid-play",
+    "toroid-genmove",
+    "toroid-board",
+];
+
+const SYNTAX: &str = "syntax error";
+
+/// A GTP engine for one game at a time.
+pub struct Engine {
+    kind: GameKind,
+    /// The `KEY=VALUE` parameters the game was set up with (the rest at defaults).
+    settings: Vec<String>,
+    game: AnyGame,
+    /// Every move since the empty board, handicap stones and inserted passes included.
+    moves: Vec<Move>,
+    /// For each command `undo` can take back, the length of `moves` before it.
+    undo_marks: Vec<usize>,
+    bot: Box<dyn Bot>,
+    clock: Clock,
+    quit: bool,
+}
+
+/// Why a move was refused.
+enum Refusal {
+    WrongColour,
+    Illegal(IllegalMove),
+}
+
+/// Whether the standard commands may play a colour out of turn by passing for the other
+/// player first (GTP lets a controller play either colour at any time; only Go has a pass
+/// that is always legal).
+fn passes_freely(kind: GameKind) -> bool {
+    matches!(kind, GameKind::Go | GameKind::CaptureGo)
+}
+
+fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.parse().map_err(|_| SYNTAX.to_string())
+}
+
+/// A non-negative, finite number of seconds.
+fn seconds(s: &str) -> Result<f64, String> {
+    let value: f64 = number(s)?;
+    if value.is_finite() {
+        Ok(value.max(0.0))
+    } else {
+        Err(SYNTAX.into())
+    }
+}
+
+fn color_arg(s: &str) -> Result<Color, String> {
+    parse_color(s).ok_or_else(|| SYNTAX.to_string())
+}
+
+/// Exactly `n` arguments.
+fn arity(args: &[String], n: usize) -> Result<(), String> {
+    if args.len() == n {
+        Ok(())
+    } else {
+        Err(SYNTAX.to_string())
+    }
+}
+
+fn go_only(kind: GameKind) -> Result<(), String> {
+    if passes_freely(kind) {
+        Ok(())
+    } else {
+        Err(format!(
+            "not available in {kind}: only in go and capture-go"
+        ))
+    }
+}
+
+impl Engine {
+    /// An engine playing `go` at its defaults (9×9) with `bot` choosing its moves.
+    pub fn new(bot: Box<dyn Bot>) -> Engine {
+        Engine {
+            kind: GameKind::Go,
+            settings: Vec::new(),
+            game: GameKind::Go.default_game(),
+            moves: Vec::new(),
+            undo_marks: Vec::new(),
+            bot,
+            clock: Clock::default(),
+            quit: false,
+        }
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// Whether `quit` was received.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// Answers one input line; `None` for lines that get no response (empty, comments).
+    pub fn handle(&mut self, line: &str) -> Option<Response> {
+        let command = Command::parse(line)?;
+        let mut response = match self.execute(&command.name, &command.args) {
+            Ok(text) => Response::success(text),
+            Err(text) => Response::failure(text),
+        };
+        response.id = command.id;
+        Some(response)
+    }
+
+    /// Reads commands from `input` and writes responses to `output` until `quit` or the
+    /// end of the input.
+    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+        for line in input.split(b'\n') {
+            // Bytes, not `lines()`: a line that is not UTF-8 is still a command to answer.
+            let line = String::from_utf8_lossy(&line?).into_owned();
+            if let Some(response) = self.handle(&line) {
+                output.write_all(response.to_string().as_bytes())?;
+                output.flush()?;
+            }
+            if self.quit {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn execute(&mut self, name: &str, args: &[String]) -> Result<String, String> {
+        match name {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("toroid".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => {
+                arity(args, 1)?;
+                Ok(COMMANDS.contains(&args[0].as_str()).to_string())
+            }
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            "boardsize" => self.boardsize(args),
+            "clear_board" => {
+                self.reset(self.kind, self.settings.clone())?;
+                Ok(String::new())
+            }
+            "komi" => self.komi(args),
+            "play" => self.play(args, false),
+            "toroid-play" => self.play(args, true),
+            "genmove" => self.genmove(args, true, false),
+            "reg_genmove" => self.genmove(args, false, false),
+            "toroid-genmove" => self.genmove(args, true, true),
+            "undo" => self.undo(),
+            "showboard" => Ok(diagram(&self.game)),
+            "final_score" => self.final_score(),
+            "final_status_list" => self.final_status_list(args),
+            "fixed_handicap" => self.fixed_handicap(args),
+            "place_free_handicap" => self.place_free_handicap(args),
+            "set_free_handicap" => self.set_free_handicap(args),
+            "time_settings" => self.time_settings(args),
+            "kgs-time_settings" => self.kgs_time_settings(args),
+            "time_left" => {
+                arity(args, 3)?;
+                let color = color_arg(&args[0])?;
+                self.clock
+                    .report(color, seconds(&args[1])?, number(&args[2])?);
+                Ok(String::new())
+            }
+            "gogui-analyze_commands" => Ok(String::new()),
+            "toroid-game" => self.choose_game(args),
+            "toroid-rules" => Ok(rules_list()),
+            "toroid-legal" => {
+                let mut moves = Vec::new();
+                self.game.legal_moves(&mut moves);
+                let names: Vec<String> = moves
+                    .iter()
+                    .map(|m| m.notation(self.game.topology()).to_string())
+                    .collect();
+                Ok(names.join(" "))
+            }
+            "toroid-board" => Ok(json(&self.game)),
+            "" => Err(SYNTAX.into()),
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    /// Starts a new game of `kind` with `settings`, keeping the old one if they are refused.
+    fn reset(&mut self, kind: GameKind, settings: Vec<String>) -> Result<(), String> {
+        self.game = kind.new_game(&settings).map_err(|e| e.to_string())?;
+        self.kind = kind;
+        self.settings = settings;
+        self.moves.clear();
+        self.undo_marks.clear();
+        Ok(())
+    }
+
+    /// The settings with `key` set to `value`.
+    fn settings_with(&self, pairs: &[(&str, String)]) -> Vec<String> {
+        let mut settings: Vec<String> = self
+            .settings
+            .iter()
+            .filter(|s| !pairs.iter().any(|(k, _)| s.split('=').next() == Some(k)))
+            .cloned()
+            .collect();
+        settings.extend(pairs.iter().map(|(k, v)| format!("{k}={v}")));
+        settings
+    }
+
+    /// The game of the current rule set and `settings` with `moves` played from the start.
+    fn replay(&self, settings: &[String], moves: &[Move]) -> Result<AnyGame, String> {
+        let mut game = self.kind.new_game(settings).map_err(|e| e.to_string())?;
+        for &mv in moves {
+            game.play(mv)
+                .map_err(|e| format!("cannot replay the game: {e}"))?;
+        }
+        Ok(game)
+    }
+
+    fn boardsize(&mut self, args: &[String]) -> Result<String, String> {
+        arity(args, 1)?;
+        let size: u32 = number(&args[0])?;
+        let names: Vec<&str> = self.kind.params().iter().map(|p| p.name).collect();
+        let keys: &[&str] = if names.contains(&"size") {
+            &["size"]
+        } else {
+            &["width", "height"]
+        };
+        let pairs: Vec<(&str, String)> = keys.iter().map(|&k| (k, size.to_string())).collect();
+        let settings = self.settings_with(&pairs);
+        self.reset(self.kind, settings)
+            .map_err(|_| "unacceptable size".to_string())?;
+        Ok(String::new())
+    }
+
+    fn komi(&mut self, args: &[String]) -> Result<String, String> {
+        arity(args, 1)?;
+        let komi: f64 = number(&args[0])?;
+        if !komi.is_finite() {
+            return Err(SYNTAX.into());
+        }
+        // Only `go` counts komi; other games accept it (controllers always send it).
+        if self.kind == GameKind::Go {
+            let settings = self.settings_with(&[("komi", args[0].clone())]);
+            self.game = self.replay(&settings, &self.moves)?;
+            self.settings = settings;
+        }
+        Ok(String::new())
+    }
+
+    /// How a move is written in answers to standard commands.
+    fn vertex(&self, mv: Move) -> String {
+        if speaks_vertices(&self.game) {
+            move_vertex(mv, self.game.topology())
+        } else {
+            mv.notation(self.game.topology()).to_string()
+        }
+    }
+
+    /// `game` with `color` to move: unchanged if it is, after a pass for the other player if
+    /// the rules allow one here and `strict` is off.
+    fn bring_turn(&self, game: &mut AnyGame, color: Color, strict: bool) -> Result<(), Refusal> {
+        match game.turn() {
+            None => Err(Refusal::Illegal(IllegalMove::GameOver)),
+            Some(c) if c == color => Ok(()),
+            Some(_) if strict || !passes_freely(self.kind) => Err(Refusal::WrongColour),
+            Some(_) => game.play(Move::Pass).map_err(Refusal::Illegal),
+        }
+    }
+
+    /// Keeps `game`, reached from the current one by `played`, as one undo step.
+    fn commit(&mut self, game: AnyGame, played: &[Move]) {
+        self.undo_marks.push(self.moves.len());
+        self.moves.extend_from_slice(played);
+        self.game = game;
+    }
+
+    fn play(&mut self, args: &[String], strict: bool) -> Result<String, String> {
+        arity(args, 2)?;
+        let color = color_arg(&args[0])?;
+        let topology = self.game.topology();
+        let mv = if strict {
+            Move::parse(&args[1], topology).ok()
+        } else {
+            parse_move(&args[1], topology)
+        }
+        .ok_or_else(|| SYNTAX.to_string())?;
+        let mut game = self.game.clone();
+        let ply = game.ply();
+        let result = self
+            .bring_turn(&mut game, color, strict)
+            .and_then(|()| game.play(mv).map_err(Refusal::Illegal));
+        match result {
+            Ok(()) => {
+                let mut played = Vec::new();
+                if game.ply() - ply == 2 {
+                    played.push(Move::Pass);
+                }
+                played.push(mv);
+                self.commit(game, &played);
+                Ok(String::new())
+            }
+            Err(Refusal::WrongColour) => Err("wrong colour".into()),
+            Err(Refusal::Illegal(why)) if strict => Err(format!("illegal move: {why}")),
+            Err(Refusal::Illegal(_)) => Err("illegal move".into()),
+        }
+    }
+
+    /// `genmove` (plays the move), `reg_genmove` (does not), `toroid-genmove` (`strict`).
+    fn genmove(&mut self, args: &[String], keep: bool, strict: bool) -> Result<String, String> {
+        arity(args, 1)?;
+        let color = color_arg(&args[0])?;
+        let mut game = self.game.clone();
+        let mut played = Vec::new();
+        match self.bring_turn(&mut game, color, strict) {
+            Ok(()) => {}
+            Err(Refusal::WrongColour) => return Err("wrong colour".into()),
+            // A Go engine passes once the game is over; nothing is played.
+            Err(Refusal::Illegal(_)) if !strict && passes_freely(self.kind) => {
+                return Ok("pass".into())
+            }
+            Err(Refusal::Illegal(_)) => return Err("game is over".into()),
+        }
+        if game.ply() != self.game.ply() {
+            played.push(Move::Pass);
+            if game.turn().is_none() {
+                return Ok("pass".into());
+            }
+        }
+        let mv = self.bot.choose(&game, self.clock.time_left(color));
+        game.play(mv)
+            .map_err(|e| format!("the bot chose an illegal move: {e}"))?;
+        played.push(mv);
+        let answer = if strict {
+            mv.notation(game.topology()).to_string()
+        } else {
+            self.vertex(mv)
+        };
+        if keep {
+            self.commit(game, &played);
+        }
+        Ok(answer)
+    }
+
+    fn undo(&mut self) -> Result<String, String> {
+        let mark = *self.undo_marks.last().ok_or("cannot undo")?;
+        self.game = self.replay(&self.settings, &self.moves[..mark])?;
+        self.moves.truncate(mark);
+        self.undo_marks.pop();
+        Ok(String::new())
+    }
+
+    fn final_score(&self) -> Result<String, String> {
+        go_only(self.kind)?;
+        let [b, w] = match self.game.score() {
+            Some(score) => score,
+            None => self.game.captures().map(f64::from),
+        };
+        let margin = b - w;
+        Ok(if margin > 0.0 {
+            format!("B+{margin}")
+        } else if margin < 0.0 {
+            format!("W+{}", -margin)
+        } else {
+            "0".into()
+        })
+    }
+
+    /// Every stone is alive: the engine does not judge life and death.
+    fn final_status_list(&self, args: &[String]) -> Result<String, String> {
+        arity(args, 1)?;
+        match args[0].as_str() {
+            "alive" => {
+                let topology = self.game.topology();
+                let stones: Vec<String> = topology
+                    .cells()
+                    .filter(|&c| self.game.stone(c).is_some())
+                    .map(|c| self.vertex(Move::Place(c)))
+                    .collect();
+                Ok(stones.join(" "))
+            }
+            "dead" | "seki" => Ok(String::new()),
+            _ => Err(SYNTAX.into()),
+        }
+    }
+
+    /// Places handicap stones on an empty board: black placements with white passes between
+    /// them (the rules have no setup moves), leaving white to move. Not undoable.
+    fn place_handicap(
+        &mut self,
+        stones: impl IntoIterator<Item = Option<Move>>,
+    ) -> Result<Vec<Move>, String> {
+        go_only(self.kind)?;
+        if !self.moves.is_empty() {
+            return Err("board not empty".into());
+        }
+        let mut game = self.game.clone();
+        let mut placed = Vec::new();
+        let mut moves = Vec::new();
+        for (i, stone) in stones.into_iter().enumerate() {
+            if i > 0 {
+                game.play(Move::Pass).map_err(|e| e.to_string())?;
+                moves.push(Move::Pass);
+            }
+            // `None`: the bot chooses the point.
+            let mv = stone.unwrap_or_else(|| self.bot.choose(&game, None));
+            if mv.cell().is_none() || game.play(mv).is_err() {
+                return Err("cannot place the handicap stones".into());
+            }
+            moves.push(mv);
+            placed.push(mv);
+        }
+        self.game = game;
+        self.moves = moves;
+        Ok(placed)
+    }
+
+    fn handicap_count(&self, args: &[String]) -> Result<usize, String> {
+        arity(args, 1)?;
+        let n: usize = number(&args[0])?;
+        if n < 2 || n >= self.game.topology().len() {
+            return Err("invalid number of stones".into());
+        }
+        Ok(n)
+    }
+
+    fn fixed_handicap(&mut self, args: &[String]) -> Result<String, String> {
+        go_only(self.kind)?;
+        let n = self.handicap_count(args)?;
+        let topology = self.game.topology().clone();
+        let points = fixed_points(topology.width(), n).ok_or("invalid number of stones")?;
+        let stones = points
+            .iter()
+            .map(|&(x, y)| topology.cell_at(x, y).map(Move::Place));
+        let placed = self.place_handicap(stones.collect::<Vec<_>>())?;
+        Ok(self.vertices(&placed))
+    }
+
+    fn place_free_handicap(&mut self, args: &[String]) -> Result<String, String> {
+        go_only(self.kind)?;
+        let n = self.handicap_count(args)?;
+        let topology = self.game.topology().clone();
+        let width = topology.width();
+        // The fixed points first, as far as they go; the bot chooses the rest.
+        let fixed = (2..=n)
+            .rev()
+            .find_map(|k| fixed_points(width, k))
+            .unwrap_or_default();
+        let stones: Vec<Option<Move>> = (0..n)
+            .map(|i| {
+                fixed
+                    .get(i)
+                    .and_then(|&(x, y)| topology.cell_at(x, y).map(Move::Place))
+            })
+            .collect();
+        let placed = self.place_handicap(stones)?;
+        Ok(self.vertices(&placed))
+    }
+
+    fn set_free_handicap(&mut self, args: &[String]) -> Result<String, String> {
+        go_only(self.kind)?;
+        let topology = self.game.topology();
+        let mut stones = Vec::new();
+        for arg in args {
+            let mv = parse_move(arg, topology)
+                .filter(|m| m.cell().is_some())
+                .ok_or_else(|| SYNTAX.to_string())?;
+            if stones.contains(&Some(mv)) {
+                return Err("bad vertex list".into());
+            }
+            stones.push(Some(mv));
+        }
+        if stones.len() < 2 || stones.len() >= topology.len() {
+            return Err("bad vertex list".into());
+        }
+        self.place_handicap(stones)?;
+        Ok(String::new())
+    }
+
+    fn vertices(&self, moves: &[Move]) -> String {
+        moves
+            .iter()
+            .map(|&m| self.vertex(m))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn time_settings(&mut self, args: &[String]) -> Result<String, String> {
+        arity(args, 3)?;
+        self.clock = Clock::standard(seconds(&args[0])?, seconds(&args[1])?, number(&args[2])?);
+        Ok(String::new())
+    }
+
+    /// `kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS |
+    /// canadian MAIN PERIOD STONES`.
+    fn kgs_time_settings(&mut self, args: &[String]) -> Result<String, String> {
+        let system = args.first().map(String::as_str);
+        self.clock = match (system, args.len()) {
+            (Some("none"), 1) => Clock::default(),
+            (Some("absolute"), 2) => Clock::with(TimeSystem::Limited {
+                main: seconds(&args[1])?,
+                period: 0.0,
+                stones: 0,
+            }),
+            (Some("byoyomi"), 4) => {
+                let _periods: u32 = number(&args[3])?;
+                Clock::with(TimeSystem::Limited {
+                    main: seconds(&args[1])?,
+                    period: seconds(&args[2])?,
+                    stones: 1,
+                })
+            }
+            (Some("canadian"), 4) => {
+                Clock::standard(seconds(&args[1])?, seconds(&args[2])?, number(&args[3])?)
+            }
+            _ => return Err(SYNTAX.into()),
+        };
+        Ok(String::new())
+    }
+
+    fn choose_game(&mut self, args: &[String]) -> Result<String, String> {
+        let (name, settings) = args.split_first().ok_or_else(|| SYNTAX.to_string())?;
+        let kind: GameKind = name
+            .parse()
+            .map_err(|e: toroid_rules::UnknownGame| e.to_string())?;
+        self.reset(kind, settings.to_vec())?;
+        Ok(String::new())
+    }
+}
+
+/// `toroid-rules`: one line per rule set, its name and every parameter at its default.
+fn rules_list() -> String {
+    GameKind::ALL
+        .iter()
+        .map(|kind| {
+            let game = kind.default_game();
+            let params: Vec<String> = game
+                .params()
+                .iter()
+                .filter_map(|(name, value)| value.map(|v| format!("{name}={v}")))
+                .collect();
+            format!("{kind} {}", params.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
