@@ -5,7 +5,8 @@
 
 use thiserror::Error;
 use toroid_rules::{
-    AnyGame, Cell, Color, GameKind, IllegalMove, Move, ParamError, Params, Position, Topology,
+    AnyGame, Cell, Color, GameKind, IllegalMove, Move, ParamError, Params, Position, SetupError,
+    Topology,
 };
 
 use crate::sgf::{GameTree, Property, SgfError};
@@ -75,10 +76,10 @@ pub enum RecordError {
         mv: String,
         reason: IllegalMove,
     },
-    #[error(
-        "node {node} sets up stones (AB/AW/AE); the rules engines cannot place setup stones yet"
-    )]
+    #[error("node {node} sets up stones (AB/AW/AE), which JSON records cannot hold")]
     SetupUnsupported { node: usize },
+    #[error("node {node}: the setup stones (AB/AW/AE) are refused: {reason}")]
+    BadSetup { node: usize, reason: SetupError },
 }
 
 /// A game record. The main line is [`Record::nodes`]: node 0 is the root, and each later
@@ -219,13 +220,20 @@ impl Record {
     }
 
     /// Plays the main line from the start and returns the final position. Setup stones are
-    /// refused with [`RecordError::SetupUnsupported`] until the rules engines can place them.
+    /// placed with `Position::setup` (refused with [`RecordError::BadSetup`] where the rules could not go on from them).
     pub fn replay(&self) -> Result<AnyGame, RecordError> {
         let mut game = self.start.clone();
         let mut number = 0;
         for (node, n) in self.nodes.iter().enumerate() {
             if !n.setup.is_empty() {
-                return Err(RecordError::SetupUnsupported { node });
+                // SGF gives the move to the colour of the next move (PL is not read).
+                let to_move = self.nodes[node..]
+                    .iter()
+                    .find_map(|n| n.play.map(|(color, _)| color))
+                    .or(game.turn())
+                    .unwrap_or(Color::Black);
+                game.setup(&n.setup, to_move)
+                    .map_err(|reason| RecordError::BadSetup { node, reason })?;
             }
             let Some((color, mv)) = n.play else { continue };
             number += 1;

@@ -114,7 +114,7 @@ fn the_blood_vomiting_game_replays() {
 }
 
 #[test]
-fn setup_stones_are_listed_and_refused_by_replay() {
+fn setup_stones_are_listed_and_replayed() {
     let record =
         Record::from_sgf("(;GM[1]SZ[9]AB[aa:bc]AW[ee]AE[ii];B[dd];AddWhite[ff];W[gg])").unwrap();
     let setup = record.setup();
@@ -130,9 +130,19 @@ fn setup_stones_are_listed_and_refused_by_replay() {
     assert!(setup[..6].iter().all(|s| s.color == Some(Color::Black)));
     assert_eq!(setup[7].color, None);
     assert_eq!(setup[8].node, 2);
+    let game = record.replay().unwrap();
+    assert_eq!(game.stone(cell(&record, "bc")), Some(Color::Black));
+    assert_eq!(game.stone(cell(&record, "ff")), Some(Color::White));
+    assert_eq!(game.stone(cell(&record, "gg")), Some(Color::White));
+    assert_eq!(game.turn(), Some(Color::Black));
+    // A setup that leaves a chain without liberties is refused.
+    let bad = Record::from_sgf("(;GM[1]SZ[9]AB[ba][ab]AW[aa])").unwrap();
     assert_eq!(
-        record.replay().unwrap_err(),
-        RecordError::SetupUnsupported { node: 0 }
+        bad.replay().unwrap_err(),
+        RecordError::BadSetup {
+            node: 0,
+            reason: toroid_rules::SetupError::NoLiberties
+        }
     );
     assert_eq!(
         record.to_json().unwrap_err(),
