@@ -349,17 +349,9 @@ proptest! {
     ) {
         let mut g = game(size.0, size.1);
         let (black, white) = random_balanced_fill(g.topology(), seed);
-        let mut last = None;
-        for (i, &c) in black.iter().enumerate() {
-            for c in std::iter::once(c).chain(white.get(i).copied()) {
-                if g.outcome().is_none() {
-                    g.play(Move::Place(c)).unwrap();
-                    last = Some(c);
-                }
-            }
-        }
+        let last = play_until_over(&mut g, &black, &white);
         prop_assert!(g.outcome().is_some(), "the board filled without a winner");
-        assert_highlight_wins(&g, last.unwrap());
+        assert_highlight_wins(&g, last);
     }
 
     /// Random moves of every kind never panic, and refused ones change nothing.

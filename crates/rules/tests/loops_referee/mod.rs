@@ -232,3 +232,18 @@ pub fn random_balanced_fill(t: &Topology, seed: u64) -> (Vec<Cell>, Vec<Cell>) {
     let white = cells.split_off(cells.len().div_ceil(2));
     (cells, white)
 }
+
+/// Plays `black[0]`, `white[0]`, `black[1]`, ... until the game ends or the stones run out;
+/// returns the last stone played.
+pub fn play_until_over<P: Position>(p: &mut P, black: &[Cell], white: &[Cell]) -> Cell {
+    let mut last = None;
+    for (i, &c) in black.iter().enumerate() {
+        for c in std::iter::once(c).chain(white.get(i).copied()) {
+            if p.outcome().is_none() {
+                p.play(Move::Place(c)).unwrap();
+                last = Some(c);
+            }
+        }
+    }
+    last.expect("at least one stone to play")
+}
