@@ -4,9 +4,9 @@
 mod support;
 
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use support::{at, mv, play_line};
+use support::{any_move, at, mv, play_line};
 use toroid_rules::games::Ctor;
 use toroid_rules::{zobrist, Cell, Color, IllegalMove, Move, Outcome, Params, Position, Reason};
 
@@ -252,15 +252,6 @@ impl Reference {
     }
 }
 
-fn random_move<R: Rng>(g: &Ctor, rng: &mut R) -> Move {
-    match rng.random_range(0..6) {
-        0 => Move::Pass,
-        1 => Move::EndTurn,
-        2 => Move::Place(Cell(rng.random_range(0..800))),
-        _ => Move::Place(Cell(rng.random_range(0..g.topology().len() as u16))),
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -271,7 +262,7 @@ proptest! {
         let mut r = Reference::new(size);
         let cells = size * size;
         while g.outcome().is_none() {
-            let wrong = random_move(&g, &mut rng);
+            let wrong = any_move(&g, &mut rng);
             let before = snapshot(&g);
             if g.clone().play(wrong).is_err() {
                 prop_assert!(g.check(wrong).is_err());

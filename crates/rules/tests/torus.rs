@@ -4,10 +4,10 @@
 mod support;
 
 use std::collections::HashSet;
-use support::{at, mv, play_line};
+use support::{any_move, at, mv, play_line};
 
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::games::Torus;
 use toroid_rules::{zobrist, Cell, Color, IllegalMove, Move, Outcome, Params, Position, Reason};
@@ -398,15 +398,6 @@ impl Reference {
     }
 }
 
-fn random_move<R: Rng>(g: &Torus, rng: &mut R) -> Move {
-    match rng.random_range(0..10) {
-        0 => Move::Pass,
-        1 => Move::EndTurn,
-        2 => Move::Place(Cell(rng.random_range(0..700))),
-        _ => Move::Place(Cell(rng.random_range(0..g.topology().len() as u16))),
-    }
-}
-
 fn surrounded_stone(g: &Torus) -> bool {
     let t = g.topology();
     t.cells().any(|c| {
@@ -435,7 +426,7 @@ proptest! {
             prop_assert_eq!(&legal, &expected);
 
             // Refused moves change nothing.
-            let wrong = random_move(&g, &mut rng);
+            let wrong = any_move(&g, &mut rng);
             let before = snapshot(&g);
             if g.clone().play(wrong).is_err() {
                 prop_assert!(g.check(wrong).is_err());
