@@ -1,12 +1,13 @@
 //! What the `toroid` command shows, in a form other front ends (the server) can reuse:
 //! starting a game from text and replaying moves onto it ([`setup`]), the JSON shapes of the
 //! inspection interface ([`view`]), text boards that show the wrap ([`render`]), players named
-//! on the command line ([`player`]), games between bots and their records ([`arena`]), and
-//! match statistics ([`elo`]).
+//! on the command line ([`player`]), games between bots and their records ([`arena`]), match
+//! statistics ([`elo`]) and seeds ([`seed`]).
 
 pub mod arena;
 pub mod elo;
 pub mod player;
 pub mod render;
+pub mod seed;
 pub mod setup;
 pub mod view;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Board games on wrapped surfaces: inspect rule sets, replay games, benchmark playouts, play
-/// house bots and run matches between them.
+/// house bots, run matches between them and external engines, and speak GTP.
 #[derive(Parser)]
 #[command(name = "toroid", version)]
 struct Cli {
@@ -29,6 +29,8 @@ enum Command {
     Play(commands::play::Args),
     /// Play N games between two players and estimate their Elo difference.
     Match(commands::match_::Args),
+    /// Speak GTP version 2 on standard input and output, as a house bot.
+    Gtp(commands::gtp::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Match(args) => commands::match_::run(args),
+        Command::Gtp(args) => commands::gtp::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

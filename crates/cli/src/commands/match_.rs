@@ -20,6 +20,7 @@ use toroid::arena::{play_game, GameRecord, Played};
 use toroid::elo::{Elo, Tally};
 use toroid::player::PlayerSpec;
 use toroid::render::params_line;
+use toroid::seed::{bot_seed, game_seed};
 use toroid::setup::new_game;
 use toroid::view::{ParamsView, PerColor};
 use toroid_rules::{AnyGame, Color, Position};
@@ -284,26 +285,6 @@ fn save(dir: &Path, index: usize, games: usize, record: &GameRecord) -> Result<(
         .map_err(|e| Failure::usage(format!("cannot write '{}': {e}", path.display())))
 }
 
-/// SplitMix64's finaliser: spreads nearby inputs over all 64 bits.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The seed of game `index` of a match seeded with `seed`: 53 bits, so that JSON readers
-/// that hold numbers as doubles read it exactly.
-fn game_seed(seed: u64, index: usize) -> u64 {
-    mix(mix(seed) ^ index as u64) >> 11
-}
-
-/// Each colour's bot gets its own stream, so that two bots of one level do not mirror each
-/// other's random choices.
-fn bot_seed(game_seed: u64, color: Color) -> u64 {
-    mix(game_seed ^ (color.index() as u64 + 1))
-}
-
 /// A bar on standard error, hidden when that is not a terminal or the output is JSON.
 fn progress_bar(games: u64, json: bool) -> ProgressBar {
     let target = if json || !std::io::stderr().is_terminal() {
@@ -374,17 +355,5 @@ mod tests {
         assert_eq!(Players::seats(1).black, 1);
         assert_eq!(Players::seats(1).white, 0);
         assert_eq!(Players::seats(4).black, 0);
-    }
-
-    #[test]
-    fn seeds_differ_between_games_and_colours() {
-        let seeds: Vec<u64> = (0..100).map(|i| game_seed(1, i)).collect();
-        let mut unique = seeds.clone();
-        unique.sort();
-        unique.dedup();
-        assert_eq!(unique.len(), seeds.len());
-        assert_ne!(game_seed(1, 0), game_seed(2, 0));
-        let g = game_seed(1, 0);
-        assert_ne!(bot_seed(g, Color::Black), bot_seed(g, Color::White));
     }
 }

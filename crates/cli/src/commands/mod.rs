@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod games;
+pub mod gtp;
 pub mod match_;
 pub mod play;
 pub mod replay;

@@ -3,10 +3,10 @@
 //! after its prompt, and the end of the input ends the session.
 
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use toroid::arena::Ending;
 use toroid::render::game_text;
+use toroid::seed::clock_seed;
 use toroid::setup::{new_game, parse_move};
 use toroid_rules::{AnyGame, Color, Move, Position};
 use toroid_search::{Bot, Level};
@@ -75,13 +75,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
     )?;
     session.run(&mut stdin.lock(), &mut out, echo)?;
     Ok(())
-}
-
-/// Nanoseconds of the clock: a fresh game each time when no seed is given.
-fn clock_seed() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// What a line of input asks for once it is handled.

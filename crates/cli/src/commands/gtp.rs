@@ -1,0 +1,26 @@
+//! `toroid gtp`: a house bot as a GTP version 2 engine on standard input and output.
+
+use std::io;
+
+use toroid::seed::clock_seed;
+use toroid_protocol::gtp::Engine;
+use toroid_search::Level;
+
+use super::Failure;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The bot's level: random, greedy, beginner, casual, strong or max.
+    #[arg(long, default_value = "strong")]
+    level: String,
+    /// The bot's seed (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let level: Level = args.level.parse().map_err(Failure::usage)?;
+    let bot = level.bot(args.seed.unwrap_or_else(clock_seed));
+    Engine::new(bot).run(io::stdin().lock(), io::stdout().lock())?;
+    Ok(())
+}
