@@ -214,6 +214,11 @@ impl Record {
         Ok(())
     }
 
+    /// Sets stones up in the root node (`AB`, `AW`, `AE` there), replacing any set up before.
+    pub fn set_up(&mut self, changes: &[(Cell, Option<Color>)]) {
+        self.nodes[0].setup = changes.to_vec();
+    }
+
     /// Sets the comment of the last node of the main line.
     pub fn comment(&mut self, text: impl Into<String>) {
         self.nodes.last_mut().expect("a record has a root").comment = Some(text.into());
@@ -222,9 +227,18 @@ impl Record {
     /// Plays the main line from the start and returns the final position. Setup stones are
     /// placed with `Position::setup` (refused with [`RecordError::BadSetup`] where the rules could not go on from them).
     pub fn replay(&self) -> Result<AnyGame, RecordError> {
+        self.replay_moves(usize::MAX)
+    }
+
+    /// Plays the main line from the start as [`Record::replay`] does, but only its first
+    /// `count` moves (with the setup stones before each).
+    pub fn replay_moves(&self, count: usize) -> Result<AnyGame, RecordError> {
         let mut game = self.start.clone();
         let mut number = 0;
         for (node, n) in self.nodes.iter().enumerate() {
+            if n.play.is_some() && number == count {
+                break;
+            }
             if !n.setup.is_empty() {
                 // SGF gives the move to the colour of the next move (PL is not read).
                 let to_move = self.nodes[node..]

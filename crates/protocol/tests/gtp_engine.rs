@@ -432,3 +432,107 @@ proptest! {
         }
     }
 }
+
+/// The text of a success reply, or a panic naming the command.
+fn success(e: &mut Engine, line: &str) -> String {
+    let reply = e.handle(line).expect("a reply").to_string();
+    let text = reply
+        .strip_prefix("= ")
+        .unwrap_or_else(|| panic!("{line}: {reply:?}"));
+    text.strip_suffix("\n\n")
+        .expect("an empty line ends it")
+        .to_string()
+}
+
+#[test]
+fn records_load_and_print() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let go = dir.join("gtp-printsgf-go.sgf");
+    let go = go.to_str().unwrap();
+    let (mut e, _) = engine();
+    script(
+        &mut e,
+        &[
+            ("komi 6.5", Some("= \n\n")),
+            ("play black E5", Some("= \n\n")),
+            ("play white C3", Some("= \n\n")),
+            ("play black G7", Some("= \n\n")),
+            (&format!("printsgf {go}"), Some("= \n\n")),
+            ("clear_board", Some("= \n\n")),
+            (&format!("loadsgf {go}"), Some("= white\n\n")),
+            ("final_status_list alive", Some("= G7 E5 C3\n\n")),
+            ("undo", Some("? cannot undo\n\n")),
+            (&format!("loadsgf {go} 2"), Some("= white\n\n")),
+            ("final_status_list alive", Some("= E5\n\n")),
+            (&format!("loadsgf {go} 1"), Some("= black\n\n")),
+            ("final_status_list alive", Some("= \n\n")),
+            ("loadsgf", Some("? syntax error\n\n")),
+            (&format!("loadsgf {go} x"), Some("? syntax error\n\n")),
+        ],
+    );
+    let text = success(&mut e, "printsgf");
+    assert!(text.starts_with("(;FF[4]"), "{text}");
+    assert!(text.contains("KM[6.5]"), "{text}");
+    let missing = e.handle("loadsgf /no/such/file.sgf").unwrap().to_string();
+    assert!(
+        missing.starts_with("? cannot read '/no/such/file.sgf': "),
+        "{missing}"
+    );
+    let garbage = dir.join("gtp-garbage.sgf");
+    std::fs::write(&garbage, "(;GM[1]SZ[9];B[zz])").unwrap();
+    let reply = e
+        .handle(&format!("loadsgf {}", garbage.display()))
+        .unwrap()
+        .to_string();
+    assert!(reply.starts_with("? cannot load '"), "{reply}");
+    assert_eq!(
+        success(&mut e, "final_status_list alive"),
+        "",
+        "a failed load changes nothing"
+    );
+
+    // Handicap stones are set up, not played, and travel as AB.
+    script(
+        &mut e,
+        &[
+            ("clear_board", Some("= \n\n")),
+            ("fixed_handicap 2", Some("= C3 G7\n\n")),
+        ],
+    );
+    let text = success(&mut e, "printsgf");
+    assert!(
+        text.contains("AB[cg][gc]") || text.contains("AB[gc][cg]"),
+        "{text}"
+    );
+
+    // Every rule set travels through its own SGF properties.
+    let hex = dir.join("gtp-printsgf-hex.sgf");
+    let hex = hex.to_str().unwrap();
+    script(
+        &mut e,
+        &[
+            ("toroid-game hex-torus width=6 height=6", Some("= \n\n")),
+            ("toroid-play black aa", Some("= \n\n")),
+            (&format!("printsgf {hex}"), Some("= \n\n")),
+            ("toroid-game go", Some("= \n\n")),
+            (&format!("loadsgf {hex}"), Some("= white\n\n")),
+        ],
+    );
+    let board: serde_json::Value = serde_json::from_str(&success(&mut e, "toroid-board")).unwrap();
+    assert_eq!(board["game"], "hex-torus");
+    assert_eq!(board["width"], 6);
+}
+
+#[test]
+fn gui_extras_answer() {
+    let (mut e, _) = engine();
+    let seconds: f64 = success(&mut e, "cputime").parse().unwrap();
+    assert!(seconds >= 0.0);
+    script(
+        &mut e,
+        &[
+            ("kgs-genmove_cleanup black", Some("= A9\n\n")),
+            ("kgs-game_over", Some("= \n\n")),
+        ],
+    );
+}

@@ -7,7 +7,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use toroid_rules::{AnyGame, Color, GameKind, IllegalMove, Move, Position};
+use toroid_rules::{AnyGame, Color, GameKind, IllegalMove, Move, Position, SetupChange};
 use toroid_search::Bot;
 
 use crate::gtp::board::{diagram, json, speaks_vertices};
@@ -15,6 +15,7 @@ use crate::gtp::clock::{Clock, TimeSystem};
 use crate::gtp::command::{Command, Response};
 use crate::gtp::handicap::fixed_points;
 use crate::gtp::vertex::{move_vertex, parse_color, parse_move};
+use crate::record::{GameResult, Record};
 
 /// Every command the engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -41,6 +42,11 @@ pub const COMMANDS: &[&str] = &[
     "kgs-time_settings",
     "time_left",
     "gogui-analyze_commands",
+    "kgs-genmove_cleanup",
+    "kgs-game_over",
+    "loadsgf",
+    "printsgf",
+    "cputime",
     "toroid-game",
     "toroid-rules",
     "toroid-legal",
@@ -57,7 +63,11 @@ pub struct Engine {
     /// The `KEY=VALUE` parameters the game was set up with (the rest at defaults).
     settings: Vec<String>,
     game: AnyGame,
-    /// Every move since the empty board, handicap stones and inserted passes included.
+    /// Stones set up before the first move (a handicap, or a loaded record's `AB`/`AW`),
+    /// and who moves after them.
+    setup: Vec<SetupChange>,
+    setup_turn: Color,
+    /// Every move since the setup, inserted passes included.
     moves: Vec<Move>,
     /// For each command `undo` can take back, the length of `moves` before it.
     undo_marks: Vec<usize>,
@@ -123,6 +133,8 @@ impl Engine {
             kind: GameKind::Go,
             settings: Vec::new(),
             game: GameKind::Go.default_game(),
+            setup: Vec::new(),
+            setup_turn: Color::Black,
             moves: Vec::new(),
             undo_marks: Vec::new(),
             bot,
@@ -191,7 +203,9 @@ impl Engine {
             "komi" => self.komi(args),
             "play" => self.play(args, false),
             "toroid-play" => self.play(args, true),
-            "genmove" => self.genmove(args, true, false),
+            // KGS asks for a move that captures dead stones before scoring; every move of
+            // this engine is played out to the end anyway.
+            "genmove" | "kgs-genmove_cleanup" => self.genmove(args, true, false),
             "reg_genmove" => self.genmove(args, false, false),
             "toroid-genmove" => self.genmove(args, true, true),
             "undo" => self.undo(),
@@ -210,7 +224,10 @@ impl Engine {
                     .report(color, seconds(&args[1])?, number(&args[2])?);
                 Ok(String::new())
             }
-            "gogui-analyze_commands" => Ok(String::new()),
+            "gogui-analyze_commands" | "kgs-game_over" => Ok(String::new()),
+            "loadsgf" => self.loadsgf(args),
+            "printsgf" => self.printsgf(args),
+            "cputime" => Ok(format!("{:.3}", cpu_seconds())),
             "toroid-game" => self.choose_game(args),
             "toroid-rules" => Ok(rules_list()),
             "toroid-legal" => {
@@ -233,6 +250,8 @@ impl Engine {
         self.game = kind.new_game(&settings).map_err(|e| e.to_string())?;
         self.kind = kind;
         self.settings = settings;
+        self.setup.clear();
+        self.setup_turn = Color::Black;
         self.moves.clear();
         self.undo_marks.clear();
         Ok(())
@@ -250,9 +269,14 @@ impl Engine {
         settings
     }
 
-    /// The game of the current rule set and `settings` with `moves` played from the start.
+    /// The game of the current rule set and `settings` with the setup stones placed and
+    /// `moves` played.
     fn replay(&self, settings: &[String], moves: &[Move]) -> Result<AnyGame, String> {
         let mut game = self.kind.new_game(settings).map_err(|e| e.to_string())?;
+        if !self.setup.is_empty() {
+            game.setup(&self.setup, self.setup_turn)
+                .map_err(|e| format!("cannot set the stones up: {e}"))?;
+        }
         for &mv in moves {
             game.play(mv)
                 .map_err(|e| format!("cannot replay the game: {e}"))?;
@@ -433,29 +457,110 @@ impl Engine {
         &mut self,
         stones: impl IntoIterator<Item = Option<Move>>,
     ) -> Result<Vec<Move>, String> {
+        const REFUSED: &str = "cannot place the handicap stones";
         go_only(self.kind)?;
-        if !self.moves.is_empty() {
+        if !self.moves.is_empty() || !self.setup.is_empty() {
             return Err("board not empty".into());
         }
+        // Black "moves" while the stones are chosen, so that the bot chooses for black.
         let mut game = self.game.clone();
         let mut placed = Vec::new();
-        let mut moves = Vec::new();
-        for (i, stone) in stones.into_iter().enumerate() {
-            if i > 0 {
-                game.play(Move::Pass).map_err(|e| e.to_string())?;
-                moves.push(Move::Pass);
-            }
-            // `None`: the bot chooses the point.
+        for stone in stones {
             let mv = stone.unwrap_or_else(|| self.bot.choose(&game, None));
-            if mv.cell().is_none() || game.play(mv).is_err() {
-                return Err("cannot place the handicap stones".into());
-            }
-            moves.push(mv);
+            let cell = mv.cell().ok_or(REFUSED)?;
+            game.setup(&[(cell, Some(Color::Black))], Color::Black)
+                .map_err(|_| REFUSED)?;
             placed.push(mv);
         }
+        let changes: Vec<SetupChange> = placed
+            .iter()
+            .filter_map(|mv| Some((mv.cell()?, Some(Color::Black))))
+            .collect();
+        let mut game = self.game.clone();
+        game.setup(&changes, Color::White).map_err(|_| REFUSED)?;
         self.game = game;
-        self.moves = moves;
+        self.setup = changes;
+        self.setup_turn = Color::White;
         Ok(placed)
+    }
+
+    /// `loadsgf FILE [MOVE_NUMBER]`: the record's game, up to (not including) that move.
+    /// Answers the colour to move, as GNU Go does.
+    fn loadsgf(&mut self, args: &[String]) -> Result<String, String> {
+        let (path, before) = match args {
+            [path] => (path, None),
+            [path, move_number] => (path, Some(number::<usize>(move_number)?.max(1))),
+            _ => return Err(SYNTAX.into()),
+        };
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        let record = Record::read(&String::from_utf8_lossy(&bytes))
+            .map_err(|e| format!("cannot load '{path}': {e}"))?;
+        let recorded = record.moves();
+        let count = before.map_or(recorded.len(), |n| (n - 1).min(recorded.len()));
+        let first_move_node = record.nodes().iter().position(|n| n.play.is_some());
+        let setup = record.setup();
+        if setup
+            .iter()
+            .any(|s| first_move_node.is_some_and(|first| s.node > first))
+        {
+            return Err(format!(
+                "cannot load '{path}': it sets stones up after its first move"
+            ));
+        }
+        let game = record
+            .replay_moves(count)
+            .map_err(|e| format!("cannot load '{path}': {e}"))?;
+        self.kind = record.kind();
+        self.settings = record
+            .params()
+            .iter()
+            .filter_map(|(name, value)| Some(format!("{name}={}", value?)))
+            .collect();
+        self.setup = setup.iter().map(|s| (s.cell, s.color)).collect();
+        self.setup_turn = recorded.first().map_or(Color::Black, |&(color, _)| color);
+        self.moves = recorded[..count].iter().map(|&(_, mv)| mv).collect();
+        self.undo_marks.clear();
+        self.game = game;
+        Ok(self.game.turn().map_or("", Color::name).to_string())
+    }
+
+    /// `printsgf [FILE]`: the game as SGF, written to FILE or answered.
+    fn printsgf(&mut self, args: &[String]) -> Result<String, String> {
+        if args.len() > 1 {
+            return Err(SYNTAX.into());
+        }
+        let record = self.record()?;
+        let text = record.to_sgf();
+        match args.first() {
+            Some(path) => {
+                std::fs::write(path, text).map_err(|e| format!("cannot write '{path}': {e}"))?;
+                Ok(String::new())
+            }
+            // An SGF text holds no empty line that would end the response early.
+            None => Ok(text
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join("\n")),
+        }
+    }
+
+    /// The game as a record: its setup, its moves and, once over, its result.
+    fn record(&self) -> Result<Record, String> {
+        let start = self
+            .kind
+            .new_game(&self.settings)
+            .map_err(|e| e.to_string())?;
+        let mut record = Record::new(self.kind, start.params()).map_err(|e| e.to_string())?;
+        record.set_up(&self.setup);
+        let mut game = self.replay(&self.settings, &[])?;
+        for &mv in &self.moves {
+            let color = game.turn().ok_or("the game is over")?;
+            game.play(mv).map_err(|e| e.to_string())?;
+            record.push_move(color, mv).map_err(|e| e.to_string())?;
+        }
+        record.result = GameResult::of_game(&game);
+        Ok(record)
     }
 
     fn handicap_count(&self, args: &[String]) -> Result<usize, String> {
@@ -586,4 +691,20 @@ fn rules_list() -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The processor time this process has used, in seconds (0 where it cannot be read).
+fn cpu_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut time = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes one timespec, which `time` is.
+        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut time) } == 0 {
+            return time.tv_sec as f64 + time.tv_nsec as f64 / 1e9;
+        }
+    }
+    0.0
 }

@@ -1,0 +1,192 @@
+//! Conformance of `toroid gtp` itself: one scripted session through the real binary that
+//! uses every command it lists, bad input included, with every reply checked.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// What a reply must be.
+enum Expect {
+    /// Exactly this text after `= `.
+    Is(&'static str),
+    /// A success whose text starts with this.
+    Starts(&'static str),
+    /// A failure whose message starts with this.
+    Fails(&'static str),
+}
+
+use Expect::{Fails, Is, Starts};
+
+fn session(level: &str, steps: &[(&str, Expect)]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["gtp", "--level", level, "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("toroid gtp starts");
+    let mut input = String::new();
+    for (line, _) in steps {
+        input.push_str(line);
+        input.push('\n');
+    }
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.ends_with("\n\n"), "{text:?}");
+    let replies: Vec<String> = text
+        .trim_end_matches('\n')
+        .split("\n\n")
+        .map(str::to_string)
+        .collect();
+    // Empty and comment lines get no reply, nor does anything after `quit`.
+    let quit = steps.iter().position(|(line, _)| *line == "quit");
+    let answered: Vec<&(&str, Expect)> = steps[..quit.map_or(steps.len(), |q| q + 1)]
+        .iter()
+        .filter(|(line, _)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .collect();
+    assert_eq!(replies.len(), answered.len(), "{text}");
+    for ((line, expect), reply) in answered.iter().zip(&replies) {
+        // The id, if any, comes right after the `=` or `?`.
+        let (status, rest) = reply.split_at(1);
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        let text = rest.strip_prefix(' ').unwrap_or(rest);
+        let ok = match expect {
+            Is(expected) => status == "=" && text == *expected,
+            Starts(expected) => status == "=" && text.starts_with(expected),
+            Fails(expected) => status == "?" && text.starts_with(expected),
+        };
+        assert!(ok, "{line:?} answered {reply:?}");
+    }
+    replies
+}
+
+#[test]
+fn a_scripted_session_uses_every_command() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let sgf = dir.join("toroid-gtp-session.sgf");
+    let printsgf = format!("printsgf {}", sgf.display());
+    let loadsgf = format!("loadsgf {} 3", sgf.display());
+    let steps: Vec<(&str, Expect)> = vec![
+        ("protocol_version", Is("2")),
+        ("1 name", Is("toroid")),
+        ("version", Is(env!("CARGO_PKG_VERSION"))),
+        ("known_command genmove", Is("true")),
+        ("known_command frobnicate", Is("false")),
+        ("known_command", Fails("syntax error")),
+        ("list_commands", Starts("protocol_version\nname\n")),
+        ("# a comment gets no reply", Is("")),
+        ("", Is("")),
+        ("frobnicate", Fails("unknown command")),
+        ("boardsize 7", Is("")),
+        ("boardsize 99", Fails("unacceptable size")),
+        ("boardsize seven", Fails("syntax error")),
+        ("clear_board", Is("")),
+        ("komi 6.5", Is("")),
+        ("komi lots", Fails("syntax error")),
+        ("play black D4", Is("")),
+        ("play black D4", Fails("illegal move")),
+        ("play purple D5", Fails("syntax error")),
+        ("play white Z99", Fails("syntax error")),
+        ("genmove white", Starts("")),
+        ("reg_genmove black", Starts("")),
+        ("kgs-genmove_cleanup black", Starts("")),
+        ("undo", Is("")),
+        ("undo", Is("")),
+        ("undo", Is("")),
+        ("undo", Fails("cannot undo")),
+        ("play black D4", Is("")),
+        ("play white C3", Is("")),
+        ("play black E5", Is("")),
+        ("showboard", Starts("\n    A B C D E F G\n")),
+        ("final_score", Starts("")),
+        ("final_status_list alive", Is("E5 D4 C3")),
+        ("final_status_list dead", Is("")),
+        ("final_status_list seki", Is("")),
+        ("final_status_list sleepy", Fails("syntax error")),
+        (&printsgf, Is("")),
+        ("printsgf", Starts("(;FF[4]")),
+        ("printsgf a b", Fails("syntax error")),
+        (&loadsgf, Is("black")),
+        ("final_status_list alive", Is("D4 C3")),
+        (
+            "loadsgf /no/such/file.sgf",
+            Fails("cannot read '/no/such/file.sgf'"),
+        ),
+        ("boardsize 9", Is("")),
+        ("fixed_handicap 2", Is("C3 G7")),
+        ("fixed_handicap 2", Fails("board not empty")),
+        ("clear_board", Is("")),
+        ("place_free_handicap 2", Is("C3 G7")),
+        ("clear_board", Is("")),
+        ("set_free_handicap A1 J9", Is("")),
+        ("set_free_handicap A1", Fails("bad vertex list")),
+        ("time_settings 300 30 5", Is("")),
+        ("time_settings soon 30 5", Fails("syntax error")),
+        ("kgs-time_settings byoyomi 300 30 5", Is("")),
+        ("kgs-time_settings hourglass 3", Fails("syntax error")),
+        ("time_left white 290 0", Is("")),
+        ("time_left white", Fails("syntax error")),
+        ("cputime", Starts("")),
+        ("gogui-analyze_commands", Is("")),
+        ("kgs-game_over", Is("")),
+        ("toroid-rules", Starts("torus ")),
+        ("toroid-game chess", Fails("unknown game 'chess'")),
+        ("toroid-game ctor size=6", Is("")),
+        ("toroid-legal", Starts("aa ba ca ")),
+        ("toroid-play white aa", Fails("wrong colour")),
+        ("toroid-play black aa", Is("")),
+        (
+            "toroid-play white aa",
+            Fails("illegal move: the cell is occupied"),
+        ),
+        ("toroid-play white bb", Is("")),
+        ("toroid-play white end", Is("")),
+        ("toroid-genmove black", Starts("")),
+        ("toroid-board", Starts("{\"board\":[\"b.....\",\".w....\"")),
+        (
+            "final_score",
+            Fails("not available in ctor: only in go and capture-go"),
+        ),
+        ("quit", Is("")),
+        ("protocol_version", Is("never answered")),
+    ];
+    let replies = session("random", &steps);
+    let listed = replies
+        .iter()
+        .find_map(|r| r.strip_prefix("= protocol_version\n"))
+        .expect("list_commands answered");
+    for command in std::iter::once("protocol_version").chain(listed.lines()) {
+        assert!(
+            steps.iter().any(|(line, _)| {
+                let mut words = line.split_whitespace();
+                let first = words.next();
+                let name = match first {
+                    Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => words.next(),
+                    other => other,
+                };
+                name == Some(command)
+            }),
+            "the session never uses '{command}'"
+        );
+    }
+}
+
+#[test]
+fn a_bad_level_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["gtp", "--level", "godlike"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("toroid: unknown level 'godlike'"),
+        "{stderr}"
+    );
+}
