@@ -1,23 +1,99 @@
-//! Who plays a side in `toroid match`: a player named on the command line.
+//! Who plays a side in `toroid match`: a player named on the command line, either a house
+//! bot or an external engine, and the seat it takes in each game.
 
 use std::fmt;
-use std::str::FromStr;
+use std::time::Duration;
 
-use toroid_search::{Bot, Level};
+use toroid_protocol::gtp::{Limits, RemotePlayer, Unplayable};
+use toroid_rules::AnyGame;
+use toroid_search::{Budget, Level};
 
-/// A player of a match. Only house bots exist so far; external engines (a command line that
-/// speaks GTP) will be another variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use crate::arena::{EngineSeat, Fault, HouseSeat, Seat};
+
+/// A player of a match.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlayerSpec {
     /// A house bot of this level.
     House(Level),
+    /// An external engine: a command line that starts a GTP engine.
+    Engine(String),
+}
+
+/// How long players may think.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Timing {
+    /// The time per move: searching house bots search this long, engines are told it with
+    /// `time_settings` (`None`: each level's own budget; engines get no time settings).
+    pub move_time: Option<Duration>,
+    /// How long an engine may take for one answer before it loses on time (`None`: the
+    /// move time plus half of it plus a second, or a minute without a move time).
+    pub engine_timeout: Option<Duration>,
+}
+
+impl Timing {
+    fn limits(&self) -> Limits {
+        let genmove = self.engine_timeout.unwrap_or_else(|| match self.move_time {
+            Some(t) => t + t / 2 + Duration::from_secs(1),
+            None => Duration::from_secs(60),
+        });
+        Limits {
+            // Starting an interpreter can take a while on a loaded machine.
+            setup: genmove.max(Duration::from_secs(10)),
+            genmove,
+            move_time: self.move_time,
+        }
+    }
 }
 
 impl PlayerSpec {
-    /// A fresh player for one game, deterministic under `seed`.
-    pub fn bot(&self, seed: u64) -> Box<dyn Bot> {
+    /// Reads a player: a level name, or else an engine's command line.
+    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("a player is a house-bot level or an engine's command line".into());
+        }
+        Ok(text
+            .parse()
+            .map_or_else(|_| PlayerSpec::Engine(text.to_string()), PlayerSpec::House))
+    }
+
+    /// Checks that the player can play `start`: an engine is started, set up and quit.
+    pub fn check(&self, start: &AnyGame, timing: Timing) -> Result<(), String> {
+        let PlayerSpec::Engine(command) = self else {
+            return Ok(());
+        };
+        let engine = RemotePlayer::start(command, start, timing.limits()).map_err(|e| {
+            let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+            match e {
+                Unplayable::Fault(fault) => format!(
+                    "'{command}' is not a house-bot level ({}) and does not run as a GTP \
+                     engine: {fault}",
+                    levels.join(", ")
+                ),
+                e => e.to_string(),
+            }
+        })?;
+        engine.finish();
+        Ok(())
+    }
+
+    /// A fresh seat for one game from `start`; a house bot is deterministic under `seed`.
+    pub fn seat(&self, start: &AnyGame, seed: u64, timing: Timing) -> Result<Box<dyn Seat>, Fault> {
         match self {
-            PlayerSpec::House(level) => level.bot(seed),
+            PlayerSpec::House(level) => {
+                let budget = timing.move_time.map(Budget::Time);
+                Ok(Box::new(HouseSeat(level.bot_with(seed, None, budget))))
+            }
+            PlayerSpec::Engine(command) => {
+                match RemotePlayer::start(command, start, timing.limits()) {
+                    Ok(engine) => Ok(Box::new(EngineSeat(engine))),
+                    Err(Unplayable::Fault(fault)) => Err(fault.into()),
+                    Err(e) => Err(Fault::Engine {
+                        code: "refused-command",
+                        message: e.to_string(),
+                    }),
+                }
+            }
         }
     }
 }
@@ -26,35 +102,8 @@ impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::House(level) => write!(f, "{level}"),
+            PlayerSpec::Engine(command) => f.write_str(command),
         }
-    }
-}
-
-/// A player name that is none of the known kinds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownPlayer(pub String);
-
-impl fmt::Display for UnknownPlayer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-        write!(
-            f,
-            "unknown player '{}' (a player is a house-bot level: {})",
-            self.0,
-            levels.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownPlayer {}
-
-impl FromStr for PlayerSpec {
-    type Err = UnknownPlayer;
-    fn from_str(s: &str) -> Result<PlayerSpec, UnknownPlayer> {
-        s.trim()
-            .parse()
-            .map(PlayerSpec::House)
-            .map_err(|_| UnknownPlayer(s.to_string()))
     }
 }
 
@@ -63,21 +112,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_level_name_is_a_player_and_prints_as_itself() {
+    fn every_level_name_is_a_house_bot_and_prints_as_itself() {
         for level in Level::ALL {
-            let player: PlayerSpec = level.name().parse().unwrap();
+            let player = PlayerSpec::parse(level.name()).unwrap();
             assert_eq!(player, PlayerSpec::House(level));
             assert_eq!(player.to_string(), level.name());
         }
     }
 
     #[test]
-    fn unknown_names_list_the_levels() {
-        let e = "gnugo".parse::<PlayerSpec>().unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "unknown player 'gnugo' (a player is a house-bot level: \
-             random, greedy, beginner, casual, strong, max)"
+    fn anything_else_is_an_engine_command_line() {
+        let player = PlayerSpec::parse(" gnugo --mode gtp ").unwrap();
+        assert_eq!(player, PlayerSpec::Engine("gnugo --mode gtp".into()));
+        assert!(PlayerSpec::parse("  ").is_err());
+    }
+
+    #[test]
+    fn an_engine_that_does_not_start_is_reported_with_the_levels() {
+        let player = PlayerSpec::parse("no-such-engine-anywhere").unwrap();
+        let start = toroid_rules::GameKind::Go.default_game();
+        let e = player.check(&start, Timing::default()).unwrap_err();
+        assert!(
+            e.starts_with(
+                "'no-such-engine-anywhere' is not a house-bot level (random, greedy, beginner, \
+                 casual, strong, max) and does not run as a GTP engine: cannot start"
+            ),
+            "{e}"
         );
+    }
+
+    #[test]
+    fn engine_time_limits_follow_the_move_time() {
+        let timing = Timing {
+            move_time: Some(Duration::from_secs(2)),
+            engine_timeout: None,
+        };
+        assert_eq!(timing.limits().genmove, Duration::from_secs(4));
+        assert_eq!(timing.limits().setup, Duration::from_secs(10));
+        assert_eq!(Timing::default().limits().genmove, Duration::from_secs(60));
     }
 }

@@ -24,6 +24,14 @@ impl<T: Copy> PerColor<T> {
             white: values[Color::White.index()],
         }
     }
+
+    /// The value for `color`.
+    pub fn get(&self, color: Color) -> T {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
 }
 
 /// Parameter values as a JSON object in the order of the rule set's specification.

@@ -248,7 +248,15 @@ fn bad_input_is_one_line_and_status_2() {
         ),
         (
             &["replay"],
-            "toroid: the following required arguments were not provided: <GAME>",
+            "toroid: name a game (see 'toroid games') or give --record FILE",
+        ),
+        (
+            &["replay", "--record", "/no/such/record.sgf"],
+            "toroid: cannot read '/no/such/record.sgf'",
+        ),
+        (
+            &["replay", "go", "ee", "--save", "game.txt"],
+            "toroid: cannot tell the record format of 'game.txt'",
         ),
         (
             &["frobnicate"],

@@ -95,71 +95,53 @@ fn the_same_seed_gives_the_same_games_whatever_the_parallelism() {
     assert_ne!(one["games"], other["games"]);
 }
 
-/// `-p KEY=VALUE` arguments that recreate a record's parameters.
-fn param_args(params: &Value) -> Vec<String> {
-    params
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(key, value)| match value {
-            Value::String(s) => format!("{key}={s}"),
-            other => format!("{key}={other}"),
-        })
-        .collect()
-}
-
 #[test]
 fn records_hold_each_game_and_replay_to_its_result() {
-    for (game, name) in [(&HEX[..], "records-hex"), (&GO5[..], "records-go")] {
+    for (game, name, format) in [
+        (&HEX[..], "records-hex", "sgf"),
+        (&GO5[..], "records-go", "json"),
+    ] {
         let dir = scratch(name);
         let dir_text = dir.to_str().unwrap();
-        let mut args = vec!["match"];
-        args.extend(game);
-        args.extend([
-            "--black",
-            "greedy",
-            "--white",
-            "random",
-            "--games",
-            "6",
-            "--records",
-            dir_text,
-        ]);
-        let table = stdout_of(&args);
-        assert!(table.contains("A = greedy, B = random"), "{table}");
-        assert!(table.contains("Elo of A over B: "), "{table}");
+        let report = match_json(game, &["--records", dir_text, "--record-format", format]);
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         files.sort();
-        let expected: Vec<String> = (1..=6).map(|i| format!("game-{i}.json")).collect();
+        let expected: Vec<String> = (1..=6).map(|i| format!("game-{i}.{format}")).collect();
         assert_eq!(files, expected);
-        for (i, file) in files.iter().enumerate() {
-            let text = std::fs::read_to_string(dir.join(file)).unwrap();
-            let record: Value = serde_json::from_str(&text).unwrap();
-            assert_eq!(record["game"], game[0]);
-            let (black, white) = if i % 2 == 0 {
-                ("greedy", "random")
-            } else {
+        for (file, summary) in files.iter().zip(report["games"].as_array().unwrap()) {
+            let path = dir.join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (black, white) = if summary["black"] == "A" {
                 ("random", "greedy")
+            } else {
+                ("greedy", "random")
             };
-            assert_eq!(record["players"]["black"], black, "{file}");
-            assert_eq!(record["players"]["white"], white, "{file}");
-
-            let params = param_args(&record["params"]);
-            let mut replay = vec!["replay".to_string(), game[0].to_string(), "--json".into()];
-            for p in &params {
-                replay.extend(["-p".to_string(), p.clone()]);
+            if format == "sgf" {
+                assert!(text.contains(&format!("PB[{black}]PW[{white}]")), "{text}");
+            } else {
+                let record: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(record["black"], black, "{file}");
+                assert_eq!(record["white"], white, "{file}");
+                assert_eq!(record["result"]["winner"], summary["winner"], "{file}");
             }
-            for mv in record["moves"].as_array().unwrap() {
-                replay.push(mv.as_str().unwrap().to_string());
-            }
-            let replay: Vec<&str> = replay.iter().map(String::as_str).collect();
-            let view: Value = serde_json::from_str(&stdout_of(&replay)).unwrap();
+            let view: Value = serde_json::from_str(&stdout_of(&[
+                "replay",
+                "--record",
+                path.to_str().unwrap(),
+                "--json",
+            ]))
+            .unwrap();
+            assert_eq!(view["game"], game[0], "{file}");
             assert_eq!(view["over"], true, "{file}");
-            assert_eq!(view["winner"], record["winner"], "{file}");
-            assert_eq!(view["reason"], record["reason"], "{file}");
+            assert_eq!(view["winner"], summary["winner"], "{file}");
+            assert_eq!(view["reason"], summary["reason"], "{file}");
+            assert_eq!(
+                view["moves"].as_array().unwrap().len() as u64,
+                n(&summary["plies"])
+            );
         }
     }
 }
@@ -185,18 +167,25 @@ fn the_table_shows_both_sides_and_the_colour_results() {
 #[test]
 fn bad_input_is_refused_with_one_line() {
     let base = ["--black", "random", "--white", "random", "--games", "2"];
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &[
-                "match", "go", "--black", "gnugo", "--white", "random", "--games", "2",
+                "match",
+                "go",
+                "--black",
+                "no-such-engine",
+                "--white",
+                "random",
+                "--games",
+                "2",
             ],
-            "unknown player 'gnugo'",
+            "'no-such-engine' is not a house-bot level",
         ),
         (
             &[
                 "match", "go", "--black", "random", "--white", "Max", "--games", "2",
             ],
-            "unknown player 'Max'",
+            "'Max' is not a house-bot level (random, greedy, beginner, casual, strong, max)",
         ),
         (&["match", "chess"], "unknown game 'chess'"),
         (
@@ -210,6 +199,14 @@ fn bad_input_is_refused_with_one_line() {
         (
             &["match", "go", "--parallel", "0"],
             "--parallel must be at least 1",
+        ),
+        (
+            &["match", "go", "--move-time", "0"],
+            "--move-time must be a positive number of seconds",
+        ),
+        (
+            &["match", "go", "--record-format", "pdf"],
+            "invalid value 'pdf' for '--record-format",
         ),
     ];
     for (args, message) in cases {

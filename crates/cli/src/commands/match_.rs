@@ -1,5 +1,5 @@
-//! `toroid match`: N games between two players with alternating colours, in parallel, with a
-//! result table and an Elo estimate.
+//! `toroid match`: N games between two players (house bots or external GTP engines) with
+//! alternating colours, in parallel, with a result table and an Elo estimate.
 //!
 //! Player A (`--black`) has black in games 1, 3, 5, … (index 0, 2, 4, …) and player B in the
 //! others. Game `i`'s seed is derived from `--seed` and `i` alone, and each colour's bot gets
@@ -13,16 +13,18 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use toroid::arena::{play_game, GameRecord, Played};
+use toroid::arena::{play_game, Played};
 use toroid::elo::{Elo, Tally};
-use toroid::player::PlayerSpec;
+use toroid::player::{PlayerSpec, Timing};
 use toroid::render::params_line;
 use toroid::seed::{bot_seed, game_seed};
 use toroid::setup::new_game;
 use toroid::view::{ParamsView, PerColor};
+use toroid_protocol::gtp::kill_all_engines;
 use toroid_rules::{AnyGame, Color, Position};
 
 use super::{print, print_json, Failure};
@@ -35,7 +37,7 @@ pub struct Args {
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
     /// Player A, black in the first game: a level (random, greedy, beginner, casual, strong,
-    /// max).
+    /// max) or the command line of a GTP engine, like "gnugo --mode gtp --level 10".
     #[arg(long, value_name = "PLAYER")]
     black: String,
     /// Player B, white in the first game.
@@ -54,9 +56,35 @@ pub struct Args {
     /// Print one JSON object with every game and the summary instead of a table.
     #[arg(long)]
     json: bool,
-    /// Save every game as a JSON record in this folder (created if missing).
+    /// Save every game as a record in this folder (created if missing).
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
+    /// The records' format.
+    #[arg(long, value_enum, default_value_t = RecordFormat::Sgf)]
+    record_format: RecordFormat,
+    /// Seconds per move for every player: searching house bots search this long, engines
+    /// are told it with time_settings (default: each level's own budget).
+    #[arg(long, value_name = "SECONDS")]
+    move_time: Option<f64>,
+    /// Seconds an engine may take for one answer before it loses the game on time
+    /// (default: the move time × 1.5 + 1, or 60 without a move time).
+    #[arg(long, value_name = "SECONDS")]
+    engine_timeout: Option<f64>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RecordFormat {
+    Sgf,
+    Json,
+}
+
+impl RecordFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            RecordFormat::Sgf => "sgf",
+            RecordFormat::Json => "json",
+        }
+    }
 }
 
 /// The two players, A and B.
@@ -85,7 +113,11 @@ struct GameResult {
     white: &'static str,
     /// `"black"`, `"white"` or `"draw"`.
     winner: &'static str,
+    /// A code: the rules' reason, `resignation`, or the loser's fault (`illegal-move`,
+    /// `timeout`, `crash`, `malformed-answer`, `refused-command`, `wrong-colour`).
     reason: String,
+    /// The ending in words.
+    detail: String,
     plies: usize,
 }
 
@@ -123,12 +155,20 @@ struct PerLabel<'a> {
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let start = new_game(&args.game, &args.params).map_err(Failure::usage)?;
-    let a: PlayerSpec = args.black.parse().map_err(Failure::usage)?;
-    let b: PlayerSpec = args.white.parse().map_err(Failure::usage)?;
-    let players = Players([a, b]);
     if args.games == 0 {
         return Err(Failure::usage("--games must be at least 1"));
     }
+    let timing = Timing {
+        move_time: seconds("--move-time", args.move_time)?,
+        engine_timeout: seconds("--engine-timeout", args.engine_timeout)?,
+    };
+    let a = PlayerSpec::parse(&args.black).map_err(Failure::usage)?;
+    let b = PlayerSpec::parse(&args.white).map_err(Failure::usage)?;
+    for player in [&a, &b] {
+        player.check(&start, timing).map_err(Failure::usage)?;
+    }
+    kill_engines_on_interrupt();
+    let players = Players([a, b]);
     let games = args.games as usize;
     let parallel = match args.parallel {
         Some(0) => return Err(Failure::usage("--parallel must be at least 1")),
@@ -155,7 +195,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 if index >= games {
                     break;
                 }
-                let played = play_one(start, players, args.seed, index);
+                let played = play_one(start, players, timing, args.seed, index);
                 if sender.send((index, played)).is_err() {
                     break;
                 }
@@ -165,8 +205,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         // Records are written as games finish, so that an interrupted match keeps them.
         for (index, played) in receiver {
             if let Some(dir) = &args.records {
-                let record = record_of(&start, &players, args.seed, index, &played);
-                save(dir, index, games, &record)?;
+                save(dir, &args, &start, &players, index, &played)?;
             }
             results[index] = Some(played);
             progress.inc(1);
@@ -222,6 +261,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                         white: LABELS[seats.white],
                         winner: played.ending.winner_name(),
                         reason: played.ending.reason_code(),
+                        detail: played.ending.describe(&start),
                         plies: played.moves.len(),
                     }
                 })
@@ -250,37 +290,77 @@ pub fn run(args: Args) -> Result<(), Failure> {
 }
 
 /// Plays game `index` of the match.
-fn play_one(start: &AnyGame, players: &Players, seed: u64, index: usize) -> Played {
+fn play_one(start: &AnyGame, players: &Players, timing: Timing, seed: u64, index: usize) -> Played {
     let seed = game_seed(seed, index);
     let seats = Players::seats(index);
-    let mut bots = [
-        players.0[seats.black].bot(bot_seed(seed, Color::Black)),
-        players.0[seats.white].bot(bot_seed(seed, Color::White)),
-    ];
-    play_game(&mut start.clone(), &mut bots)
+    let seat = |color: Color| {
+        let player = &players.0[seats.get(color)];
+        player.seat(start, bot_seed(seed, color), timing)
+    };
+    let black = match seat(Color::Black) {
+        Ok(seat) => seat,
+        Err(fault) => return Played::unseated(Color::Black, fault),
+    };
+    let white = match seat(Color::White) {
+        Ok(seat) => seat,
+        Err(fault) => {
+            black.finish();
+            return Played::unseated(Color::White, fault);
+        }
+    };
+    play_game(&mut start.clone(), [black, white])
 }
 
-fn record_of(
+/// Seconds from the command line as a duration.
+fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>, Failure> {
+    value
+        .map(|s| {
+            Duration::try_from_secs_f64(s)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    Failure::usage(format!("{flag} must be a positive number of seconds"))
+                })
+        })
+        .transpose()
+}
+
+/// Ctrl-C or a termination signal would end the program without dropping the engines'
+/// clients, and engines run in process groups of their own that the terminal's signal does
+/// not reach: kill them before leaving.
+fn kill_engines_on_interrupt() {
+    // Fails only when a handler is already set, which then does the same.
+    let _ = ctrlc::set_handler(|| {
+        kill_all_engines();
+        std::process::exit(130);
+    });
+}
+
+/// Saves game `index` as `DIR/game-007.sgf`: numbered from 1, zero-padded so that files
+/// sort in game order.
+fn save(
+    dir: &Path,
+    args: &Args,
     start: &AnyGame,
     players: &Players,
-    seed: u64,
     index: usize,
     played: &Played,
-) -> GameRecord {
+) -> Result<(), Failure> {
     let seats = Players::seats(index);
-    let names = PerColor {
-        black: players.0[seats.black].to_string(),
-        white: players.0[seats.white].to_string(),
-    };
-    GameRecord::new(start, names, game_seed(seed, index), played)
-}
-
-/// `DIR/game-007.json`: numbered from 1, zero-padded so that files sort in game order.
-fn save(dir: &Path, index: usize, games: usize, record: &GameRecord) -> Result<(), Failure> {
-    let width = games.to_string().len();
-    let path = dir.join(format!("game-{:0width$}.json", index + 1));
-    let mut text = serde_json::to_string_pretty(record).map_err(std::io::Error::from)?;
-    text.push('\n');
+    let names = [
+        players.0[seats.black].to_string(),
+        players.0[seats.white].to_string(),
+    ];
+    let format = args.record_format;
+    let text = played
+        .record(start, names)
+        .and_then(|record| match format {
+            RecordFormat::Sgf => Ok(record.to_sgf()),
+            RecordFormat::Json => record.to_json(),
+        })
+        .map_err(|e| Failure::usage(format!("cannot record game {}: {e}", index + 1)))?;
+    let width = args.games.to_string().len();
+    let path = dir.join(format!("game-{:0width$}.{}", index + 1, format.extension()));
     fs::write(&path, text)
         .map_err(|e| Failure::usage(format!("cannot write '{}': {e}", path.display())))
 }

@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-use toroid::arena::Ending;
+use toroid::arena::{Ending, Fault};
 use toroid::render::game_text;
 use toroid::seed::clock_seed;
 use toroid::setup::{new_game, parse_move};
@@ -143,6 +143,7 @@ impl Session {
     /// How the game ended, if it has.
     fn ending(&self) -> Option<Ending> {
         self.forfeit
+            .clone()
             .or_else(|| self.game.outcome().map(Ending::Rules))
     }
 
@@ -159,8 +160,10 @@ impl Session {
                 Err(error) => {
                     self.forfeit = Some(Ending::Forfeit {
                         offender: self.person.opponent(),
-                        attempted: mv,
-                        error,
+                        fault: Fault::IllegalMove {
+                            attempted: mv,
+                            error,
+                        },
                     });
                 }
             }

@@ -4,10 +4,16 @@
 //! A thread reads the child's standard output into a channel so that a response can be
 //! awaited with a timeout. The child is killed when the client is dropped, and also after a
 //! timeout (its answers could no longer be matched to commands).
+//!
+//! On Unix every engine runs in a process group of its own and the whole group is killed,
+//! so an engine that is a script starting other programs leaves nothing behind. Because a
+//! group of its own no longer hears the terminal's Ctrl-C, the groups of running engines
+//! are listed, and [`kill_all_engines`] kills them from a program's signal handler.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -26,6 +32,32 @@ pub enum ClientError {
     Malformed { command: String, line: String },
     #[error("the engine refused '{command}': {message}")]
     Refused { command: String, message: String },
+}
+
+/// The process groups of the engines running now.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Kills every engine started by [`Client::spawn`] that still runs, with all the processes
+/// it started: for a signal handler that is about to end the program.
+pub fn kill_all_engines() {
+    let groups = RUNNING.lock().map(|g| g.clone()).unwrap_or_default();
+    for group in groups {
+        kill_group(group);
+    }
+}
+
+/// Sends SIGKILL to process group `group` (a no-op where there are no process groups).
+fn kill_group(group: u32) {
+    #[cfg(unix)]
+    if let Ok(group) = libc::pid_t::try_from(group) {
+        // SAFETY: kill(2) with a negative pid signals a process group; it touches no memory.
+        // The group is the engine's own, made by `process_group(0)` at spawn.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = group;
 }
 
 /// Splits a command line into words the way a shell would for simple cases: white space
@@ -110,13 +142,18 @@ impl Client {
         let (program, args) = words
             .split_first()
             .ok_or_else(|| spawn_error("empty command line".into()))?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| spawn_error(e.to_string()))?;
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| spawn_error(e.to_string()))?;
+        if let Ok(mut running) = RUNNING.lock() {
+            running.push(child.id());
+        }
         let stdout = child.stdout.take().expect("stdout is piped");
         let (sender, lines) = mpsc::channel();
         thread::spawn(move || {
@@ -232,13 +269,21 @@ impl Client {
         let _ = self.send("quit");
     }
 
-    /// Kills the engine (if it still runs) and says how it ended.
+    /// Kills the engine (if it still runs) with every process it started, and says how it
+    /// ended.
     fn stop(&mut self) -> String {
         self.stdin = None;
+        // The group goes first: once the engine is reaped its id could be reused.
+        kill_group(self.child.id());
         let _ = self.child.kill();
-        self.child
+        let status = self
+            .child
             .wait()
-            .map_or_else(|e| e.to_string(), |s: ExitStatus| s.to_string())
+            .map_or_else(|e| e.to_string(), |s: ExitStatus| s.to_string());
+        if let Ok(mut running) = RUNNING.lock() {
+            running.retain(|&group| group != self.child.id());
+        }
+        status
     }
 }
 

@@ -1,0 +1,216 @@
+//! External GTP engines in `toroid match`, through the real binary: real games between
+//! `toroid gtp` and GNU Go, and engines that crash, hang, lie or talk garbage, each losing
+//! its games with the reason recorded while the match goes on and no process is left.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+const TOROID: &str = env!("CARGO_BIN_EXE_toroid");
+
+/// Debian installs GNU Go in /usr/games, which is often not on PATH.
+fn path_with_games() -> String {
+    let path = std::env::var("PATH").unwrap_or_default();
+    format!("{path}:/usr/games")
+}
+
+/// Runs `toroid match ... --json` and returns its report.
+fn match_report(args: &[&str]) -> Value {
+    let out = Command::new(TOROID)
+        .arg("match")
+        .args(args)
+        .arg("--json")
+        .env("PATH", path_with_games())
+        .output()
+        .expect("the toroid binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "toroid match {args:?} failed: {stderr}"
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON report")
+}
+
+fn faulty(mode: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/faulty.sh");
+    format!("sh {} {mode}", script.display())
+}
+
+/// The games of a report as (A's colour, winner, reason, detail).
+fn games(report: &Value) -> Vec<(String, String, String, String)> {
+    report["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let a_colour = if g["black"] == "A" { "black" } else { "white" };
+            let text = |key: &str| g[key].as_str().unwrap().to_string();
+            (
+                a_colour.to_string(),
+                text("winner"),
+                text("reason"),
+                text("detail"),
+            )
+        })
+        .collect()
+}
+
+/// Processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<PathBuf> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| {
+            let dir = entry.ok()?.path();
+            let cmdline = std::fs::read(dir.join("cmdline")).ok()?;
+            String::from_utf8_lossy(&cmdline)
+                .contains(marker)
+                .then_some(dir)
+        })
+        .collect()
+}
+
+#[test]
+fn faulty_engines_lose_every_game_with_the_reason() {
+    let cases = [
+        ("crash", "crash", "the engine stopped (exit status: 3)"),
+        ("hang", "timeout", "no answer to 'genmove"),
+        ("illegal", "illegal-move", "played the illegal move 'ae'"),
+        ("garbage", "malformed-answer", "\"I am not speaking GTP\""),
+        ("not-a-move", "malformed-answer", "'Z99'"),
+        ("wrong-colour", "wrong-colour", "but answered '"),
+        ("refuse", "refused-command", "the engine refused 'play"),
+        ("resign", "resignation", "resigned"),
+    ];
+    for (mode, code, words) in cases {
+        let engine = faulty(mode);
+        let report = match_report(&[
+            "go",
+            "-p",
+            "size=5",
+            "--black",
+            &engine,
+            "--white",
+            "random",
+            "--games",
+            "2",
+            "--engine-timeout",
+            "0.5",
+        ]);
+        for (a_colour, winner, reason, detail) in games(&report) {
+            assert_ne!(winner, a_colour, "{mode}: the engine must lose: {detail}");
+            assert_ne!(winner, "draw", "{mode}: {detail}");
+            assert_eq!(reason, code, "{mode}: {detail}");
+            assert!(detail.contains(words), "{mode}: {detail}");
+        }
+        assert_eq!(report["summary"]["losses"], 2, "{mode}");
+    }
+}
+
+#[test]
+fn an_engine_and_everything_it_started_are_gone_after_a_timeout() {
+    let marker = format!("toroid-engine-test-marker-{}", std::process::id());
+    let engine = format!("{} {marker}", faulty("fork"));
+    let report = match_report(&[
+        "go",
+        "-p",
+        "size=5",
+        "--black",
+        &engine,
+        "--white",
+        "random",
+        "--games",
+        "2",
+        "--engine-timeout",
+        "0.5",
+    ]);
+    for (_, _, reason, detail) in games(&report) {
+        assert_eq!(reason, "timeout", "{detail}");
+    }
+    assert_eq!(processes_with(&marker), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn an_engine_that_does_not_start_is_refused_before_any_game() {
+    let out = Command::new(TOROID)
+        .args([
+            "match",
+            "go",
+            "--black",
+            "no-such-engine --gtp",
+            "--white",
+            "random",
+        ])
+        .args(["--games", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("toroid: 'no-such-engine --gtp' is not a house-bot level"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_go_engine_cannot_be_given_another_rule_set() {
+    let out = Command::new(TOROID)
+        .args([
+            "match",
+            "hex-torus",
+            "--black",
+            &faulty("pass"),
+            "--white",
+            "random",
+        ])
+        .args(["--games", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("does not list toroid-game"), "{stderr}");
+}
+
+#[test]
+fn toroid_gtp_plays_gnu_go_to_the_end() {
+    let ours = format!("{TOROID} gtp --level beginner --seed 5");
+    let report = match_report(&[
+        "go",
+        "-p",
+        "size=7",
+        "--black",
+        &ours,
+        "--white",
+        "gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead",
+        "--games",
+        "2",
+    ]);
+    for (_, winner, reason, detail) in games(&report) {
+        assert!(
+            ["two-passes", "max-moves"].contains(&reason.as_str()),
+            "a real game ends by the rules: {detail}"
+        );
+        assert_ne!(winner, "", "{detail}");
+    }
+    assert_eq!(report["summary"]["games"], 2);
+}
+
+#[test]
+fn toroid_gtp_plays_every_rule_set_through_the_extension() {
+    let ours = format!("{TOROID} gtp --level greedy --seed 2");
+    for game in ["torus", "hex-torus", "m-torus", "ctor", "capture-go", "go"] {
+        let report = match_report(&[game, "--black", &ours, "--white", "random", "--games", "2"]);
+        for (_, _, reason, detail) in games(&report) {
+            let faults = [
+                "crash",
+                "timeout",
+                "illegal-move",
+                "malformed-answer",
+                "refused-command",
+                "wrong-colour",
+            ];
+            assert!(!faults.contains(&reason.as_str()), "{game}: {detail}");
+        }
+    }
+}

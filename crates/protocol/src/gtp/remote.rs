@@ -1,0 +1,205 @@
+//! An external GTP engine as a player of one game: the controller's side of GTP.
+//!
+//! [`RemotePlayer::start`] runs the engine and sets the game up, [`RemotePlayer::genmove`]
+//! asks for a move, [`RemotePlayer::tell`] reports the opponent's moves. Engines that list
+//! `toroid-game` are driven with the `toroid-*` extension in every rule set (toroid
+//! notation, exact parameters); other engines are standard Go engines and can play `go` and
+//! `capture-go` on a plain square board only, set up with `boardsize`, `clear_board` and
+//! `komi`. Everything the engine does wrong is a typed [`Fault`], so that a referee can
+//! score the game against it.
+
+use std::time::Duration;
+
+use thiserror::Error;
+use toroid_rules::{AnyGame, Color, GameKind, Lattice, Move, Position, Surface, Topology};
+
+use crate::gtp::board::speaks_vertices;
+use crate::gtp::client::{Client, ClientError};
+use crate::gtp::vertex::{move_vertex, parse_color, parse_move};
+
+/// How long an engine may take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// For starting and for every command but `genmove`.
+    pub setup: Duration,
+    /// For a `genmove` answer.
+    pub genmove: Duration,
+    /// The thinking time per move the engine is told with `time_settings 0 SECONDS 1`
+    /// (`None`: no time settings are sent).
+    pub move_time: Option<Duration>,
+}
+
+/// What an engine did wrong. The game is lost for it.
+#[derive(Debug, Error)]
+pub enum Fault {
+    /// It could not start, stopped, timed out, answered garbage or refused a command.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// Its answer to `genmove` is not a move of this board.
+    #[error("answered '{answer}' to '{command}', which is not a move on this board")]
+    NotAMove { command: String, answer: String },
+    /// Its answer to `genmove` names a colour other than the one asked for.
+    #[error("was asked to move for {asked} but answered '{answer}'")]
+    WrongColour { asked: Color, answer: String },
+}
+
+impl Fault {
+    /// A kebab-case code for records and scripts: `crash`, `timeout`, `malformed-answer`,
+    /// `refused-command` or `wrong-colour`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Fault::Client(ClientError::Spawn { .. } | ClientError::Crashed { .. }) => "crash",
+            Fault::Client(ClientError::Timeout { .. }) => "timeout",
+            Fault::Client(ClientError::Malformed { .. }) | Fault::NotAMove { .. } => {
+                "malformed-answer"
+            }
+            Fault::Client(ClientError::Refused { .. }) => "refused-command",
+            Fault::WrongColour { .. } => "wrong-colour",
+        }
+    }
+}
+
+/// Why an engine cannot play a game at all (a mistake in the match set-up, not a fault of
+/// the engine during a game).
+#[derive(Debug, Error)]
+pub enum Unplayable {
+    #[error(transparent)]
+    Fault(#[from] Fault),
+    #[error(
+        "'{engine}' does not list toroid-game, so it is taken for a Go engine, which can \
+         play only go and capture-go on a plain square board of at most 25×25, not {game}"
+    )]
+    NotGo { engine: String, game: String },
+}
+
+/// An engine's answer to `genmove`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Play(Move),
+    Resign,
+}
+
+/// A running engine playing one game.
+pub struct RemotePlayer {
+    client: Client,
+    /// Whether the engine speaks the `toroid-*` extension.
+    extension: bool,
+    limits: Limits,
+}
+
+/// Whether a standard Go engine can play `game`: Go rules on the plane, named by vertices.
+fn plain_go(game: &AnyGame) -> bool {
+    let topology = game.topology();
+    speaks_vertices(game)
+        && topology.lattice() == Lattice::Square4
+        && topology.surface() == Surface::Plane
+        && topology.width() == topology.height()
+}
+
+impl RemotePlayer {
+    /// Starts `command_line` and sets up the game `start` on it.
+    pub fn start(
+        command_line: &str,
+        start: &AnyGame,
+        limits: Limits,
+    ) -> Result<RemotePlayer, Unplayable> {
+        let client = Client::spawn(command_line, limits.setup).map_err(Fault::from)?;
+        let mut player = RemotePlayer {
+            client,
+            extension: false,
+            limits,
+        };
+        let commands = player.send("list_commands")?;
+        player.extension = commands.lines().any(|l| l.trim() == "toroid-game");
+        if player.extension {
+            let mut setup = format!("toroid-game {}", start.kind().name());
+            for (name, value) in start.params().iter() {
+                if let Some(value) = value {
+                    setup.push_str(&format!(" {name}={value}"));
+                }
+            }
+            player.send(&setup)?;
+        } else if plain_go(start) {
+            player.send(&format!("boardsize {}", start.topology().width()))?;
+            player.send("clear_board")?;
+            if start.kind() == GameKind::Go {
+                if let Some(komi) = start.params().float("komi") {
+                    player.send(&format!("komi {komi}"))?;
+                }
+            }
+        } else {
+            return Err(Unplayable::NotGo {
+                engine: command_line.to_string(),
+                game: start.kind().name().to_string(),
+            });
+        }
+        if let Some(time) = limits.move_time {
+            // Optional for the engine: one that refuses it simply gets no time settings.
+            match player.send(&format!("time_settings 0 {} 1", time.as_secs_f64())) {
+                Ok(_) | Err(Fault::Client(ClientError::Refused { .. })) => {}
+                Err(fault) => return Err(fault.into()),
+            }
+        }
+        Ok(player)
+    }
+
+    fn send(&mut self, command: &str) -> Result<String, Fault> {
+        Ok(self.client.send(command)?)
+    }
+
+    /// Asks for `color`'s move in the position the engine has been told, on a board of
+    /// this `topology`.
+    pub fn genmove(&mut self, topology: &Topology, color: Color) -> Result<Answer, Fault> {
+        let command = if self.extension {
+            format!("toroid-genmove {}", color.name())
+        } else {
+            format!("genmove {}", color.name())
+        };
+        self.client.set_timeout(self.limits.genmove);
+        let answer = self.send(&command);
+        self.client.set_timeout(self.limits.setup);
+        let answer = answer?;
+        let mut words = answer.split_whitespace();
+        let (first, second) = (words.next(), words.next());
+        let token = match (first, second, words.next()) {
+            (Some(word), None, None) => word,
+            // Some engines echo the colour before the move.
+            (Some(colour), Some(word), None) if parse_color(colour).is_some() => {
+                if parse_color(colour) != Some(color) {
+                    return Err(Fault::WrongColour {
+                        asked: color,
+                        answer,
+                    });
+                }
+                word
+            }
+            _ => return Err(Fault::NotAMove { command, answer }),
+        };
+        if token.eq_ignore_ascii_case("resign") {
+            return Ok(Answer::Resign);
+        }
+        let mv = if self.extension {
+            Move::parse(token, topology).ok()
+        } else {
+            parse_move(token, topology)
+        };
+        mv.map(Answer::Play)
+            .ok_or(Fault::NotAMove { command, answer })
+    }
+
+    /// Tells the engine that `color` played `mv` on a board of this `topology`.
+    pub fn tell(&mut self, topology: &Topology, color: Color, mv: Move) -> Result<(), Fault> {
+        let command = if self.extension {
+            format!("toroid-play {} {}", color.name(), mv.notation(topology))
+        } else {
+            format!("play {} {}", color.name(), move_vertex(mv, topology))
+        };
+        self.send(&command).map(drop)
+    }
+
+    /// Asks the engine to quit and makes sure it is gone.
+    pub fn finish(self) {
+        self.client
+            .quit(self.limits.setup.min(Duration::from_secs(1)));
+    }
+}
