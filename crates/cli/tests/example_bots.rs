@@ -195,27 +195,34 @@ const GAMES: [(GameKind, &[&str]); 6] = [
 
 const MAX_PLIES: usize = 300;
 
-fn go_like(kind: GameKind) -> bool {
-    matches!(kind, GameKind::Go | GameKind::CaptureGo)
+/// How a controller talks to a bot (docs/protocol.md, "What a controller sends").
+#[derive(Clone, Copy, Debug)]
+enum Dialect {
+    /// `toroid match` to a bot that lists `toroid-game`, in every rule set: `toroid-game`
+    /// with every parameter, `toroid-play`, `toroid-genmove`, toroid notation.
+    Extension,
+    /// A Go controller: `boardsize`, `clear_board`, `komi`, `play`, `genmove`, GTP vertices.
+    PlainGo,
 }
 
-/// What a controller sends to start a game (docs/protocol.md, "Writing a bot").
-fn new_game_commands(kind: GameKind, params: &[&str]) -> Vec<String> {
-    let mut commands = Vec::new();
-    if go_like(kind) {
-        let value = |key: &str| {
-            params
-                .iter()
-                .find_map(|p| p.strip_prefix(key)?.strip_prefix('='))
-        };
-        commands.push(format!("boardsize {}", value("size").unwrap_or("9")));
-        commands.push("clear_board".into());
-        if kind == GameKind::Go {
-            commands.push(format!("komi {}", value("komi").unwrap_or("7.5")));
+fn new_game_commands(dialect: Dialect, game: &AnyGame) -> Vec<String> {
+    let params = game.params();
+    match dialect {
+        Dialect::Extension => {
+            let mut command = format!("toroid-game {}", game.kind());
+            for (key, value) in params.iter() {
+                if let Some(value) = value {
+                    command.push_str(&format!(" {key}={value}"));
+                }
+            }
+            vec![command]
         }
+        Dialect::PlainGo => vec![
+            format!("boardsize {}", game.topology().width()),
+            "clear_board".into(),
+            format!("komi {}", params.float("komi").expect("a go game")),
+        ],
     }
-    commands.push(format!("toroid-game {kind} {}", params.join(" ")));
-    commands
 }
 
 /// The test's own moves: placements spread over the board by the ply number, `pass` or
@@ -238,23 +245,20 @@ fn opponent_move(game: &AnyGame) -> Move {
 
 /// Plays one game to its end between `bot` (as `bot_color`) and [`opponent_move`], checking
 /// that the bot accepts every move and that every move it answers is legal and well written.
-fn play_game(bot: &mut Client, name: &str, kind: GameKind, params: &[&str], bot_color: Color) {
-    let mut game = kind.new_game(params).unwrap();
-    for command in new_game_commands(kind, params) {
+fn play_game(bot: &mut Client, name: &str, dialect: Dialect, start: &AnyGame, bot_color: Color) {
+    let mut game = start.clone();
+    let kind = game.kind();
+    for command in new_game_commands(dialect, &game) {
         bot.send(&command)
             .unwrap_or_else(|e| panic!("{name}, {kind}: {e}"));
     }
-    let (play, genmove) = if go_like(kind) {
-        ("play", "genmove")
-    } else {
-        ("toroid-play", "toroid-genmove")
+    let (play, genmove) = match dialect {
+        Dialect::Extension => ("toroid-play", "toroid-genmove"),
+        Dialect::PlainGo => ("play", "genmove"),
     };
-    let write = |mv: Move, game: &AnyGame| {
-        if go_like(kind) {
-            move_vertex(mv, game.topology())
-        } else {
-            mv.notation(game.topology()).to_string()
-        }
+    let write = |mv: Move, game: &AnyGame| match dialect {
+        Dialect::Extension => mv.notation(game.topology()).to_string(),
+        Dialect::PlainGo => move_vertex(mv, game.topology()),
     };
     while let Some(color) = game.turn().filter(|_| game.ply() < MAX_PLIES) {
         if color == bot_color {
@@ -280,17 +284,75 @@ fn play_game(bot: &mut Client, name: &str, kind: GameKind, params: &[&str], bot_
 }
 
 #[test]
-fn every_answer_is_a_legal_move_in_every_rule_set() {
+fn every_answer_is_a_legal_move_in_every_rule_set_and_dialect() {
     for (name, words) in bots() {
-        // One process for every game: each game's first commands must reset the bot.
+        // One process for every game: each game's first commands must reset the bot. A
+        // fresh bot plays go, as a Go controller expects.
         let mut bot = Client::spawn(&command_line(&words), TIMEOUT).unwrap();
-        for (kind, params) in GAMES {
+        let plain_go = GameKind::Go.new_game(&["size=5", "komi=0.5"]).unwrap();
+        let games =
+            GAMES.map(|(kind, params)| (Dialect::Extension, kind.new_game(params).unwrap()));
+        for (dialect, start) in [(Dialect::PlainGo, plain_go)].into_iter().chain(games) {
             for color in Color::BOTH {
-                play_game(&mut bot, name, kind, params, color);
+                play_game(&mut bot, name, dialect, &start, color);
             }
         }
         bot.quit(TIMEOUT);
     }
+}
+
+/// How the rules end a game; any other reason in a match report is a resignation or a
+/// player's fault.
+const RULES_REASONS: [&str; 10] = [
+    "two-passes",
+    "surrounded",
+    "ring",
+    "bracelet",
+    "right-helix",
+    "left-helix",
+    "seam-loop",
+    "board-full",
+    "capture-target",
+    "move-limit",
+];
+
+/// Two games of `toroid match` between `bot` and a house bot, which must end by the rules.
+fn match_against(kind: GameKind, params: &[&str], bot: &str, house: &str) {
+    let mut command = Command::new(TOROID);
+    command.args(["match", kind.name()]);
+    for param in params {
+        command.args(["-p", param]);
+    }
+    command.args(["--black", bot, "--white", house, "--games", "2", "--json"]);
+    let out = command.output().expect("the toroid binary runs");
+    let context = format!("{kind}, {bot} against {house}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{context}: {stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report");
+    let games = report["games"].as_array().expect("a list of games");
+    assert_eq!(games.len(), 2, "{context}: {report}");
+    for game in games {
+        let reason = game["reason"].as_str().unwrap_or_default();
+        assert!(
+            RULES_REASONS.contains(&reason),
+            "{context}: {}",
+            game["detail"]
+        );
+    }
+}
+
+#[test]
+fn matches_against_house_bots_end_by_the_rules_in_every_rule_set() {
+    let bots = bots().map(|(_, words)| command_line(&words));
+    thread::scope(|scope| {
+        for (i, (kind, params)) in GAMES.into_iter().enumerate() {
+            for (j, bot) in bots.iter().enumerate() {
+                // Each bot meets random in three rule sets and greedy in the other three.
+                let house = ["random", "greedy"][(i + j) % 2];
+                scope.spawn(move || match_against(kind, params, bot, house));
+            }
+        }
+    });
 }
 
 /// The processes whose parent is `pid`.
