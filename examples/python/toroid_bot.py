@@ -159,7 +159,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--toroid", default=os.environ.get("TOROID", "toroid"),
                         help="the toroid binary (default: $TOROID, else toroid on the PATH)")
-    parser.add_argument("--seed", type=int, help="seed for the random tie-breaks (default: from the system)")
+    parser.add_argument("--seed", type=int,
+                        help="seed for the random tie-breaks (default: from the system)")
     args = parser.parse_args()
     try:
         oracle = Oracle(args.toroid)
