@@ -210,7 +210,12 @@ fn handicap_commands() {
 #[test]
 fn time_settings_reach_the_bot() {
     let (mut e, clock) = engine();
-    let seen = |clock: &Clock| clock.lock().unwrap().map(|t| t.remaining.as_secs_f64());
+    let seen = |clock: &Clock| {
+        clock
+            .lock()
+            .unwrap()
+            .map(|t| (t.remaining + t.overtime).as_secs_f64())
+    };
     script(&mut e, &[("genmove black", Some("= A9\n\n"))]);
     assert_eq!(seen(&clock), None);
     script(

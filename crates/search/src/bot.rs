@@ -11,6 +11,9 @@ pub struct TimeLeft {
     pub remaining: Duration,
     /// Time added after each of the mover's moves.
     pub increment: Duration,
+    /// In overtime (byo-yomi), the time this move alone may take: the period's time per
+    /// stone still owed. It comes back for the next move, so it may be used up nearly whole.
+    pub overtime: Duration,
 }
 
 /// A player that chooses moves.

@@ -52,11 +52,13 @@ const SAFETY: Duration = Duration::from_millis(50);
 
 /// How long to think on a move with `time` on the clock: an even share of the main time over
 /// the expected moves left plus most of the increment, and never more than half of what is
-/// left (minus a safety margin), so the clock cannot run out.
+/// left (minus a safety margin), so the clock cannot run out; in overtime, most of the
+/// move's own time.
 pub fn clock_allowance(time: TimeLeft, moves_left: u32) -> Duration {
     let share = time.remaining / moves_left.max(1) + time.increment.mul_f64(0.8);
     let cap = (time.remaining / 2).saturating_sub(SAFETY);
-    share.min(cap)
+    let overtime = time.overtime.mul_f64(0.9).saturating_sub(SAFETY);
+    share.min(cap).max(overtime)
 }
 
 #[cfg(test)]
@@ -72,8 +74,19 @@ mod tests {
         let t = TimeLeft {
             remaining: ms(60_000),
             increment: ms(1_000),
+            overtime: Duration::ZERO,
         };
         assert_eq!(clock_allowance(t, 30), ms(2_000 + 800));
+    }
+
+    #[test]
+    fn overtime_is_used_nearly_whole() {
+        let t = TimeLeft {
+            remaining: Duration::ZERO,
+            increment: Duration::ZERO,
+            overtime: ms(1_000),
+        };
+        assert_eq!(clock_allowance(t, 30), ms(850));
     }
 
     #[test]
@@ -81,11 +94,13 @@ mod tests {
         let t = TimeLeft {
             remaining: ms(300),
             increment: ms(10_000),
+            overtime: Duration::ZERO,
         };
         assert_eq!(clock_allowance(t, 10), ms(100));
         let empty = TimeLeft {
             remaining: ms(20),
             increment: Duration::ZERO,
+            overtime: Duration::ZERO,
         };
         assert_eq!(clock_allowance(empty, 10), Duration::ZERO);
     }
@@ -95,6 +110,7 @@ mod tests {
         let t = TimeLeft {
             remaining: ms(10_000),
             increment: Duration::ZERO,
+            overtime: Duration::ZERO,
         };
         let limits = Limits::new(Budget::Time(ms(5_000)), Some(t), 100);
         let left = limits.deadline.unwrap() - Instant::now();

@@ -287,6 +287,7 @@ fn time_budgets_are_kept() {
     let clock = TimeLeft {
         remaining: Duration::from_millis(400),
         increment: Duration::ZERO,
+        overtime: Duration::ZERO,
     };
     let start = Instant::now();
     bot.choose(&g, Some(clock));

@@ -61,8 +61,8 @@ impl Clock {
     }
 
     /// What `color` may spend, for [`toroid_search::Bot::choose`]: the time left in main
-    /// time, or in overtime the period's time divided among the stones still owed. `None`
-    /// without a time limit.
+    /// time, or in overtime the period's time divided among the stones still owed (the
+    /// move's own time). `None` without a time limit.
     pub fn time_left(&self, color: Color) -> Option<TimeLeft> {
         let TimeSystem::Limited {
             main,
@@ -77,15 +77,21 @@ impl Clock {
         } else {
             (period, stones)
         });
-        let share = if stones > 0 {
-            seconds / f64::from(stones)
+        // A negative report (an engine over time) is no time at all.
+        let time =
+            |seconds: f64| Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(Duration::MAX);
+        Some(if stones > 0 {
+            TimeLeft {
+                remaining: Duration::ZERO,
+                increment: Duration::ZERO,
+                overtime: time(seconds / f64::from(stones)),
+            }
         } else {
-            seconds
-        };
-        Some(TimeLeft {
-            // A negative report (an engine over time) is no time at all.
-            remaining: Duration::try_from_secs_f64(share.max(0.0)).unwrap_or(Duration::MAX),
-            increment: Duration::ZERO,
+            TimeLeft {
+                remaining: time(seconds),
+                increment: Duration::ZERO,
+                overtime: Duration::ZERO,
+            }
         })
     }
 }
@@ -94,8 +100,9 @@ impl Clock {
 mod tests {
     use super::*;
 
-    fn secs(t: Option<TimeLeft>) -> Option<f64> {
-        t.map(|t| t.remaining.as_secs_f64())
+    /// Main time left and the move's overtime, in seconds.
+    fn secs(t: Option<TimeLeft>) -> Option<(f64, f64)> {
+        t.map(|t| (t.remaining.as_secs_f64(), t.overtime.as_secs_f64()))
     }
 
     #[test]
@@ -106,13 +113,13 @@ mod tests {
             None
         );
         let mut c = Clock::standard(600.0, 30.0, 5);
-        assert_eq!(secs(c.time_left(Color::Black)), Some(600.0));
+        assert_eq!(secs(c.time_left(Color::Black)), Some((600.0, 0.0)));
         c.report(Color::Black, 20.0, 4);
-        assert_eq!(secs(c.time_left(Color::Black)), Some(5.0));
-        assert_eq!(secs(c.time_left(Color::White)), Some(600.0));
+        assert_eq!(secs(c.time_left(Color::Black)), Some((0.0, 5.0)));
+        assert_eq!(secs(c.time_left(Color::White)), Some((600.0, 0.0)));
         c.report(Color::White, -3.0, 0);
-        assert_eq!(secs(c.time_left(Color::White)), Some(0.0));
+        assert_eq!(secs(c.time_left(Color::White)), Some((0.0, 0.0)));
         let c = Clock::standard(0.0, 30.0, 10);
-        assert_eq!(secs(c.time_left(Color::White)), Some(3.0));
+        assert_eq!(secs(c.time_left(Color::White)), Some((0.0, 3.0)));
     }
 }
