@@ -32,6 +32,23 @@ fn match_report(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("one JSON report")
 }
 
+/// Two games of 5×5 go between `engine` and `random`, half a second an answer.
+fn against_random(engine: &str) -> Value {
+    match_report(&[
+        "go",
+        "-p",
+        "size=5",
+        "--black",
+        engine,
+        "--white",
+        "random",
+        "--games",
+        "2",
+        "--engine-timeout",
+        "0.5",
+    ])
+}
+
 fn faulty(mode: &str) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/faulty.sh");
     format!("sh {} {mode}", script.display())
@@ -84,19 +101,7 @@ fn faulty_engines_lose_every_game_with_the_reason() {
     ];
     for (mode, code, words) in cases {
         let engine = faulty(mode);
-        let report = match_report(&[
-            "go",
-            "-p",
-            "size=5",
-            "--black",
-            &engine,
-            "--white",
-            "random",
-            "--games",
-            "2",
-            "--engine-timeout",
-            "0.5",
-        ]);
+        let report = against_random(&engine);
         for (a_colour, winner, reason, detail) in games(&report) {
             assert_ne!(winner, a_colour, "{mode}: the engine must lose: {detail}");
             assert_ne!(winner, "draw", "{mode}: {detail}");
@@ -111,19 +116,7 @@ fn faulty_engines_lose_every_game_with_the_reason() {
 fn an_engine_and_everything_it_started_are_gone_after_a_timeout() {
     let marker = format!("toroid-engine-test-marker-{}", std::process::id());
     let engine = format!("{} {marker}", faulty("fork"));
-    let report = match_report(&[
-        "go",
-        "-p",
-        "size=5",
-        "--black",
-        &engine,
-        "--white",
-        "random",
-        "--games",
-        "2",
-        "--engine-timeout",
-        "0.5",
-    ]);
+    let report = against_random(&engine);
     for (_, _, reason, detail) in games(&report) {
         assert_eq!(reason, "timeout", "{detail}");
     }
