@@ -123,45 +123,33 @@ fn an_engine_and_everything_it_started_are_gone_after_a_timeout() {
     assert_eq!(processes_with(&marker), Vec::<PathBuf>::new());
 }
 
-#[test]
-fn an_engine_that_does_not_start_is_refused_before_any_game() {
+/// Runs a two-game match of `game` between `engine` and `random` that must be refused
+/// before it starts, and returns its one line of standard error.
+fn refused_match(game: &str, engine: &str) -> String {
     let out = Command::new(TOROID)
-        .args([
-            "match",
-            "go",
-            "--black",
-            "no-such-engine --gtp",
-            "--white",
-            "random",
-        ])
+        .args(["match", game, "--black", engine, "--white", "random"])
         .args(["--games", "2"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+}
+
+#[test]
+fn an_engine_that_does_not_start_is_refused_before_any_game() {
+    let stderr = refused_match("go", "no-such-engine --gtp");
     assert!(
         stderr.starts_with("toroid: 'no-such-engine --gtp' is not a house-bot level"),
         "{stderr}"
     );
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
 #[test]
 fn a_go_engine_cannot_be_given_another_rule_set() {
-    let out = Command::new(TOROID)
-        .args([
-            "match",
-            "hex-torus",
-            "--black",
-            &faulty("pass"),
-            "--white",
-            "random",
-        ])
-        .args(["--games", "2"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = refused_match("hex-torus", &faulty("pass"));
     assert!(stderr.contains("does not list toroid-game"), "{stderr}");
 }
 
