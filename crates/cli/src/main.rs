@@ -23,7 +23,7 @@ enum Command {
     Replay(commands::replay::Args),
     /// Show a game's cell graph: cells and directed adjacencies with seam labels.
     Topology(commands::topology::Args),
-    /// Measure single-core random playouts per second.
+    /// Measure single-core random playouts per second, or MCTS simulations per second.
     Bench(commands::bench::Args),
     /// Play a house bot in the terminal.
     Play(commands::play::Args),

@@ -535,3 +535,42 @@ fn bench_prints_one_playouts_per_second_line_per_rule_set() {
     let text = stdout_of(&["bench", "all", "--seconds", "0.05"]);
     assert_eq!(per_second(&text), 6, "{text}");
 }
+
+#[test]
+fn bench_mcts_prints_simulations_per_second() {
+    let text = stdout_of(&[
+        "bench",
+        "go",
+        "-p",
+        "size=5",
+        "--mcts",
+        "--threads",
+        "2",
+        "--policy",
+        "uniform",
+        "--seconds",
+        "0.1",
+    ]);
+    assert!(
+        text.contains(", MCTS, 2 threads, uniform policy, "),
+        "{text}"
+    );
+    let rate = text
+        .lines()
+        .find_map(|l| l.strip_suffix(" simulations/s"))
+        .and_then(|n| n.parse::<f64>().ok());
+    assert!(rate.is_some_and(|r| r > 0.0), "{text}");
+    for (args, start) in [
+        (
+            &["bench", "go", "--threads", "2"][..],
+            "toroid: the following required arguments were not provided: --mcts",
+        ),
+        (
+            &["bench", "go", "--mcts", "--threads", "0"][..],
+            "toroid: invalid value '0'",
+        ),
+    ] {
+        let line = refused(args);
+        assert!(line.starts_with(start), "toroid {args:?}: {line}");
+    }
+}

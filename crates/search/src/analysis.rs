@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use toroid_rules::Move;
 
-use crate::tree::{Tree, ROOT};
+use crate::tree::{Proof, Tree, ROOT};
 
 /// Longest principal variation reported.
 const PV_LENGTH: usize = 12;
@@ -18,8 +18,9 @@ pub struct MoveInfo {
     pub visits: u32,
     /// Mean result for the player to move (1 win, ½ draw, 0 loss).
     pub win_rate: f64,
-    /// The move wins the game at once.
-    pub wins_now: bool,
+    /// What the search proved about the move: it wins (at once or whatever the opponent
+    /// does) or it loses to best play.
+    pub proof: Proof,
     /// The expected continuation, starting with `mv` (from the thread that searched it most).
     pub pv: Vec<Move>,
 }
@@ -30,7 +31,7 @@ pub struct Analysis {
     /// Simulations run for this move (not counting those reused from earlier moves).
     pub simulations: u64,
     pub elapsed: Duration,
-    /// Candidate moves, best first: a move that wins at once, then by visits.
+    /// Candidate moves, best first: proven wins, then by visits, proven losses last.
     pub moves: Vec<MoveInfo>,
     /// Visits of each cell's placement at the root, indexed by cell (a heat map).
     pub visit_map: Vec<u32>,
@@ -67,7 +68,7 @@ impl Analysis {
                             mv: node.mv,
                             visits: 0,
                             win_rate: 0.5,
-                            wins_now: false,
+                            proof: Proof::Unknown,
                             pv: vec![node.mv],
                         });
                         pv_visits.push(0);
@@ -77,7 +78,9 @@ impl Analysis {
                 };
                 let m = &mut moves[i];
                 m.visits += node.visits;
-                m.wins_now |= node.winning;
+                if node.proof != Proof::Unknown {
+                    m.proof = node.proof;
+                }
                 wins[i] += f64::from(node.wins);
                 if node.visits > pv_visits[i] {
                     pv_visits[i] = node.visits;
@@ -92,9 +95,15 @@ impl Analysis {
                 m.win_rate = w / f64::from(m.visits);
             }
         }
+        // Proven wins first and proven losses last; by visits in between.
+        let rank = |m: &MoveInfo| match m.proof {
+            Proof::Win => 2,
+            Proof::Unknown => 1,
+            Proof::Loss => 0,
+        };
         moves.sort_by(|a, b| {
-            (b.wins_now, b.visits)
-                .cmp(&(a.wins_now, a.visits))
+            (rank(b), b.visits)
+                .cmp(&(rank(a), a.visits))
                 .then(b.win_rate.total_cmp(&a.win_rate))
         });
         let mut visit_map = vec![0; cells];

@@ -39,16 +39,17 @@ fn go_shape(g: &Go, cell: Cell, me: Color) -> f64 {
     liberties - self_atari + 2.0 * ataris
 }
 
-/// `torus`: enemy stones next to the new stone, weighted by how many of their sides are
-/// already ours (a stone with all four wins, with three threatens to).
-fn pressure(game: &AnyGame, cell: Cell, me: Color) -> f64 {
+/// `torus`: enemy stones next to `cell`, weighted by how many of their sides are `me`'s with
+/// a stone of `me` on `cell` (a stone with all four is surrounded, with three threatened).
+/// The same before the stone is placed (the search's prior) and after (greedy).
+pub fn pressure<P: Position>(game: &P, cell: Cell, me: Color) -> f64 {
     let topo = game.topology();
     topo.adjacent(cell)
         .filter(|&n| game.stone(n) == Some(me.opponent()))
         .map(|n| {
             let ours = topo
                 .adjacent(n)
-                .filter(|&m| game.stone(m) == Some(me))
+                .filter(|&m| m == cell || game.stone(m) == Some(me))
                 .count();
             (ours * ours) as f64 * 0.25
         })

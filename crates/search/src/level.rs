@@ -9,7 +9,8 @@
 //! | `strong`   | MCTS, 1 s a move, 1 thread                              |
 //! | `max`      | MCTS, 4 s a move, every core                            |
 //!
-//! Every search level uses RAVE, the tactical playout policies and tree reuse. With a game
+//! Every search level uses RAVE, the tactical playout policies, tree reuse, and the rule set's
+//! forced moves and priors where it has them (`torus`). With a game
 //! clock a search level also stops at the clock's allowance
 //! ([`crate::budget::clock_allowance`]). Playout levels are deterministic under their seed;
 //! time levels depend on the machine's speed.

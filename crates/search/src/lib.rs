@@ -2,19 +2,21 @@
 //!
 //! A [`Bot`] chooses moves for any rule set; [`Level`] names the house bots from weakest to
 //! strongest and builds them. [`Mcts`] is the tree search (UCT with RAVE, root-parallel
-//! threads, tree reuse, per-game playout policies); [`Mcts::analyse`] reports what it found
-//! as an [`Analysis`].
+//! threads, tree reuse, per-game playout policies, forced moves and priors, proven wins and
+//! losses); [`Mcts::analyse`] reports what it found as an [`Analysis`].
 
 pub mod analysis;
 pub mod bot;
 pub mod budget;
 pub mod eval;
 pub mod greedy;
+pub mod knowledge;
 pub mod level;
 pub mod mcts;
 pub mod policy;
 pub mod random;
 pub mod search;
+pub mod surround;
 pub mod tactics;
 pub mod tree;
 
@@ -24,5 +26,7 @@ pub use budget::Budget;
 pub use greedy::GreedyBot;
 pub use level::{Level, UnknownLevel};
 pub use mcts::{all_cores, Mcts, MctsConfig};
+pub use policy::Rollout;
 pub use random::RandomBot;
 pub use search::Settings;
+pub use tree::Proof;

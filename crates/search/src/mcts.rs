@@ -15,8 +15,7 @@ use crate::analysis::Analysis;
 use crate::bot::{Bot, TimeLeft};
 use crate::budget::{Budget, Limits};
 use crate::policy::Playout;
-use crate::search::{Searcher, Settings};
-use crate::tactics::losing_moves;
+use crate::search::{Searcher, Settings, ROOT_THREATS};
 
 /// How a search bot is set up.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -90,15 +89,13 @@ impl Mcts {
         }
         let limits = Limits::new(self.config.budget, time, moves_left(root));
         let threads = self.searchers.len() as u64;
-        let hash = root.hash();
         let settings = self.config.settings;
         let reuse = self.config.reuse_tree;
-        let avoid = losing_moves(root);
+        let avoid = root.avoid(ROOT_THREATS);
         let avoid = &avoid;
         let simulations: u64 = if threads == 1 {
             let s = &mut self.searchers[0];
-            s.prepare(hash, reuse);
-            s.avoid_at_root(root, avoid);
+            s.prepare(root, reuse, avoid, &settings);
             s.run(root, &limits, &settings)
         } else {
             thread::scope(|scope| {
@@ -115,8 +112,7 @@ impl Mcts {
                             ..limits
                         };
                         scope.spawn(move || {
-                            s.prepare(hash, reuse);
-                            s.avoid_at_root(root, avoid);
+                            s.prepare(root, reuse, avoid, &settings);
                             s.run(root, &limits, &settings)
                         })
                     })

@@ -4,46 +4,69 @@
 
 use rand::Rng;
 use toroid_rules::games::{Ctor, Go, HexTorus, MTorus, Torus};
-use toroid_rules::{Cell, Color, Move, Position, Topology};
+use toroid_rules::{Cell, Color, Move, Position};
 
-/// A position that MCTS can search: the rules plus a playout policy.
-pub trait Playout: Position {
-    /// A move worth playing now given the opponent's `last` move, if the policy sees one.
-    /// It may be illegal (the playout then falls back to [`Position::playout_move`]).
-    fn tactical_move<R: Rng>(&self, last: Option<Move>, rng: &mut R) -> Option<Move>;
+use crate::knowledge::Knowledge;
+use crate::surround::{
+    captures_at, capturing_cells, last_liberty, rescues, self_threat, touched_by,
+};
+
+/// A position that MCTS can search: the rules, their forced moves and a playout policy.
+pub trait Playout: Knowledge {
+    /// A move worth playing now given the `recent` moves of the simulation with their
+    /// movers (the last one last), if the policy sees one. It may be illegal (the playout
+    /// then falls back to [`Position::playout_move`]).
+    fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move>;
 }
 
-/// Plays `policy`'s move when there is one and it is legal, otherwise the rule set's random
-/// playout move; returns the move played, `None` once the game is over.
+/// How a simulation plays on from the tree's leaf to the end of the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// The rule set's tactical reply ([`Playout::tactical_move`]) when it has a legal one,
+    /// else its random playout move: what the house bots use.
+    Tactical,
+    /// The rule set's random playout moves ([`Position::playout_move`]).
+    Random,
+    /// Uniform among all legal moves ([`Position::uniform_move`]), as other engines' random
+    /// rollouts.
+    Uniform,
+}
+
+/// Plays the next move of a simulation by `rollout`; returns the move played, `None` once the
+/// game is over.
 pub fn playout_step<P: Playout, R: Rng>(
     position: &mut P,
-    last: Option<Move>,
-    heavy: bool,
+    recent: &[(Move, Color)],
+    rollout: Rollout,
     rng: &mut R,
 ) -> Option<Move> {
-    if heavy {
-        if let Some(mv) = position.tactical_move(last, rng) {
+    if rollout == Rollout::Tactical {
+        if let Some(mv) = position.tactical_move(recent, rng) {
             if position.play(mv).is_ok() {
                 return Some(mv);
             }
         }
     }
-    let mv = position.playout_move(rng)?;
+    let mv = match rollout {
+        Rollout::Uniform => position.uniform_move(rng),
+        Rollout::Tactical | Rollout::Random => position.playout_move(rng),
+    }?;
     position
         .play(mv)
-        .expect("playout_move returns only legal moves");
+        .expect("random policies return only legal moves");
     Some(mv)
 }
 
-fn placed(last: Option<Move>) -> Option<Cell> {
-    last.and_then(Move::cell)
+/// The cell of the last move, if it was a placement.
+fn placed(recent: &[(Move, Color)]) -> Option<Cell> {
+    recent.last().and_then(|&(mv, _)| mv.cell())
 }
 
 impl Playout for Go {
     /// Capture the chain of the stone just played if it is in atari, else extend an own
     /// chain it put in atari.
-    fn tactical_move<R: Rng>(&self, last: Option<Move>, _rng: &mut R) -> Option<Move> {
-        let c = placed(last)?;
+    fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], _rng: &mut R) -> Option<Move> {
+        let c = placed(recent)?;
         let me = self.turn()?;
         if let Some(capture) = self.atari_point(c) {
             return Some(Move::Place(capture));
@@ -92,36 +115,35 @@ fn bridge_reply<P: Position, R: Rng>(
 }
 
 impl Playout for HexTorus {
-    fn tactical_move<R: Rng>(&self, last: Option<Move>, rng: &mut R) -> Option<Move> {
-        bridge_reply(self, placed(last)?, self.turn()?, rng)
+    fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
+        bridge_reply(self, placed(recent)?, self.turn()?, rng)
     }
 }
 
 impl Playout for MTorus {
-    fn tactical_move<R: Rng>(&self, last: Option<Move>, rng: &mut R) -> Option<Move> {
-        bridge_reply(self, placed(last)?, self.turn()?, rng)
+    fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
+        bridge_reply(self, placed(recent)?, self.turn()?, rng)
     }
 }
 
 /// How many cells a playout policy samples when it looks for a capture.
 const SAMPLES: usize = 4;
 
-/// The best of a few random empty cells by `gain`, if it gains anything.
+/// The best of a few random empty cells by `gain` (`None`: never this cell), with its gain.
 fn best_sampled<P: Position, R: Rng>(
     position: &P,
     rng: &mut R,
-    gain: impl Fn(Cell) -> u32,
-) -> Option<Move> {
+    gain: impl Fn(Cell) -> Option<u32>,
+) -> Option<(Move, u32)> {
     let cells = position.topology().len();
-    let mut best = None;
-    let mut best_gain = 0;
+    let mut best: Option<(Move, u32)> = None;
     for _ in 0..SAMPLES {
         let x = Cell(rng.random_range(0..cells) as u16);
         if position.stone(x).is_none() {
-            let g = gain(x);
-            if g > best_gain {
-                best_gain = g;
-                best = Some(Move::Place(x));
+            if let Some(g) = gain(x) {
+                if best.is_none_or(|(_, b)| g > b) {
+                    best = Some((Move::Place(x), g));
+                }
             }
         }
     }
@@ -130,11 +152,11 @@ fn best_sampled<P: Position, R: Rng>(
 
 impl Playout for Ctor {
     /// The best of a few sampled cells by the enemy stones a placement there turns over
-    /// directly (those that already have 4 of the mover's stones around them).
-    fn tactical_move<R: Rng>(&self, _last: Option<Move>, rng: &mut R) -> Option<Move> {
+    /// directly (those that already have 4 of the mover's stones around them), if any.
+    fn tactical_move<R: Rng>(&self, _recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
         let me = self.turn()?;
         let topo = self.topology();
-        best_sampled(self, rng, |x| {
+        let turned = |x| {
             topo.adjacent(x)
                 .filter(|&e| {
                     self.stone(e) == Some(me.opponent())
@@ -145,74 +167,91 @@ impl Playout for Ctor {
                             >= 4
                 })
                 .count() as u32
-        })
+        };
+        best_sampled(self, rng, |x| Some(turned(x)))
+            .filter(|&(_, g)| g > 0)
+            .map(|(mv, _)| mv)
     }
-}
-
-/// The empty orthogonal neighbour of the stone on `s` when its other three neighbours hold
-/// `by`'s stones: playing there surrounds it.
-fn last_liberty(position: &Torus, s: Cell, by: Color) -> Option<Cell> {
-    let mut empty = None;
-    for n in position.topology().adjacent(s) {
-        match position.stone(n) {
-            None if empty.is_none() => empty = Some(n),
-            Some(c) if c == by => {}
-            _ => return None,
-        }
-    }
-    empty
-}
-
-/// Stones of `opponent` that a stone of `me` on `x` would capture along the diagonals.
-fn diagonal_captures(topo: &Topology, position: &Torus, x: Cell, me: Color) -> u32 {
-    let mut total = 0;
-    for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-        let mut run = 0;
-        let mut at = x;
-        while let Some((next, _)) = topo.step(at, dx, dy) {
-            match position.stone(next) {
-                Some(c) if c != me => run += 1,
-                Some(_) => {
-                    total += run;
-                    break;
-                }
-                None => break,
-            }
-            at = next;
-            if at == x || run as usize > topo.width() {
-                break;
-            }
-        }
-    }
-    total
 }
 
 impl Playout for Torus {
-    /// Surround an enemy stone next to the last move when one has a single empty side left;
-    /// else protect an own stone the last move left with one; else the best of a few
-    /// sampled cells by diagonal captures.
-    fn tactical_move<R: Rng>(&self, last: Option<Move>, rng: &mut R) -> Option<Move> {
+    /// In order: win at once where a threat can have appeared (on the opponent's last stone,
+    /// or where the mover's previous move touched, see [`touched_by`]); save an own stone the
+    /// last move threatened; capture the stone just played; press it, when it already has
+    /// one of the mover's stones on a side, from another side; else the best of a few sampled
+    /// cells by captures. The last two never put a stone where it is threatened at once.
+    fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
         let me = self.turn()?;
-        if let Some(c) = placed(last) {
-            let topo = self.topology();
-            let near = std::iter::once(c).chain(topo.adjacent(c));
-            let mut save = None;
-            for s in near {
-                match self.stone(s) {
-                    Some(o) if o != me => {
-                        if let Some(win) = last_liberty(self, s, me) {
-                            return Some(Move::Place(win));
-                        }
-                    }
-                    Some(_) if save.is_none() => save = last_liberty(self, s, me.opponent()),
-                    _ => {}
+        let them = me.opponent();
+        // `torus` alternates strictly, so the last move is the opponent's, the one before the
+        // mover's.
+        let mut back = recent.iter().rev().map(|&(mv, _)| mv.cell());
+        let (last, previous) = (back.next().flatten(), back.next().flatten());
+        let mut win = last.and_then(|c| last_liberty(self, c, me));
+        if let (None, Some(p)) = (win, previous) {
+            touched_by(self, p, me, |s| {
+                if win.is_none() && self.stone(s) == Some(them) {
+                    win = last_liberty(self, s, me);
                 }
-            }
-            if let Some(s) = save {
-                return Some(Move::Place(s));
-            }
+            });
         }
-        let topo = self.topology();
-        best_sampled(self, rng, |x| diagonal_captures(topo, self, x, me))
+        if let Some(x) = win {
+            return Some(Move::Place(x));
+        }
+        let Some(c) = last else {
+            return sampled(self, me, rng);
+        };
+        let mut threatened = None;
+        touched_by(self, c, them, |s| {
+            if threatened.is_none() && self.stone(s) == Some(me) {
+                threatened = last_liberty(self, s, them).map(|l| (s, l));
+            }
+        });
+        let mut cells = Vec::new();
+        if let Some((s, liberty)) = threatened {
+            rescues(self, s, liberty, me, &mut cells);
+        } else if self.stone(c) == Some(them) {
+            capturing_cells(self, c, me, &mut cells);
+        }
+        if let Some(mv) = cells
+            .into_iter()
+            .map(Move::Place)
+            .find(|&mv| self.check(mv).is_ok())
+        {
+            return Some(mv);
+        }
+        if threatened.is_some() {
+            // The stone cannot be saved.
+            return None;
+        }
+        press(self, c, me, rng).or_else(|| sampled(self, me, rng))
     }
+}
+
+/// A random empty side of the opponent's stone on `c`, if it has one of `me`'s stones on a
+/// side already and the side is no self-threat.
+fn press<R: Rng>(position: &Torus, c: Cell, me: Color, rng: &mut R) -> Option<Move> {
+    let topo = position.topology();
+    if position.stone(c) != Some(me.opponent())
+        || !topo.adjacent(c).any(|n| position.stone(n) == Some(me))
+    {
+        return None;
+    }
+    let mut sides = [Cell(0); 4];
+    let mut count = 0;
+    for n in topo.adjacent(c) {
+        if position.stone(n).is_none() && !self_threat(position, n, me) {
+            sides[count] = n;
+            count += 1;
+        }
+    }
+    (count > 0).then(|| Move::Place(sides[rng.random_range(0..count)]))
+}
+
+/// The best of a few sampled cells by captures, never a self-threat.
+fn sampled<R: Rng>(position: &Torus, me: Color, rng: &mut R) -> Option<Move> {
+    best_sampled(position, rng, |x| {
+        (!self_threat(position, x, me)).then(|| captures_at(position, x, me))
+    })
+    .map(|(mv, _)| mv)
 }

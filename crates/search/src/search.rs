@@ -4,7 +4,14 @@
 //! Why RAVE rather than PUCT with priors: every rule set here is a placement game whose moves
 //! are cells, where a move's value depends little on when it is played, so AMAF statistics
 //! give every child an estimate after a few simulations; PUCT needs priors, and cheap
-//! hand-made priors for six rule sets would be weaker than what RAVE learns for free.
+//! hand-made priors for six rule sets would be weaker than what RAVE learns for free. Where
+//! a rule set does have a prior ([`crate::knowledge`]), it seeds the AMAF statistics.
+//!
+//! The search is also a solver: a node is proven won or lost when the game ended there, when
+//! the rule set's forced moves decide it, or when its children's proofs do. A simulation
+//! stops at a proven node, a proven win is always chosen and a proven loss never, unless all
+//! moves lose. Where a rule set knows its forced moves, a node below the root gets only
+//! those as children (in `torus`: the win, or the moves that do not lose at once).
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -12,15 +19,16 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::{Color, Move};
 
 use crate::budget::Limits;
-use crate::policy::{playout_step, Playout};
-use crate::tree::{NodeId, Tree, ROOT};
+use crate::knowledge::Forcing;
+use crate::policy::{playout_step, Playout, Rollout};
+use crate::tactics::wins_at_once;
+use crate::tree::{NodeId, Proof, Tree, ROOT};
 
 /// The knobs of the search.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// Use the rule set's tactical playout policy ([`Playout::tactical_move`]), not only
-    /// its random playout moves.
-    pub heavy_playouts: bool,
+    /// How simulations play on from the tree to the end of the game.
+    pub rollout: Rollout,
     /// UCT exploration constant.
     pub exploration: f64,
     /// RAVE bias `4b²` of Silver's schedule β = ñ / (n + ñ + 4b²·n·ñ): smaller trusts the
@@ -28,6 +36,9 @@ pub struct Settings {
     pub rave_bias: f64,
     /// Visits a node needs before it gets children (the root always has them).
     pub expand_after: u32,
+    /// How many AMAF simulations a rule set's prior value of a move counts for
+    /// ([`crate::knowledge::Knowledge::prior`]).
+    pub prior_weight: u32,
     /// Nodes a tree may hold; beyond it leaves are no longer expanded (memory bound: about
     /// 40 bytes a node).
     pub max_nodes: usize,
@@ -36,10 +47,11 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            heavy_playouts: true,
-            exploration: 0.2,
+            rollout: Rollout::Tactical,
+            exploration: 0.02,
             rave_bias: 0.01,
             expand_after: 2,
+            prior_weight: 300,
             max_nodes: 4_000_000,
         }
     }
@@ -48,6 +60,15 @@ impl Default for Settings {
 /// Value of a child that was never tried and has no AMAF statistics: above any real value,
 /// so every child is tried once before any is tried twice.
 const FIRST_PLAY_URGENCY: f64 = 1.1;
+
+/// The threats a search for a forced win may use at a node (it runs at every expansion) and
+/// at the root (once a move), where the rule set has one ([`crate::knowledge::Knowledge::forced`]).
+const NODE_THREATS: u32 = 1;
+pub const ROOT_THREATS: u32 = 2;
+
+/// What a proven loss takes off a child's value: below every other child, so that the
+/// search plays a lost move only when all are lost.
+const LOST: f64 = 10.0;
 
 /// A search tree with its random generator and scratch space.
 pub struct Searcher {
@@ -93,36 +114,88 @@ impl Searcher {
         }
     }
 
-    /// Makes the tree's root the position hashing to `hash`: the matching subtree of the last
-    /// search when `reuse` and the position is at most a few plies below, else a new tree.
-    pub fn prepare(&mut self, hash: u64, reuse: bool) {
+    /// Makes the tree's root the position `root`: the matching subtree of the last search
+    /// when `reuse` and the position is at most a few plies below, else a new tree. Gives
+    /// the root its children, marks those whose move is in `avoid` so that the search never
+    /// plays them, and proves those that win at once.
+    pub fn prepare<P: Playout>(
+        &mut self,
+        root: &P,
+        reuse: bool,
+        avoid: &[Move],
+        settings: &Settings,
+    ) {
         // A CTOR turn is two plies, so two turns later is four.
         const REUSE_DEPTH: usize = 4;
+        let hash = root.hash();
         let kept = reuse && (self.tree.root().hash == hash || self.tree.reroot(hash, REUSE_DEPTH));
-        if !kept {
+        // A node proven lost by its forced moves got no children, but a root needs moves.
+        let childless = self.tree.root().expanded && self.tree.root().children == 0;
+        if !kept || childless {
             self.tree = Tree::new(hash);
         }
-    }
-
-    /// Gives the root its children if it has none yet, and marks those whose move is in
-    /// `avoid` so that the search never plays them.
-    pub fn avoid_at_root<P: Playout>(&mut self, root: &P, avoid: &[Move]) {
         if !self.tree.root().expanded {
-            self.expand(ROOT, root);
+            self.expand(ROOT, root, settings);
         }
         for c in self.tree.children(ROOT) {
             let child = self.tree.node_mut(c);
             child.pruned = avoid.contains(&child.mv);
+            // Below the root a win at once is found when its child is first tried, which a
+            // low exploration term may put off for long; at the root it must not be missed.
+            if wins_at_once(root, child.mv) {
+                child.proof = Proof::Win;
+            }
         }
     }
 
-    fn expand<P: Playout>(&mut self, id: NodeId, pos: &P) {
+    /// Gives `id` its children: every legal move at the root, elsewhere only the forced
+    /// moves where the rule set knows them ([`crate::knowledge`]), with the rule set's priors
+    /// as AMAF statistics. Proves a child that wins, and the node itself when the forced moves
+    /// decide it.
+    fn expand<P: Playout>(&mut self, id: NodeId, pos: &P, settings: &Settings) {
         let mover = pos.turn().expect("only positions in play are expanded");
         self.moves.clear();
-        pos.legal_moves(&mut self.moves);
+        let threats = if id == ROOT {
+            ROOT_THREATS
+        } else {
+            NODE_THREATS
+        };
+        let forcing = pos.forced(&mut self.moves, threats);
+        match forcing {
+            Forcing::Win(mv) if id != ROOT => {
+                self.moves.clear();
+                self.moves.push(mv);
+            }
+            Forcing::Only if id != ROOT => {}
+            _ => {
+                self.moves.clear();
+                pos.legal_moves(&mut self.moves);
+            }
+        }
         // Ties between untried children go to the first: shuffle against bias.
         self.moves.shuffle(&mut self.rng);
         self.tree.expand(id, &self.moves, mover);
+        for c in self.tree.children(id) {
+            let child = self.tree.node_mut(c);
+            if let Some(p) = pos.prior(child.mv) {
+                child.amaf_visits = settings.prior_weight;
+                child.amaf_wins = settings.prior_weight as f32 * p;
+            }
+            if forcing == Forcing::Win(child.mv) {
+                child.proof = Proof::Win;
+            }
+        }
+        // The winner when the forced moves decide the position (the root's own proof is
+        // never read).
+        let decided = match forcing {
+            Forcing::Win(_) => Some(mover),
+            Forcing::Only if self.tree.node(id).children == 0 => Some(mover.opponent()),
+            _ => None,
+        };
+        if let Some(winner) = decided {
+            let node = self.tree.node_mut(id);
+            node.proof = Proof::won_by(winner, node.mover);
+        }
     }
 
     /// Runs simulations from `root` until `limits` say stop; returns how many ran.
@@ -143,19 +216,27 @@ impl Searcher {
         self.path.push(ROOT);
         self.played.clear();
         let mut id = ROOT;
+        // The winner, when the selection stops at a proven node.
+        let mut proven = None;
         // Selection and expansion.
         while let Some(mover) = pos.turn() {
-            let node = self.tree.node(id);
-            if !node.expanded {
+            if !self.tree.node(id).expanded {
                 let grow = id == ROOT
-                    || (node.visits >= settings.expand_after
+                    || (self.tree.node(id).visits >= settings.expand_after
                         && self.tree.len() < settings.max_nodes);
                 if !grow {
                     break;
                 }
-                self.expand(id, &pos);
+                self.expand(id, &pos, settings);
             }
-            if self.tree.node(id).children == 0 {
+            let node = self.tree.node(id);
+            if id != ROOT {
+                if let Some(winner) = node.proven_winner() {
+                    proven = Some(winner);
+                    break;
+                }
+            }
+            if node.children == 0 {
                 break;
             }
             id = self.select(id, settings);
@@ -166,33 +247,75 @@ impl Searcher {
             let child = self.tree.node_mut(id);
             if child.hash == 0 {
                 child.hash = pos.hash();
-                child.winning = pos.outcome().is_some_and(|o| o.winner == Some(mover));
+                if let Some(winner) = pos.outcome().and_then(|o| o.winner) {
+                    child.proof = Proof::won_by(winner, mover);
+                }
             }
         }
         let in_tree = self.played.len();
         // Playout. Every rule set ends on its own; the cap only guards against a parameter
         // choice that makes random games very long.
         let cap = 20 * cells + 1000;
-        let mut last = self.played.last().map(|&(mv, _)| mv);
-        while let Some(mover) = pos.turn() {
+        while let (Some(mover), None) = (pos.turn(), proven) {
             if self.played.len() >= cap {
                 break;
             }
-            let Some(mv) = playout_step(&mut pos, last, settings.heavy_playouts, &mut self.rng)
+            let Some(mv) = playout_step(&mut pos, &self.played, settings.rollout, &mut self.rng)
             else {
                 break;
             };
             self.played.push((mv, mover));
-            last = Some(mv);
         }
-        let winner = pos.outcome().and_then(|o| o.winner);
+        let winner = proven.or_else(|| pos.outcome().and_then(|o| o.winner));
         self.backup(winner, in_tree, cells);
+        self.prove();
     }
 
-    /// The child of `id` to descend into: a child whose move wins at once, else the best by
-    /// the RAVE-blended value plus the UCT exploration term.
+    /// Proves the nodes of the last simulation's path from their children, deepest first,
+    /// as far up as proofs go. Proofs start at the end of a path (a finished game, a node its
+    /// forced moves decide, or one proven before), so there is nothing to do when the last
+    /// node is unproven.
+    fn prove(&mut self) {
+        let last = *self.path.last().expect("a path starts at the root");
+        if self.tree.node(last).proof == Proof::Unknown {
+            return;
+        }
+        for &id in self.path.iter().skip(1).rev() {
+            if self.tree.node(id).proof == Proof::Unknown {
+                let Some(winner) = self.winner_by_children(id) else {
+                    break;
+                };
+                let node = self.tree.node_mut(id);
+                node.proof = Proof::won_by(winner, node.mover);
+            }
+        }
+    }
+
+    /// The winner of `id`'s position by its children's proofs, if they decide it: the
+    /// player to move wins with one child won for its mover, and loses when all are lost.
+    fn winner_by_children(&self, id: NodeId) -> Option<Color> {
+        let mut lost = None;
+        let mut open = false;
+        for c in self.tree.children(id) {
+            let child = self.tree.node(c);
+            match child.proof {
+                Proof::Win => return Some(child.mover),
+                Proof::Loss => lost = Some(child.mover.opponent()),
+                Proof::Unknown => open = true,
+            }
+        }
+        if open {
+            None
+        } else {
+            lost
+        }
+    }
+
+    /// The child of `id` to descend into: a child proven won, else the best by the
+    /// RAVE-blended value plus the UCT exploration term, proven losses last.
     fn select(&self, id: NodeId, settings: &Settings) -> NodeId {
         let log_n = f64::from(self.tree.node(id).visits.max(1)).ln();
+        let explore = settings.exploration * log_n.sqrt();
         let mut best = ROOT;
         let mut best_score = f64::NEG_INFINITY;
         for c in self.tree.children(id) {
@@ -200,7 +323,7 @@ impl Searcher {
             if child.pruned {
                 continue;
             }
-            if child.winning {
+            if child.proof == Proof::Win {
                 return c;
             }
             let n = f64::from(child.visits);
@@ -208,18 +331,18 @@ impl Searcher {
             let score = if n == 0.0 && na == 0.0 {
                 FIRST_PLAY_URGENCY
             } else {
-                let beta = na / (n + na + settings.rave_bias * n * na);
-                let q = if n > 0.0 {
-                    f64::from(child.wins) / n
-                } else {
-                    0.0
-                };
-                let qa = if na > 0.0 {
-                    f64::from(child.amaf_wins) / na
-                } else {
-                    0.0
-                };
-                (1.0 - beta) * q + beta * qa + settings.exploration * (log_n / (n + 1.0)).sqrt()
+                // The blend (1 − β)·w/n + β·w̃/ñ with β = ñ / (n + ñ + b·n·ñ), over its one
+                // denominator: (w·(1 + b·ñ) + w̃) / (n + ñ + b·n·ñ). Fewer divisions: this
+                // loop is a good part of a simulation's cost.
+                let bias = settings.rave_bias * na;
+                let value = (f64::from(child.wins) * (1.0 + bias) + f64::from(child.amaf_wins))
+                    / (n + na + bias * n);
+                value + explore / (n + 1.0).sqrt()
+            };
+            let score = if child.proof == Proof::Loss {
+                score - LOST
+            } else {
+                score
             };
             if score > best_score {
                 best_score = score;
@@ -252,13 +375,17 @@ impl Searcher {
             let node = self.tree.node_mut(id);
             node.visits += 1;
             node.wins += result_for(winner, node.mover);
-            for c in self.tree.children(id) {
-                let child = self.tree.node_mut(c);
-                if self.stamps[child.mover.index() * stride + move_index(child.mv, cells)]
-                    == self.stamp
-                {
+            let children = self.tree.child_nodes_mut(id);
+            // Siblings share their mover.
+            let Some(mover) = children.first().map(|c| c.mover) else {
+                continue;
+            };
+            let played = &self.stamps[mover.index() * stride..][..stride];
+            let result = result_for(winner, mover);
+            for child in children {
+                if played[move_index(child.mv, cells)] == self.stamp {
                     child.amaf_visits += 1;
-                    child.amaf_wins += result_for(winner, child.mover);
+                    child.amaf_wins += result;
                 }
             }
         }

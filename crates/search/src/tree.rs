@@ -5,6 +5,27 @@ use std::collections::VecDeque;
 
 use toroid_rules::{Color, Move};
 
+/// What the search has proved about a node, for its mover.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    Unknown,
+    /// The mover wins whatever the opponent does.
+    Win,
+    /// The opponent wins whatever the mover does.
+    Loss,
+}
+
+impl Proof {
+    /// The proof of a node whose mover is `mover` in a position that `winner` wins.
+    pub fn won_by(winner: Color, mover: Color) -> Proof {
+        if winner == mover {
+            Proof::Win
+        } else {
+            Proof::Loss
+        }
+    }
+}
+
 /// Index of a node in its [`Tree`].
 pub type NodeId = u32;
 
@@ -25,9 +46,11 @@ pub struct Node {
     pub first_child: NodeId,
     pub children: u32,
     pub expanded: bool,
-    /// The position after `mv` is over, and `mover` won it.
-    pub winning: bool,
-    /// The search never plays this move (at the root: it lets the opponent win at once).
+    /// What is known of the position after `mv` with perfect play: the game ended there,
+    /// or the rule set's forced moves ([`crate::knowledge`]) decided it, or its children's proofs.
+    pub proof: Proof,
+    /// The search never plays this move (at the root: it lets the opponent win, at once or
+    /// by force).
     pub pruned: bool,
     pub visits: u32,
     /// Sum of results for `mover` (1 win, ½ draw, 0 loss).
@@ -47,12 +70,21 @@ impl Node {
             first_child: 0,
             children: 0,
             expanded: false,
-            winning: false,
+            proof: Proof::Unknown,
             pruned: false,
             visits: 0,
             wins: 0.0,
             amaf_visits: 0,
             amaf_wins: 0.0,
+        }
+    }
+
+    /// The winner by the node's proof, if it has one.
+    pub fn proven_winner(&self) -> Option<Color> {
+        match self.proof {
+            Proof::Unknown => None,
+            Proof::Win => Some(self.mover),
+            Proof::Loss => Some(self.mover.opponent()),
         }
     }
 
@@ -105,6 +137,12 @@ impl Tree {
     pub fn children(&self, id: NodeId) -> std::ops::Range<NodeId> {
         let n = self.node(id);
         n.first_child..n.first_child + n.children
+    }
+
+    /// The children of `id` themselves, in the order of [`Tree::children`].
+    pub fn child_nodes_mut(&mut self, id: NodeId) -> &mut [Node] {
+        let range = self.children(id);
+        &mut self.nodes[range.start as usize..range.end as usize]
     }
 
     /// Gives `id` one child per move, all played by `mover`.

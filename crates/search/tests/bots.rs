@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
-use toroid_search::{Bot, Budget, Level, Mcts, MctsConfig, TimeLeft};
+use toroid_search::{Bot, Budget, Level, Mcts, MctsConfig, Proof, TimeLeft};
 
 fn game(kind: GameKind, params: &[&str], moves: &[&str]) -> AnyGame {
     let mut g = kind.new_game(params).expect("valid parameters");
@@ -339,4 +339,59 @@ fn the_tree_is_reused_after_the_opponents_reply() {
     let total: u32 = second.moves.iter().map(|m| m.visits).sum();
     // The kept subtree already had visits before these 2000 simulations.
     assert!(total > 2000, "{total}");
+}
+
+/// `torus`: after these moves white wins by force with two threats: ad threatens black's ae,
+/// black must fill af, and ig captures af, threatening ae again where black can neither fill
+/// (into a capture) nor capture.
+const TORUS_COMBINATION: [&str; 5] = ["ae", "be", "ea", "ie", "eh"];
+
+#[test]
+fn search_proves_a_forced_win_and_plays_it() {
+    let start = game(GameKind::Torus, &[], &TORUS_COMBINATION);
+    assert!(winning_moves(&start).is_empty());
+    let analysis = mcts(300, 1, 3).analyse(&start, None);
+    assert_eq!(analysis.moves[0].proof, Proof::Win);
+    // Whatever black answers, white wins with its third move at the latest.
+    let defenders: [Box<dyn Bot>; 3] = [
+        Level::Greedy.bot(1),
+        Level::Random.bot(2),
+        Box::new(mcts(1000, 1, 4)),
+    ];
+    for mut black in defenders {
+        let mut g = start.clone();
+        let mut white = mcts(300, 1, 3);
+        for _ in 0..5 {
+            let Some(turn) = g.turn() else { break };
+            let mv = if turn == Color::White {
+                white.choose(&g, None)
+            } else {
+                black.choose(&g, None)
+            };
+            g.play(mv).unwrap();
+        }
+        assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Color::White)));
+    }
+}
+
+#[test]
+fn search_avoids_a_move_that_allows_a_forced_win() {
+    // Black to move before eh: after most moves white's ad, black's forced af and white's
+    // ig leave black without a saving move.
+    let g = game(GameKind::Torus, &[], &TORUS_COMBINATION[..4]);
+    let mv = mcts(300, 1, 5).choose(&g, None);
+    let mut line = g.clone();
+    line.play(mv).unwrap();
+    for m in ["ad", "af", "ig"] {
+        let mv = Move::parse(m, line.topology()).unwrap();
+        if line.turn().is_none() || line.play(mv).is_err() {
+            return;
+        }
+    }
+    let mut replies = Vec::new();
+    line.legal_moves(&mut replies);
+    assert!(
+        line.turn().is_some() && replies.iter().any(|&r| !lets_opponent_win(&line, r)),
+        "black's {mv:?} lets the combination through"
+    );
 }

@@ -1,4 +1,4 @@
-//! `toroid bench`: single-core random playouts per second.
+//! `toroid bench`: single-core random playouts per second, or MCTS simulations per second.
 
 use std::time::{Duration, Instant};
 
@@ -7,13 +7,15 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid::render::params_line;
 use toroid::setup::new_game;
 use toroid_rules::{random_playout, uniform_playout, AnyGame, GameKind, Position};
+use toroid_search::{Budget, Mcts, MctsConfig, Rollout};
 
 use super::{print, Failure};
 
 /// How playout moves are chosen.
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
 pub enum Policy {
-    /// The rule set's playout policy (`playout_move`; Go does not fill its own eyes).
+    /// The rule set's playout policy (`playout_move`; Go does not fill its own eyes); with
+    /// `--mcts`, the house bots' playouts (that policy after the rule set's tactical replies).
     Playout,
     /// Uniform among all legal moves (`legal_moves`), as other engines' random playouts.
     Uniform,
@@ -35,6 +37,14 @@ pub struct Args {
     /// How playout moves are chosen.
     #[arg(long, value_enum, default_value_t = Policy::Playout)]
     policy: Policy,
+    /// Measure the house bots' tree search instead: simulations per second of one search
+    /// from the start position (UCT with RAVE, every simulation played out to the end of the
+    /// game by `--policy`).
+    #[arg(long)]
+    mcts: bool,
+    /// Search threads with `--mcts` (each grows its own tree).
+    #[arg(long, default_value_t = 1, requires = "mcts", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -59,17 +69,48 @@ pub fn run(args: Args) -> Result<(), Failure> {
             Policy::Playout => "playout",
             Policy::Uniform => "uniform",
         };
+        let what = match args.threads {
+            _ if !args.mcts => format!("{policy} policy"),
+            1 => format!("MCTS, 1 thread, {policy} policy"),
+            n => format!("MCTS, {n} threads, {policy} policy"),
+        };
         print(&format!(
-            "{} ({}), {policy} policy, seed {}\n",
+            "{} ({}), {what}, seed {}\n",
             game.kind(),
             params_line(game),
             args.seed
         ))?;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
-        let stats = measure_any(game, args.policy, duration, &mut rng);
-        print(&stats.report())?;
+        if args.mcts {
+            print(&search(
+                game,
+                args.policy,
+                args.threads.into(),
+                duration,
+                args.seed,
+            ))?;
+        } else {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
+            let stats = measure_any(game, args.policy, duration, &mut rng);
+            print(&stats.report())?;
+        }
     }
     Ok(())
+}
+
+/// Searches `game` for `duration` on `threads` threads and reports simulations per second.
+fn search(game: &AnyGame, policy: Policy, threads: usize, duration: Duration, seed: u64) -> String {
+    let mut config = MctsConfig::new(Budget::Time(duration), threads);
+    config.settings.rollout = match policy {
+        Policy::Playout => Rollout::Tactical,
+        Policy::Uniform => Rollout::Uniform,
+    };
+    let analysis = Mcts::new("bench", config, seed).analyse(game, None);
+    let seconds = analysis.elapsed.as_secs_f64();
+    format!(
+        "{:.1} simulations/s\n{} simulations in {seconds:.2} s\n",
+        analysis.simulations as f64 / seconds,
+        analysis.simulations,
+    )
 }
 
 /// What a measurement counted.
