@@ -16,13 +16,15 @@
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::time::Instant;
+
 use toroid_rules::{Color, Move};
 
 use crate::budget::Limits;
 use crate::knowledge::Forcing;
 use crate::policy::{playout_step, Playout, Rollout};
 use crate::tactics::wins_at_once;
-use crate::tree::{NodeId, Proof, Tree, ROOT};
+use crate::tree::{Node, NodeId, Proof, Tree, ROOT};
 
 /// The knobs of the search.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -42,6 +44,9 @@ pub struct Settings {
     /// Nodes a tree may hold; beyond it leaves are no longer expanded (memory bound: about
     /// 40 bytes a node).
     pub max_nodes: usize,
+    /// Stop before the budget is spent once more simulations cannot change the move, or the
+    /// move wins surely ([`Searcher::settled`]). Off for analysis that wants the whole budget.
+    pub stop_early: bool,
 }
 
 impl Default for Settings {
@@ -53,6 +58,7 @@ impl Default for Settings {
             expand_after: 2,
             prior_weight: 300,
             max_nodes: 4_000_000,
+            stop_early: true,
         }
     }
 }
@@ -65,6 +71,16 @@ const FIRST_PLAY_URGENCY: f64 = 1.1;
 /// at the root (once a move), where the rule set has one ([`crate::knowledge::Knowledge::forced`]).
 const NODE_THREATS: u32 = 1;
 pub const ROOT_THREATS: u32 = 2;
+
+/// Simulations between two checks of whether the search may stop early: rare enough to cost
+/// nothing, frequent enough to stop within a millisecond or so.
+const SETTLE_CHECK: u64 = 128;
+
+/// A move this sure to win, after this many simulations through it, is played without
+/// spending the rest of the budget (as Pachi does): against a beaten opponent every move
+/// wins, the visits spread over them and the search would otherwise use its whole budget.
+const SURE_WIN_RATE: f64 = 0.97;
+const SURE_WIN_VISITS: u32 = 3_000;
 
 /// What a proven loss takes off a child's value: below every other child, so that the
 /// search plays a lost move only when all are lost.
@@ -202,12 +218,56 @@ impl Searcher {
     pub fn run<P: Playout>(&mut self, root: &P, limits: &Limits, settings: &Settings) -> u64 {
         let cells = root.topology().len();
         self.stamps.resize(2 * (cells + 2), 0);
+        let start = Instant::now();
         let mut done = 0;
         while !limits.exhausted(done) {
             self.simulate(root, settings, cells);
             done += 1;
+            if settings.stop_early && done % SETTLE_CHECK == 0 && self.settled(limits, done, start)
+            {
+                break;
+            }
         }
         done
+    }
+
+    /// Whether more simulations cannot change the move this tree would choose: a move is
+    /// proven won or every move is proven lost, the most visited move leads the next by more
+    /// simulations than are left (`done` ran since `start`, the time left is converted at
+    /// that rate), or the most visited move wins surely.
+    fn settled(&self, limits: &Limits, done: u64, start: Instant) -> bool {
+        let (mut first, mut second) = (None::<&Node>, 0);
+        for c in self.tree.children(ROOT) {
+            let child = self.tree.node(c);
+            match child.proof {
+                Proof::Win => return true,
+                Proof::Loss => continue,
+                Proof::Unknown if child.pruned => continue,
+                Proof::Unknown => {}
+            }
+            match first {
+                Some(best) if child.visits <= best.visits => second = second.max(child.visits),
+                _ => {
+                    second = first.map_or(0, |best| best.visits);
+                    first = Some(child);
+                }
+            }
+        }
+        let Some(best) = first else {
+            return true;
+        };
+        if best.visits >= SURE_WIN_VISITS
+            && f64::from(best.wins) >= SURE_WIN_RATE * f64::from(best.visits)
+        {
+            return true;
+        }
+        let mut left = limits.playouts.saturating_sub(done);
+        if let Some(deadline) = limits.deadline {
+            let now = Instant::now();
+            let rate = done as f64 / now.duration_since(start).as_secs_f64().max(1e-6);
+            left = left.min((rate * deadline.saturating_duration_since(now).as_secs_f64()) as u64);
+        }
+        u64::from(best.visits - second) > left
     }
 
     fn simulate<P: Playout>(&mut self, root: &P, settings: &Settings, cells: usize) {

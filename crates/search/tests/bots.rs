@@ -24,6 +24,13 @@ fn mcts(playouts: u64, threads: usize, seed: u64) -> Mcts {
     )
 }
 
+/// A search that spends its whole budget, as analysis does.
+fn mcts_whole_budget(playouts: u64, threads: usize, seed: u64) -> Mcts {
+    let mut config = MctsConfig::new(Budget::Playouts(playouts), threads);
+    config.settings.stop_early = false;
+    Mcts::new("test", config, seed)
+}
+
 /// The moves that win at once for the player to move.
 fn winning_moves(g: &AnyGame) -> Vec<Move> {
     let Some(me) = g.turn() else {
@@ -168,6 +175,30 @@ fn search_finds_the_immediate_win_on_every_rule_set() {
     }
 }
 
+#[test]
+fn search_stops_once_more_simulations_cannot_change_the_move() {
+    const BUDGET: u64 = 60_000;
+    // A win at once is proven on the first simulations.
+    for g in wins_available() {
+        let analysis = mcts(BUDGET, 1, 3).analyse(&g, None);
+        assert!(
+            analysis.simulations < 1_000,
+            "{}: {} simulations for a proven win",
+            g.kind(),
+            analysis.simulations
+        );
+    }
+    // On a tiny board the best move soon leads by more than what is left of the budget.
+    let g = game(GameKind::Go, &["size=5"], &[]);
+    let early = mcts(BUDGET, 1, 3).analyse(&g, None);
+    assert!(early.simulations < BUDGET, "{}", early.simulations);
+    let whole = mcts_whole_budget(BUDGET, 1, 3).analyse(&g, None);
+    assert_eq!(whole.simulations, BUDGET);
+    // Stopping early never changes the move the whole budget would choose by visits: the
+    // leader could not be overtaken.
+    assert_eq!(early.best_move(), whole.best_move());
+}
+
 /// Positions where the opponent threatens to win at once and the mover can stop it.
 fn threats() -> Vec<AnyGame> {
     vec![
@@ -297,7 +328,7 @@ fn time_budgets_are_kept() {
 #[test]
 fn analysis_reports_candidates_visits_and_variations() {
     let g = GameKind::Go.new_game(&["size=7"]).unwrap();
-    let analysis = mcts(2000, 2, 9).analyse(&g, None);
+    let analysis = mcts_whole_budget(2000, 2, 9).analyse(&g, None);
     assert_eq!(analysis.simulations, 2000);
     assert_eq!(analysis.visit_map.len(), 49);
     let total: u32 = analysis.moves.iter().map(|m| m.visits).sum();
