@@ -624,6 +624,18 @@ proptest! {
                     prop_assert!(!g.is_own_eye(m.cell().unwrap(), me));
                 }
             }
+            // A group self-atari is what playing there does: a chain of two or more stones
+            // with one liberty and nothing captured.
+            for c in g.topology().cells() {
+                let mut after = g.clone();
+                if g.stone(c).is_some() || after.play(Move::Place(c)).is_err() {
+                    continue;
+                }
+                let expected = after.chain(c).len() >= 2
+                    && after.liberties(c) == 1
+                    && after.captures() == g.captures();
+                prop_assert_eq!(g.is_group_self_atari(c, me), expected, "at {:?}", c);
+            }
             // The uniform policy proposes only legal moves (with every ko rule).
             let u = g.uniform_move(&mut rng).unwrap();
             prop_assert!(legal.contains(&u), "uniform_move proposed illegal {:?}", u);

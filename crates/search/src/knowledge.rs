@@ -42,7 +42,38 @@ pub trait Knowledge: Position {
     }
 }
 
-impl Knowledge for Go {}
+/// The prior value of a pass in Go while the opponent has not passed.
+const PASS_PRIOR: f32 = 0.1;
+
+impl Knowledge for Go {
+    /// Also a pass, while the opponent has not just passed and a point is left that is
+    /// worth playing (not an own eye, not a move that loses at once). Playouts hardly punish
+    /// a lost tempo, so a pass looks about as good as any move and, with little
+    /// exploration, could collect the most visits in the middle of a game.
+    fn avoid(&self, _threats: u32) -> Vec<Move> {
+        let mut avoid = losing_moves(self);
+        if self.consecutive_passes() == 0 && !avoid.contains(&Move::Pass) {
+            let Some(me) = self.turn() else {
+                return avoid;
+            };
+            let mut moves = Vec::new();
+            self.legal_moves(&mut moves);
+            let worth_playing = moves.iter().any(|&mv| {
+                mv.cell().is_some_and(|c| !self.is_own_eye(c, me)) && !avoid.contains(&mv)
+            });
+            if worth_playing {
+                avoid.push(Move::Pass);
+            }
+        }
+        avoid
+    }
+
+    /// Below the root, a pass starts low unless the opponent just passed, for the same
+    /// reason.
+    fn prior(&self, mv: Move) -> Option<f32> {
+        (mv == Move::Pass && self.consecutive_passes() == 0).then_some(PASS_PRIOR)
+    }
+}
 impl Knowledge for Ctor {}
 impl Knowledge for HexTorus {}
 impl Knowledge for MTorus {}
@@ -91,5 +122,43 @@ impl Knowledge for Torus {
         let x = mv.cell()?;
         let shape = pressure(self, x, me) + CAPTURE * f64::from(captures_at(self, x, me));
         Some((0.5 + PRIOR_SCALE * shape).clamp(0.05, 0.95) as f32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use toroid_rules::{AnyGame, Cell, Color, GameKind};
+
+    use super::*;
+
+    fn go(params: &[&str]) -> Go {
+        match GameKind::Go.new_game(params) {
+            Ok(AnyGame::Go(g)) => g,
+            _ => panic!("a go game"),
+        }
+    }
+
+    #[test]
+    fn go_avoids_a_pass_while_points_are_worth_playing() {
+        let mut g = go(&["size=5"]);
+        assert!(g.avoid(1).contains(&Move::Pass));
+        assert_eq!(g.prior(Move::Pass), Some(PASS_PRIOR));
+        assert_eq!(g.prior(Move::Place(Cell(0))), None);
+        // After the opponent's pass, passing may end the game and is searched as any move.
+        g.play(Move::Pass).unwrap();
+        assert!(!g.avoid(1).contains(&Move::Pass));
+        assert_eq!(g.prior(Move::Pass), None);
+    }
+
+    #[test]
+    fn go_may_pass_when_only_its_own_eyes_are_left() {
+        let mut g = go(&["size=5"]);
+        // Black everywhere but two single-point eyes at the first and last cell.
+        let last = g.topology().len() - 1;
+        let stones: Vec<_> = (1..last)
+            .map(|i| (Cell(i as u16), Some(Color::Black)))
+            .collect();
+        g.setup(&stones, Color::Black).unwrap();
+        assert!(!g.avoid(1).contains(&Move::Pass));
     }
 }

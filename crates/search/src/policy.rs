@@ -17,7 +17,16 @@ pub trait Playout: Knowledge {
     /// movers (the last one last), if the policy sees one. It may be illegal (the playout
     /// then falls back to [`Position::playout_move`]).
     fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move>;
+
+    /// Whether the random playout move `mv` is one the policy would rather not play; it then
+    /// draws again, up to [`DRAWS`] times in all.
+    fn unwise(&self, _mv: Move) -> bool {
+        false
+    }
 }
+
+/// Draws of a random playout move before an unwise one is played anyway.
+pub const DRAWS: usize = 3;
 
 /// How a simulation plays on from the tree's leaf to the end of the game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,9 +57,19 @@ pub fn playout_step<P: Playout, R: Rng>(
         }
     }
     let mv = match rollout {
-        Rollout::Uniform => position.uniform_move(rng),
-        Rollout::Tactical | Rollout::Random => position.playout_move(rng),
-    }?;
+        Rollout::Uniform => position.uniform_move(rng)?,
+        Rollout::Random => position.playout_move(rng)?,
+        Rollout::Tactical => {
+            let mut mv = position.playout_move(rng)?;
+            for _ in 1..DRAWS {
+                if !position.unwise(mv) {
+                    break;
+                }
+                mv = position.playout_move(rng)?;
+            }
+            mv
+        }
+    };
     position
         .play(mv)
         .expect("random policies return only legal moves");
@@ -76,6 +95,15 @@ impl Playout for Go {
             .filter(|&n| self.stone(n) == Some(me))
             .find_map(|n| self.atari_point(n))
             .map(Move::Place)
+    }
+
+    /// A self-atari of a group: random playouts play them far too often, which makes
+    /// living groups look dead and dead ones alive (a lone stone may still throw in).
+    fn unwise(&self, mv: Move) -> bool {
+        match (mv.cell(), self.turn()) {
+            (Some(c), Some(me)) => self.is_group_self_atari(c, me),
+            _ => false,
+        }
     }
 }
 

@@ -282,6 +282,20 @@ impl Go {
             && self.board.is_own_eye(p, code(color))
     }
 
+    /// Whether `color` playing on the empty `cell` would put a group of two or more of its
+    /// stones in atari without capturing anything (false for a cell that is not empty).
+    pub fn is_group_self_atari(&self, cell: Cell, color: Color) -> bool {
+        let p = cell.index();
+        p < self.board.len()
+            && self.board.color(p) == EMPTY
+            && self.board.is_group_self_atari(p, code(color))
+    }
+
+    /// The passes played in a row just before this position (1: the opponent just passed).
+    pub fn consecutive_passes(&self) -> u8 {
+        self.passes
+    }
+
     /// Under simple ko, the cell where the player to move may not play now: the single
     /// stone just captured by a lone stone that the recapture would take back.
     pub fn ko_point(&self) -> Option<Cell> {

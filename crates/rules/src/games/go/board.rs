@@ -338,6 +338,32 @@ impl Board {
         liberty & !eye
     }
 
+    /// Whether a `color` stone on the empty `point` would join a chain of two or more
+    /// stones left with exactly one liberty, capturing nothing: a self-atari of a group.
+    pub(crate) fn is_group_self_atari(&self, point: usize, color: u8) -> bool {
+        let mut libs = Libs(0);
+        let mut size = 1;
+        let mut joined = [NO_POINT as usize; 4];
+        for (i, r) in self.neighbors(point).into_iter().enumerate() {
+            let p = self.points[r as usize];
+            if p.color == EMPTY {
+                libs = libs.add(Libs::at(r as usize));
+            } else if p.color == color {
+                // The chain counted `point` as a pseudo-liberty of this stone.
+                libs = libs.sub(Libs::at(point));
+                let h = p.head as usize;
+                if !joined[..i].contains(&h) {
+                    joined[i] = h;
+                    libs = libs.add(self.chains[h].libs);
+                    size += usize::from(self.chains[h].size);
+                }
+            } else if p.color == color ^ 3 && self.chains[p.head as usize].libs.in_atari() {
+                return false;
+            }
+        }
+        size >= 2 && libs.count() > 0 && libs.in_atari()
+    }
+
     /// The stones' hash after a `color` stone on the empty `point` and its captures.
     pub(crate) fn hash_after(&self, point: usize, color: u8) -> u64 {
         let mut hash = self.hash ^ key(point, color);
