@@ -167,8 +167,8 @@ async fn a_game_lives_and_ends(db: Db) {
     let storage = db.open().await;
     storage
         .commit(vec![
-            Write::Game(game("g1", 10)),
-            Write::Game(game("g2", 20)),
+            Write::Game(Box::new(game("g1", 10))),
+            Write::Game(Box::new(game("g2", 20))),
         ])
         .await
         .unwrap();
@@ -243,7 +243,7 @@ async fn a_game_lives_and_ends(db: Db) {
 async fn a_failed_batch_stores_nothing_and_spares_the_others(db: Db) {
     let storage = db.open().await;
     storage
-        .commit(vec![Write::Game(game("g", 1))])
+        .commit(vec![Write::Game(Box::new(game("g", 1)))])
         .await
         .unwrap();
     storage.commit(vec![mv("g", 0, "aa")]).await.unwrap();
@@ -280,7 +280,7 @@ async fn concurrent_writes_are_all_committed(db: Db) {
     const GAMES: usize = 40;
     const MOVES: i64 = 25;
     let games: Vec<Write> = (0..GAMES)
-        .map(|g| Write::Game(game(&format!("g{g}"), g as i64)))
+        .map(|g| Write::Game(Box::new(game(&format!("g{g}"), g as i64))))
         .collect();
     storage.commit(games).await.unwrap();
     let start = Instant::now();
@@ -317,7 +317,7 @@ async fn data_survives_reopening(db: Db) {
     {
         let storage = db.open().await;
         storage
-            .commit(vec![Write::Game(game("kept", 5))])
+            .commit(vec![Write::Game(Box::new(game("kept", 5)))])
             .await
             .unwrap();
         storage.commit(vec![mv("kept", 0, "ee")]).await.unwrap();

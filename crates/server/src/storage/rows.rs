@@ -93,8 +93,8 @@ pub struct MoveRow {
 pub enum Write {
     Session(SessionRow),
     Bot(BotRow),
-    /// A new game.
-    Game(GameRow),
+    /// A new game (boxed: it is much larger than the other writes).
+    Game(Box<GameRow>),
     /// The open seat of a waiting game is taken: the game goes live.
     Seat {
         game_id: String,
