@@ -4,7 +4,7 @@
 //!
 //! Layers, each in its own module: [`storage`] (the database, group commit), [`game`] (one
 //! game in memory and its changes), [`hub`] (every live game and the API's operations),
-//! [`referee`] (clocks and house bots of one game).
+//! [`referee`] (clocks and house bots of one game), [`http`] (routes, WebSockets, limits).
 
 pub mod api;
 pub mod clock;
@@ -12,11 +12,14 @@ pub mod config;
 pub mod error;
 pub mod game;
 pub mod house;
+pub mod http;
 pub mod hub;
 pub mod ids;
 pub mod outcome;
 pub mod referee;
 pub mod seat;
+pub mod server;
 pub mod storage;
 
 pub use config::{Config, Limits};
+pub use server::{run, Server, StartError};
