@@ -14,7 +14,7 @@ use crate::storage::Status;
 /// A player as others see it.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct PlayerView {
-    /// `person` or `house`.
+    /// `person`, `house` or `bot`.
     pub kind: &'static str,
     pub name: String,
 }
@@ -133,6 +133,8 @@ pub enum Opponent {
     House { level: String },
     /// A person who opens the invite link.
     Invite,
+    /// A registered bot, connected now, that accepts the challenge.
+    Bot { name: String },
 }
 
 #[derive(Copy, Clone, Debug, Default, Deserialize, ToSchema)]
@@ -194,4 +196,27 @@ pub struct ListQuery {
 pub struct AnalysisQuery {
     /// Milliseconds to search (default 500; the server caps it).
     pub ms: Option<u64>,
+}
+
+/// `POST /api/bots`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewBot {
+    /// 1 to 32 letters, digits, `-`, `_` or `.`; unique.
+    pub name: String,
+}
+
+/// A bot just registered: its token is shown this once (the server keeps only its hash).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct BotCreated {
+    pub id: String,
+    pub name: String,
+    /// For `Authorization: Bearer TOKEN` on `/api/bot/ws`.
+    pub token: String,
+}
+
+/// The bots connected now, which people can challenge by name.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct OnlineBots {
+    pub online: Vec<String>,
 }

@@ -42,6 +42,9 @@ pub struct Limits {
     /// WebSocket messages per second on one connection, sustained and in a burst.
     pub messages_per_second: u32,
     pub message_burst: u32,
+    /// The same on a bot's connection, which carries all of its games.
+    pub bot_messages_per_second: u32,
+    pub bot_message_burst: u32,
     /// Largest request body or WebSocket message, in bytes.
     pub body_bytes: usize,
     /// Unfinished games one session may have created.
@@ -63,6 +66,8 @@ impl Default for Limits {
             request_burst: 100,
             messages_per_second: 20,
             message_burst: 40,
+            bot_messages_per_second: 200,
+            bot_message_burst: 400,
             body_bytes: 16 * 1024,
             games_per_session: 20,
             analysis: Duration::from_secs(2),

@@ -21,6 +21,10 @@ pub enum ApiError {
     NotFound(String),
     #[error("no session: create one with POST /api/session")]
     NoSession,
+    #[error("no valid bot token: send 'Authorization: Bearer TOKEN'")]
+    BadToken,
+    #[error("{0}")]
+    Declined(String),
     #[error("you are not a player of this game")]
     NotAPlayer,
     #[error("it is {0}'s turn")]
@@ -57,6 +61,8 @@ impl ApiError {
             ApiError::NotJson => "not-json",
             ApiError::NotFound(_) => "not-found",
             ApiError::NoSession => "no-session",
+            ApiError::BadToken => "bad-token",
+            ApiError::Declined(_) => "declined",
             ApiError::NotAPlayer => "not-a-player",
             ApiError::NotYourTurn(_) => "not-your-turn",
             ApiError::StalePly { .. } => "stale-ply",
@@ -76,7 +82,7 @@ impl ApiError {
     pub fn status(&self) -> u16 {
         match self {
             ApiError::BadJson(_) | ApiError::BadRequest(_) => 400,
-            ApiError::NoSession => 401,
+            ApiError::NoSession | ApiError::BadToken => 401,
             ApiError::NotAPlayer => 403,
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed => 405,
@@ -84,6 +90,7 @@ impl ApiError {
             | ApiError::StalePly { .. }
             | ApiError::GameOver
             | ApiError::NotStarted
+            | ApiError::Declined(_)
             | ApiError::Conflict(_) => 409,
             ApiError::TooLarge => 413,
             ApiError::NotJson => 415,

@@ -16,7 +16,7 @@ use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::outcome::GameEnd;
 use crate::seat::Seat;
-use crate::storage::{GameRow, MoveRow, Status, StorageError, Write};
+use crate::storage::{GameRow, MoveRow, Status, StorageError, TimeControl, Write};
 
 /// A new position of the rule set called `game` with `params` (numbers or strings).
 pub fn new_position(game: &str, params: &Map<String, Value>) -> Result<AnyGame, String> {
@@ -33,10 +33,12 @@ pub fn new_position(game: &str, params: &Map<String, Value>) -> Result<AnyGame, 
         .map_err(|e| format!("{kind}: {e}"))
 }
 
-/// Who asks to act: a guest session, or the program playing a colour (a house bot).
+/// Who asks to act: a guest session, a registered bot, or the program playing a colour (a
+/// house bot).
 #[derive(Copy, Clone, Debug)]
 pub enum Actor<'a> {
     Session(&'a str),
+    Bot(&'a str),
     Seat(Color),
 }
 
@@ -45,7 +47,7 @@ impl Actor<'_> {
     pub fn viewer(&self) -> Option<&str> {
         match self {
             Actor::Session(id) => Some(id),
-            Actor::Seat(_) => None,
+            Actor::Bot(_) | Actor::Seat(_) => None,
         }
     }
 }
@@ -129,14 +131,16 @@ impl Game {
     }
 
     /// The colours `actor` plays.
-    fn colors_of(&self, actor: Actor) -> Vec<Color> {
+    pub fn colors_of(&self, actor: Actor) -> Vec<Color> {
         Color::BOTH
             .into_iter()
-            .filter(|c| match actor {
-                Actor::Seat(seat) => seat == *c,
-                Actor::Session(id) => self.seats[c.index()]
-                    .as_ref()
-                    .is_some_and(|s| s.is_session(id)),
+            .filter(|c| {
+                let seat = self.seats[c.index()].as_ref();
+                match actor {
+                    Actor::Seat(color) => color == *c,
+                    Actor::Session(id) => seat.is_some_and(|s| s.is_session(id)),
+                    Actor::Bot(id) => seat.is_some_and(|s| s.is_bot(id)),
+                }
             })
             .collect()
     }
@@ -350,10 +354,7 @@ impl Game {
             params: ParamsView(self.position.params().clone()),
             status: self.status,
             players: players(&self.seats),
-            clock: self.clock.map(|c| ClockSettings {
-                initial_s: c.control.initial_ms as f64 / 1000.0,
-                increment_s: c.control.increment_ms as f64 / 1000.0,
-            }),
+            clock: self.clock.map(|c| clock_settings(c.control)),
             clocks: self.clock.map(|c| {
                 let [black_ms, white_ms] = c.left(now).map(|ms| ms.max(0));
                 ClocksView {
@@ -387,17 +388,27 @@ impl Game {
     }
 }
 
+/// A player as others see it.
+pub fn player_view(seat: &Seat) -> PlayerView {
+    PlayerView {
+        kind: seat.kind(),
+        name: seat.name().to_string(),
+    }
+}
+
 /// The players as others see them.
 pub fn players(seats: &[Option<Seat>; 2]) -> Players {
-    let view = |seat: &Option<Seat>| {
-        seat.as_ref().map(|s| PlayerView {
-            kind: s.kind(),
-            name: s.name().to_string(),
-        })
-    };
     Players {
-        black: view(&seats[0]),
-        white: view(&seats[1]),
+        black: seats[0].as_ref().map(player_view),
+        white: seats[1].as_ref().map(player_view),
+    }
+}
+
+/// A time control in the API's seconds.
+pub fn clock_settings(control: TimeControl) -> ClockSettings {
+    ClockSettings {
+        initial_s: control.initial_ms as f64 / 1000.0,
+        increment_s: control.increment_ms as f64 / 1000.0,
     }
 }
 
@@ -406,7 +417,6 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::storage::TimeControl;
 
     const ALICE: &str = "alice-session";
     const BOB: &str = "bob-session";

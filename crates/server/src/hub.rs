@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use tokio::sync::{broadcast, watch, Notify, Semaphore};
 use toroid_protocol::record::Record;
 use toroid_protocol::view::ParamsView;
@@ -17,20 +17,25 @@ use crate::api::{
     AnalysisView, ClockSettings, ColorChoice, GameState, GameSummary, MoveAnalysis, NewGame,
     Opponent,
 };
+use crate::bots::{Bots, Challenge, Seek};
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::game::{new_position, players, Actor, Change, Game};
+use crate::game::{clock_settings, new_position, player_view, players, Actor, Change, Game};
 use crate::house::House;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::referee;
 use crate::seat::Seat;
-use crate::storage::{GameRow, SessionRow, Status, Storage, StorageError, TimeControl, Write};
+use crate::storage::{
+    BotKey, BotRow, GameRow, SessionRow, Status, Storage, StorageError, TimeControl, Write,
+};
 
 /// A game that clients and the referee share.
 pub struct LiveGame {
     pub id: String,
     /// The session that created it, for the per-session limit.
     creator: Option<String>,
+    /// The registered bots that play it, told of every change.
+    bots: Vec<String>,
     pub game: tokio::sync::Mutex<Game>,
     /// Fires after every change; subscribers then read the game.
     pub updates: broadcast::Sender<()>,
@@ -45,6 +50,7 @@ pub struct Hub {
     /// Invite code to game id, for waiting games.
     invites: Mutex<HashMap<String, String>>,
     pub house: House,
+    pub bots: Bots,
     analyses: Semaphore,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
@@ -56,9 +62,28 @@ const MAX_NAME: usize = 32;
 /// Most games a list returns.
 pub const MAX_LIST: u32 = 200;
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic elsewhere cannot leave these maps half-changed: recover the guard.
+/// Locks a map of the server's. A panic elsewhere cannot leave one half-changed (each change
+/// is one call), so a poisoned lock is recovered.
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl LiveGame {
+    fn new(game: Game) -> LiveGame {
+        LiveGame {
+            id: game.id.clone(),
+            creator: game.creator.clone(),
+            bots: game
+                .seats
+                .iter()
+                .flatten()
+                .filter_map(|s| s.bot_id().map(str::to_string))
+                .collect(),
+            updates: broadcast::channel(16).0,
+            wake: Notify::new(),
+            game: tokio::sync::Mutex::new(game),
+        }
+    }
 }
 
 impl Hub {
@@ -72,6 +97,7 @@ impl Hub {
             limits,
             live: Mutex::new(HashMap::new()),
             invites: Mutex::new(HashMap::new()),
+            bots: Bots::default(),
             stopping: watch::Sender::new(false),
         });
         let now = Instant::now();
@@ -107,16 +133,13 @@ impl Hub {
             lock(&self.invites).insert(code.clone(), id.clone());
         }
         let referee = (game.status == Status::Live).then(|| game.seats.clone());
-        let live = Arc::new(LiveGame {
-            id: id.clone(),
-            creator: game.creator.clone(),
-            updates: broadcast::channel(16).0,
-            wake: Notify::new(),
-            game: tokio::sync::Mutex::new(game),
-        });
+        let live = Arc::new(LiveGame::new(game));
         lock(&self.live).insert(id, live.clone());
         if let Some(seats) = referee {
             tokio::spawn(referee::run(self.clone(), live.clone(), seats));
+        }
+        for bot in &live.bots {
+            self.bots.notify(bot, &live.id);
         }
         live
     }
@@ -134,13 +157,7 @@ impl Hub {
         }
         let moves = self.storage.moves(id).await?;
         let game = Game::restore(row, &moves, Instant::now())?;
-        Ok(Arc::new(LiveGame {
-            id: game.id.clone(),
-            creator: None,
-            updates: broadcast::channel(1).0,
-            wake: Notify::new(),
-            game: tokio::sync::Mutex::new(game),
-        }))
+        Ok(Arc::new(LiveGame::new(game)))
     }
 
     /// Commits `change` to storage, then applies and announces it.
@@ -165,6 +182,9 @@ impl Hub {
         }
         let _ = live.updates.send(());
         live.wake.notify_one();
+        for bot in &live.bots {
+            self.bots.notify(bot, &live.id);
+        }
         Ok(())
     }
 
@@ -214,6 +234,21 @@ impl Hub {
         let position =
             new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
         let clock = request.clock.map(time_control).transpose()?;
+        let open = self.unfinished(|g| g.creator.as_deref() == Some(&session.id));
+        if open >= self.limits.games_per_session {
+            return Err(ApiError::Limit(format!(
+                "you have {open} unfinished games; finish one first"
+            )));
+        }
+        let color = match request.color {
+            ColorChoice::Black => Color::Black,
+            ColorChoice::White => Color::White,
+            ColorChoice::Random => random_color(),
+        };
+        let person = Seat::Person {
+            session: session.id.clone(),
+            name: session.name.clone(),
+        };
         let opponent = match request.opponent {
             Opponent::House { level } => Some(Seat::House {
                 level: level
@@ -221,28 +256,35 @@ impl Hub {
                     .map_err(|e| ApiError::BadRequest(e.to_string()))?,
             }),
             Opponent::Invite => None,
-        };
-        let open = lock(&self.live)
-            .values()
-            .filter(|g| g.creator.as_deref() == Some(&session.id))
-            .count();
-        if open >= self.limits.games_per_session {
-            return Err(ApiError::Limit(format!(
-                "you have {open} unfinished games; finish one first"
-            )));
-        }
-        let person = Seat::Person {
-            session: session.id.clone(),
-            name: session.name.clone(),
-        };
-        let color = match request.color {
-            ColorChoice::Black => Color::Black,
-            ColorChoice::White => Color::White,
-            ColorChoice::Random => Color::BOTH[usize::from(rand::random::<bool>())],
+            Opponent::Bot { name } => Some(
+                self.challenge(&person, &name, &position, clock, color.opponent())
+                    .await?,
+            ),
         };
         let mut seats = [None, None];
         seats[color.index()] = Some(person);
         seats[color.opponent().index()] = opponent;
+        let live = self
+            .open_game(&position, clock, seats, Some(session.id.clone()))
+            .await?;
+        let game = live.game.lock().await;
+        Ok(game.state(Some(&session.id), Instant::now()))
+    }
+
+    /// Games in memory (waiting or live) for which `which` holds.
+    fn unfinished(&self, which: impl Fn(&LiveGame) -> bool) -> usize {
+        lock(&self.live).values().filter(|g| which(g)).count()
+    }
+
+    /// Stores a new game of `position` and puts it in play: live when both seats are taken,
+    /// else waiting with an invite code.
+    async fn open_game(
+        self: &Arc<Hub>,
+        position: &AnyGame,
+        clock: Option<TimeControl>,
+        seats: [Option<Seat>; 2],
+        creator: Option<String>,
+    ) -> Result<Arc<LiveGame>, ApiError> {
         let live = seats.iter().all(Option::is_some);
         let row = GameRow {
             id: new_id(),
@@ -251,7 +293,7 @@ impl Hub {
                 .expect("parameters serialize"),
             clock,
             seats,
-            creator: Some(session.id.clone()),
+            creator,
             invite: (!live).then(new_secret),
             status: if live { Status::Live } else { Status::Waiting },
             result: None,
@@ -263,9 +305,120 @@ impl Hub {
         self.storage
             .commit(vec![Write::Game(Box::new(row))])
             .await?;
-        let state = game.state(Some(&session.id), Instant::now());
-        self.insert(game);
-        Ok(state)
+        Ok(self.insert(game))
+    }
+
+    /// Challenges the connected bot `name` to play `color` against `person`; its seat if
+    /// it accepts.
+    async fn challenge(
+        &self,
+        person: &Seat,
+        name: &str,
+        position: &AnyGame,
+        clock: Option<TimeControl>,
+        color: Color,
+    ) -> Result<Seat, ApiError> {
+        let id = self
+            .bots
+            .id_of(name)
+            .ok_or_else(|| ApiError::NotFound(format!("connected bot '{name}'")))?;
+        if self.unfinished(|g| g.bots.contains(&id)) >= self.limits.games_per_session {
+            return Err(ApiError::Declined(format!(
+                "{name} is playing too many games"
+            )));
+        }
+        let challenge = Challenge {
+            id: new_id(),
+            from: player_view(person),
+            game: position.kind().name(),
+            params: ParamsView(position.params().clone()),
+            clock: clock.map(clock_settings),
+            color,
+        };
+        self.bots.challenge(&id, challenge).await?;
+        Ok(Seat::Bot {
+            bot: id,
+            name: name.to_string(),
+        })
+    }
+
+    pub async fn register_bot(
+        &self,
+        owner: &SessionRow,
+        name: &str,
+    ) -> Result<(BotRow, String), ApiError> {
+        let valid = |c: char| c.is_ascii_alphanumeric() || "-_.".contains(c);
+        if name.is_empty() || name.len() > MAX_NAME || !name.chars().all(valid) {
+            return Err(ApiError::BadRequest(format!(
+                "a bot's name has 1 to {MAX_NAME} letters, digits, '-', '_' or '.'"
+            )));
+        }
+        if self.storage.bot(BotKey::Name(name)).await?.is_some() {
+            return Err(ApiError::Conflict(format!("the name '{name}' is taken")));
+        }
+        let token = new_secret();
+        let bot = BotRow {
+            id: new_id(),
+            name: name.to_string(),
+            owner: owner.id.clone(),
+            token_hash: hash_secret(&token),
+            created_at: now_ms(),
+        };
+        // Two registrations racing for a name: the database's unique index refuses one.
+        self.storage
+            .commit(vec![Write::Bot(bot.clone())])
+            .await
+            .map_err(|_| ApiError::Conflict(format!("the name '{name}' is taken")))?;
+        Ok((bot, token))
+    }
+
+    /// The bot whose token is `token`.
+    pub async fn bot(&self, token: &str) -> Result<Option<BotRow>, ApiError> {
+        Ok(self
+            .storage
+            .bot(BotKey::TokenHash(&hash_secret(token)))
+            .await?)
+    }
+
+    /// The ids of the unfinished games bot `id` plays.
+    pub fn bot_games(&self, id: &str) -> Vec<String> {
+        lock(&self.live)
+            .values()
+            .filter(|g| g.bots.iter().any(|b| b == id))
+            .map(|g| g.id.clone())
+            .collect()
+    }
+
+    /// Bot `bot` seeks a game; when another bot seeks the same, their game starts (colours
+    /// drawn at random). Whether it started.
+    pub async fn seek(
+        self: &Arc<Hub>,
+        bot: &BotRow,
+        game: &str,
+        params: &Map<String, Value>,
+        clock: Option<ClockSettings>,
+    ) -> Result<bool, ApiError> {
+        let position = new_position(game, params).map_err(ApiError::BadRequest)?;
+        let clock = clock.map(time_control).transpose()?;
+        if self.unfinished(|g| g.bots.contains(&bot.id)) >= self.limits.games_per_session {
+            return Err(ApiError::Limit("too many unfinished games".into()));
+        }
+        let Some((first, second)) = self.bots.seek(Seek::new(bot.clone(), position, clock)) else {
+            return Ok(false);
+        };
+        let seat = |b: &BotRow| {
+            Some(Seat::Bot {
+                bot: b.id.clone(),
+                name: b.name.clone(),
+            })
+        };
+        let mut seats = [seat(&first.bot), seat(&second.bot)];
+        if random_color() == Color::White {
+            seats.swap(0, 1);
+        }
+        self.open_game(&second.position, second.clock, seats, None)
+            .await?;
+        Ok(true)
     }
 
     /// `session` takes the open seat of game `id` with the invite `code`.
@@ -401,6 +554,10 @@ impl Hub {
         .map_err(|_| ApiError::Busy("the search failed"))?;
         Ok(analysis)
     }
+}
+
+fn random_color() -> Color {
+    Color::BOTH[usize::from(rand::random::<bool>())]
 }
 
 /// A time control from the API's seconds, checked.

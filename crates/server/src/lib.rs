@@ -4,9 +4,11 @@
 //!
 //! Layers, each in its own module: [`storage`] (the database, group commit), [`game`] (one
 //! game in memory and its changes), [`hub`] (every live game and the API's operations),
-//! [`referee`] (clocks and house bots of one game), [`http`] (routes, WebSockets, limits).
+//! [`referee`] (clocks and house bots of one game), [`bots`] (connected registered bots,
+//! challenges, the seek queue), [`http`] (routes, WebSockets, limits).
 
 pub mod api;
+pub mod bots;
 pub mod clock;
 pub mod config;
 pub mod error;

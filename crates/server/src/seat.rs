@@ -1,5 +1,7 @@
-//! Who sits on a colour: a person (a guest session) or a house bot. A seat is stored as JSON
-//! (`{"kind":"person","session":"…","name":"alice"}`, `{"kind":"house","level":"casual"}`).
+//! Who sits on a colour: a person (a guest session), a house bot, or a registered bot that
+//! plays over the bot WebSocket. A seat is stored as JSON
+//! (`{"kind":"person","session":"…","name":"alice"}`, `{"kind":"house","level":"casual"}`,
+//! `{"kind":"bot","bot":"…","name":"Hexer"}`).
 
 use serde::{Deserialize, Serialize};
 use toroid_search::Level;
@@ -15,21 +17,26 @@ pub enum Seat {
         #[serde(with = "level_name")]
         level: Level,
     },
+    Bot {
+        bot: String,
+        name: String,
+    },
 }
 
 impl Seat {
-    /// `person` or `house`.
+    /// `person`, `house` or `bot`.
     pub fn kind(&self) -> &'static str {
         match self {
             Seat::Person { .. } => "person",
             Seat::House { .. } => "house",
+            Seat::Bot { .. } => "bot",
         }
     }
 
-    /// The name shown for the player: the person's name, the house bot's level.
+    /// The name shown for the player: the person's or bot's name, the house bot's level.
     pub fn name(&self) -> &str {
         match self {
-            Seat::Person { name, .. } => name,
+            Seat::Person { name, .. } | Seat::Bot { name, .. } => name,
             Seat::House { level } => level.name(),
         }
     }
@@ -39,11 +46,24 @@ impl Seat {
         matches!(self, Seat::Person { session, .. } if session == id)
     }
 
+    /// Whether the registered bot `id` sits here.
+    pub fn is_bot(&self, id: &str) -> bool {
+        matches!(self, Seat::Bot { bot, .. } if bot == id)
+    }
+
+    /// The registered bot's id, if this is its seat.
+    pub fn bot_id(&self) -> Option<&str> {
+        match self {
+            Seat::Bot { bot, .. } => Some(bot),
+            _ => None,
+        }
+    }
+
     /// The house bot's level, if this is a house seat.
     pub fn house_level(&self) -> Option<Level> {
         match self {
             Seat::House { level } => Some(*level),
-            Seat::Person { .. } => None,
+            _ => None,
         }
     }
 }

@@ -167,11 +167,17 @@ async fn reference_routes_errors_and_the_openapi_description() {
         "/api/games/{id}/sgf",
         "/api/games/{id}/analysis",
         "/api/games/{id}/ws",
+        "/api/bots",
+        "/api/bot/ws",
         "/api/openapi.json",
     ] {
         assert!(paths.contains_key(path), "{path} is described");
     }
     assert!(api["components"]["schemas"]["GameState"].is_object());
+    assert_eq!(
+        api["components"]["securitySchemes"]["bot_token"]["scheme"],
+        "bearer"
+    );
 }
 
 #[tokio::test]

@@ -20,6 +20,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::ApiError;
+use crate::hub::lock;
 
 /// Accepts connections while fewer than the limit are open, and closes at once a connection
 /// from an address that already has its share open.
@@ -51,7 +52,7 @@ pub struct LimitedStream {
 
 impl Drop for LimitedStream {
     fn drop(&mut self) {
-        let mut by_ip = self.by_ip.lock().unwrap_or_else(|e| e.into_inner());
+        let mut by_ip = lock(&self.by_ip);
         if let Some(n) = by_ip.get_mut(&self.ip) {
             *n -= 1;
             if *n == 0 {
@@ -76,7 +77,7 @@ impl Listener for LimitedListener {
             let (stream, addr) = Listener::accept(&mut self.inner).await;
             let ip = addr.ip();
             {
-                let mut by_ip = self.by_ip.lock().unwrap_or_else(|e| e.into_inner());
+                let mut by_ip = lock(&self.by_ip);
                 let n = by_ip.entry(ip).or_insert(0);
                 if *n >= self.per_ip {
                     tracing::warn!(%ip, "connection refused: too many from this address");

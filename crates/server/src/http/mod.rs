@@ -1,6 +1,8 @@
 //! The HTTP side: the router, its limits, and the server's start and shutdown.
 
 mod assets;
+mod bot_protocol;
+mod bot_ws;
 mod error;
 mod extract;
 pub mod limits;
@@ -52,6 +54,8 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/sgf", get(routes::sgf))
         .route("/games/{id}/analysis", get(routes::analysis))
         .route("/games/{id}/ws", get(ws::game_ws))
+        .route("/bots", post(routes::register_bot).get(routes::online_bots))
+        .route("/bot/ws", get(bot_ws::bot_ws))
         .route("/openapi.json", get(openapi::openapi))
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed);

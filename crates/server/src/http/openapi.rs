@@ -3,7 +3,10 @@
 use axum::Json;
 use utoipa::OpenApi;
 
-use super::{routes, ws};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::Modify;
+
+use super::{bot_ws, routes, ws};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -29,15 +32,32 @@ use super::{routes, ws};
         routes::sgf,
         routes::analysis,
         ws::game_ws,
+        routes::register_bot,
+        routes::online_bots,
+        bot_ws::bot_ws,
         openapi,
     ),
+    modifiers(&BotToken),
     tags(
         (name = "sessions", description = "Guest sessions: a name and a cookie"),
         (name = "games", description = "Creating, finding and reading games"),
         (name = "play", description = "Moves and resignations, over HTTP or the WebSocket"),
+        (name = "bots", description = "Registered bots and their WebSocket (docs/protocol.md)"),
     )
 )]
 pub struct ApiDoc;
+
+/// The bot WebSocket's `Authorization: Bearer TOKEN`.
+struct BotToken;
+
+impl Modify for BotToken {
+    fn modify(&self, api: &mut utoipa::openapi::OpenApi) {
+        let scheme = HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build();
+        api.components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme("bot_token", SecurityScheme::Http(scheme));
+    }
+}
 
 /// This description.
 #[utoipa::path(get, path = "/api/openapi.json", tag = "games",

@@ -13,8 +13,8 @@ use super::error::ErrorBody;
 use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
 use super::AppState;
 use crate::api::{
-    AnalysisQuery, AnalysisView, GameState, GameSummary, JoinRequest, ListQuery, MoveRequest,
-    NewGame, NewSession, SessionView,
+    AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
+    MoveRequest, NewBot, NewGame, NewSession, OnlineBots, SessionView,
 };
 use crate::error::ApiError;
 use crate::game::Actor;
@@ -229,4 +229,31 @@ pub async fn analysis(
 ) -> Result<Json<AnalysisView>, ApiError> {
     let ms = query.ms.unwrap_or(DEFAULT_ANALYSIS_MS);
     Ok(Json(state.hub.analyse(&id, ms).await?))
+}
+
+/// Registers a bot; the answer holds its token, shown only this once.
+#[utoipa::path(post, path = "/api/bots", tag = "bots", request_body = NewBot,
+    responses((status = 201, body = BotCreated), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 409, body = ErrorBody, description = "the name is taken")))]
+pub async fn register_bot(
+    State(state): State<AppState>,
+    Player(session): Player,
+    ApiJson(request): ApiJson<NewBot>,
+) -> Result<impl IntoResponse, ApiError> {
+    let (bot, token) = state.hub.register_bot(&session, &request.name).await?;
+    let body = BotCreated {
+        id: bot.id,
+        name: bot.name,
+        token,
+    };
+    Ok((StatusCode::CREATED, Json(body)))
+}
+
+/// The bots connected now.
+#[utoipa::path(get, path = "/api/bots", tag = "bots",
+    responses((status = 200, body = OnlineBots)))]
+pub async fn online_bots(State(state): State<AppState>) -> Json<OnlineBots> {
+    Json(OnlineBots {
+        online: state.hub.bots.online(),
+    })
 }
