@@ -422,13 +422,20 @@ impl Hub {
     }
 
     /// `session` takes the open seat of game `id` with the invite `code`.
+    /// `id` may also be the code itself, for a page at `/join/CODE` that knows no id.
     pub async fn join(
         self: &Arc<Hub>,
         session: &SessionRow,
         id: &str,
         code: &str,
     ) -> Result<GameState, ApiError> {
-        let live = self.find(id).await?;
+        let id = match id == code {
+            true => lock(&self.invites).get(code).cloned(),
+            false => Some(id.to_string()),
+        };
+        let live = self
+            .find(&id.ok_or_else(|| ApiError::NotFound("invite".into()))?)
+            .await?;
         self.take_seat(&live, session, code).await
     }
 
@@ -438,9 +445,7 @@ impl Hub {
         session: &SessionRow,
         code: &str,
     ) -> Result<GameState, ApiError> {
-        let id = lock(&self.invites).get(code).cloned();
-        let id = id.ok_or_else(|| ApiError::NotFound("invite".into()))?;
-        self.join(session, &id, code).await
+        self.join(session, code, code).await
     }
 
     async fn take_seat(

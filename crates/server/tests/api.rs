@@ -406,6 +406,7 @@ async fn an_invite_game_between_two_people_with_a_spectator() {
     assert_eq!(joined.body["status"], "live");
     let late = Client::person(&run.base, "dave").await;
     let taken = late.post("/api/join", json!({"code": code})).await;
+    assert_eq!(taken.body["error"]["message"], "invite not found");
     assert_eq!(taken.code(), "not-found", "the invite is used up");
     let state = alice_ws.state().await;
     assert_eq!(
@@ -579,14 +580,17 @@ async fn games_continue_after_a_restart() {
     let next = alice.post(&moves, json!({"move": "dd", "ply": 2})).await;
     assert_eq!(next.status, 200, "{:?}", next.body);
     assert_eq!(next.body["position"]["moves"], json!(["cc", "bb", "dd"]));
-    // The waiting game waits still, and its invite works.
+    // The waiting game waits still, and its invite works (here with the code for the id, as
+    // a page at /join/CODE may send it).
     let waiting_id = waiting["id"].as_str().unwrap();
     let code = waiting["invite"]
         .as_str()
         .unwrap()
         .strip_prefix("/join/")
         .unwrap();
-    let joined = bob.post("/api/join", json!({"code": code})).await;
+    let joined = bob
+        .post(&format!("/api/games/{code}/join"), json!({"code": code}))
+        .await;
     assert_eq!(
         (joined.status, joined.body["id"].as_str()),
         (200, Some(waiting_id))

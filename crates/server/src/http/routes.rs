@@ -114,7 +114,7 @@ pub async fn get_game(
     Ok(Json(state.hub.state(&id, viewer.id()).await?))
 }
 
-/// Takes the open seat of an invite game.
+/// Takes the open seat of an invite game (`{id}` may also be the invite code).
 #[utoipa::path(post, path = "/api/games/{id}/join", tag = "games", request_body = JoinRequest,
     params(("id" = String, Path)),
     responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
