@@ -53,7 +53,8 @@ pub struct Limits {
     pub analysis: Duration,
     /// Longest search of a house bot for one move.
     pub house_move: Duration,
-    /// Searches (house bots and analyses) running at once; each takes one thread.
+    /// House-bot searches running at once, and analyses running at once (counted apart);
+    /// each takes one thread.
     pub search_threads: usize,
 }
 

@@ -1,7 +1,7 @@
 //! Starting and stopping a server: storage opened and migrated, unfinished games restored,
 //! then the HTTP listener.
 
-use std::io;
+use std::io::{self, IsTerminal};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -100,6 +100,7 @@ pub fn run(config: Config) -> Result<(), StartError> {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal())
         .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
