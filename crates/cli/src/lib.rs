@@ -10,4 +10,6 @@ pub mod player;
 pub mod render;
 pub mod seed;
 pub mod setup;
-pub mod view;
+
+/// The JSON views live in `toroid-protocol`, where the server shares them.
+pub use toroid_protocol::view;

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Board games on wrapped surfaces: inspect rule sets, replay games, benchmark playouts, play
-/// house bots, run matches between them and external engines, and speak GTP.
+/// house bots, run matches between them and external engines, speak GTP, and serve games on
+/// the web.
 #[derive(Parser)]
 #[command(name = "toroid", version)]
 struct Cli {
@@ -31,6 +32,8 @@ enum Command {
     Match(commands::match_::Args),
     /// Speak GTP version 2 on standard input and output, as a house bot.
     Gtp(commands::gtp::Args),
+    /// Run the game server and its web page.
+    Serve(commands::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args),
         Command::Match(args) => commands::match_::run(args),
         Command::Gtp(args) => commands::gtp::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,6 +6,7 @@ pub mod gtp;
 pub mod match_;
 pub mod play;
 pub mod replay;
+pub mod serve;
 pub mod topology;
 
 use std::fmt::Display;

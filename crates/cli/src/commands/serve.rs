@@ -1,0 +1,35 @@
+//! `toroid serve`: the game server and its web page (docs/server.md).
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use toroid_server::Config;
+
+use super::Failure;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The TCP port (0: any free port; the first line printed says which).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on; 0.0.0.0 opens the server to other machines.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// The data directory: the SQLite database lives in DIR/toroid.sqlite3.
+    #[arg(long, value_name = "DIR", default_value = "toroid-data")]
+    data: PathBuf,
+    /// A database instead of the SQLite file: postgres://USER:PASSWORD@HOST/DB.
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let config = Config {
+        host: args.host,
+        port: args.port,
+        data: args.data,
+        database: args.database,
+        ..Config::default()
+    };
+    toroid_server::run(config).map_err(Failure::usage)
+}

@@ -1,0 +1,220 @@
+//! `toroid serve` as a process: it starts on an empty data directory, and after SIGKILL and a
+//! restart on the same directory every acknowledged move is there and every game goes on.
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::{to_move, Client};
+use serde_json::{json, Value};
+
+/// A `toroid serve` process on a free port, and its address.
+struct Serve {
+    child: Child,
+    base: String,
+}
+
+impl Serve {
+    fn start(data: &Path) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_toroid"))
+            .args(["serve", "--port", "0", "--data"])
+            .arg(data)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("toroid serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        // "toroid: serving on http://127.0.0.1:PORT/ (data in ...)"
+        let base = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Serve { child, base }
+    }
+
+    /// SIGKILL: no chance to clean up.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn moves_of(state: &Value) -> Vec<String> {
+    serde_json::from_value(state["position"]["moves"].clone()).unwrap()
+}
+
+fn first_legal(state: &Value) -> String {
+    state["position"]["legal_moves"][0]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn bad_flags_are_refused_in_one_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["serve", "--port", "http"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["serve", "--port", "0", "--database", "mysql://nowhere"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("unsupported database URL"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_move_survives_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let serve = Serve::start(&data);
+    let alice = Client::person(&serve.base, "alice").await;
+    let bob = Client::person(&serve.base, "bob").await;
+
+    // A game against a house bot, played over the WebSocket.
+    let request = json!({"game": "go", "params": {"size": 7}, "opponent":
+        {"kind": "house", "level": "random"}, "color": "black",
+        "clock": {"initial_s": 300, "increment_s": 2}});
+    let house = alice.create(request).await;
+    let house_id = house["id"].as_str().unwrap().to_string();
+    let (mut socket, mut state) = alice.watch(&house_id).await;
+    let mut answered = None;
+    while moves_of(&state).len() < 6 {
+        let ply = state["position"]["ply"].as_u64().unwrap();
+        if to_move(&state, "black") && answered != Some(ply) {
+            answered = Some(ply);
+            socket
+                .send(json!({"type": "move", "move": first_legal(&state), "ply": ply}))
+                .await;
+        }
+        state = socket.state().await;
+    }
+    // Every state is sent after its change is stored.
+    let house_seen = moves_of(&state);
+
+    // An invite game in which moves are still flowing when the server dies.
+    let created = alice
+        .create(
+            json!({"game": "go", "params": {"size": 19}, "opponent": {"kind": "invite"},
+                       "color": "black"}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let code = created["invite"]
+        .as_str()
+        .unwrap()
+        .strip_prefix("/join/")
+        .unwrap();
+    bob.post("/api/join", json!({"code": code})).await;
+    let acknowledged: Arc<Mutex<Vec<String>>> = Arc::default();
+    let player = {
+        let acknowledged = acknowledged.clone();
+        let (alice, bob, id) = (alice.clone(), bob.clone(), id.clone());
+        tokio::spawn(async move {
+            let mut state = alice.get(&format!("/api/games/{id}")).await.body;
+            loop {
+                let mover = if to_move(&state, "black") {
+                    &alice
+                } else {
+                    &bob
+                };
+                let ply = state["position"]["ply"].as_u64().unwrap();
+                let Some(answer) = mover
+                    .try_post(
+                        &format!("/api/games/{id}/moves"),
+                        json!({"move": first_legal(&state), "ply": ply}),
+                    )
+                    .await
+                else {
+                    return; // killed
+                };
+                // The server's default rate limit paces this loop after its burst.
+                if answer.status == 429 {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+                if answer.status != 200 {
+                    return;
+                }
+                state = answer.body;
+                *acknowledged.lock().unwrap() = moves_of(&state);
+            }
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    serve.kill();
+    let _ = tokio::time::timeout(Duration::from_secs(5), player).await;
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(
+        acknowledged.len() >= 5,
+        "moves were played: {acknowledged:?}"
+    );
+
+    let serve = Serve::start(&data);
+    let alice = alice.at(&serve.base);
+    let bob = bob.at(&serve.base);
+    let after = alice.get(&format!("/api/games/{id}")).await.body;
+    let stored = moves_of(&after);
+    // Every acknowledged move is there; at most the one in flight was stored unacknowledged.
+    assert_eq!(stored[..acknowledged.len()], acknowledged[..]);
+    assert!(
+        stored.len() <= acknowledged.len() + 1,
+        "{stored:?} {acknowledged:?}"
+    );
+    eprintln!(
+        "{} moves acknowledged before SIGKILL, {} stored",
+        acknowledged.len(),
+        stored.len()
+    );
+    let mover = if to_move(&after, "black") {
+        &alice
+    } else {
+        &bob
+    };
+    let next = mover
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": first_legal(&after), "ply": stored.len()}),
+        )
+        .await;
+    assert_eq!(next.status, 200, "{:?}", next.body);
+
+    // The house game: its moves are there, its clocks resumed, and the bot answers again.
+    let (mut socket, state) = alice.watch(&house_id).await;
+    assert_eq!(moves_of(&state)[..house_seen.len()], house_seen[..]);
+    assert_eq!(state["status"], "live");
+    assert!(state["clocks"]["black_ms"].as_i64().unwrap() > 290_000);
+    let mut state = state;
+    while !to_move(&state, "black") {
+        state = socket.state().await;
+    }
+    let ply = state["position"]["ply"].as_u64().unwrap();
+    socket
+        .send(json!({"type": "move", "move": first_legal(&state), "ply": ply}))
+        .await;
+    let answered = socket
+        .state_until(|s| s["position"]["ply"].as_u64() >= Some(ply + 2))
+        .await;
+    assert_eq!(answered["status"], "live");
+    serve.kill();
+}

@@ -1,0 +1,201 @@
+//! Load benchmark (not a test): a server in this process, on a fresh data directory with
+//! durable commits, and many bot-vs-bot games over the bot WebSocket on loopback. Prints
+//! moves per second and the move latency: from a bot sending its move to its opponent
+//! being told it is its turn (the move parsed, checked, committed, announced).
+//!
+//! ```sh
+//! cargo run --release -p toroid-server --example load -- --pairs 100 --seconds 10
+//! ```
+//!
+//! Options: `--pairs N` (bot pairs, each playing one game at a time; default 50),
+//! `--seconds S` (default 10), `--game NAME` and `--size N` (default go, 9),
+//! `--database URL` (PostgreSQL instead of SQLite).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use rand::seq::IndexedRandom;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use toroid_server::{Config, Limits, Server};
+
+type Failure = Box<dyn std::error::Error + Send + Sync>;
+
+/// When each move was sent, by (game, the ply after it); the latencies measured so far.
+#[derive(Default)]
+struct Timings {
+    sent: HashMap<(String, u64), Instant>,
+    latencies: Vec<Duration>,
+    games: u32,
+}
+
+fn option(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+fn main() -> Result<(), Failure> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let pairs: usize = option(&args, "--pairs").map_or(Ok(50), |n| n.parse())?;
+    let seconds: u64 = option(&args, "--seconds").map_or(Ok(10), |n| n.parse())?;
+    let game = option(&args, "--game").unwrap_or_else(|| "go".into());
+    let size: u64 = option(&args, "--size").map_or(Ok(9), |n| n.parse())?;
+    let database = option(&args, "--database");
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(run(
+        pairs,
+        Duration::from_secs(seconds),
+        game,
+        size,
+        database,
+    ))
+}
+
+async fn run(
+    pairs: usize,
+    duration: Duration,
+    game: String,
+    size: u64,
+    database: Option<String>,
+) -> Result<(), Failure> {
+    let dir = std::env::temp_dir().join(format!("toroid-load-{}", std::process::id()));
+    let backend = if database.is_some() {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
+    let bots = 2 * pairs;
+    let config = Config {
+        port: 0,
+        data: dir.clone(),
+        database,
+        limits: Limits {
+            connections_per_ip: bots + 16,
+            requests_per_second: 100_000,
+            request_burst: 100_000,
+            ..Limits::default()
+        },
+        ..Config::default()
+    };
+    let server = Server::start(config).await?;
+    let base = format!("http://{}", server.addr);
+    let http = reqwest::Client::new();
+    let session = http
+        .post(format!("{base}/api/session"))
+        .json(&json!({"name": "load"}))
+        .send()
+        .await?;
+    let cookie = session.headers()["set-cookie"].to_str()?.to_string();
+    let cookie = cookie.split(';').next().unwrap_or_default().to_string();
+    let timings: Arc<Mutex<Timings>> = Arc::default();
+    let params = if game.contains("torus") && game != "torus" {
+        json!({"width": size, "height": size})
+    } else {
+        json!({"size": size})
+    };
+    let seek = json!({"type": "seek", "game": game, "params": params});
+    let mut tasks = Vec::new();
+    for i in 0..bots {
+        let created: Value = http
+            .post(format!("{base}/api/bots"))
+            .header("Cookie", &cookie)
+            .json(&json!({"name": format!("load-{i}")}))
+            .send()
+            .await?
+            .json()
+            .await?;
+        let token = created["token"].as_str().ok_or("no token")?.to_string();
+        let url = format!("{}/api/bot/ws", base.replacen("http", "ws", 1));
+        tasks.push(tokio::spawn(bot(url, token, seek.clone(), timings.clone())));
+    }
+    println!(
+        "load: {pairs} bot pairs playing {game} {params} for {} s, {backend}, durable commits",
+        duration.as_secs()
+    );
+    // Let the games start, then measure a window of steady play.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    timings.lock().unwrap().latencies.clear();
+    timings.lock().unwrap().games = 0;
+    let start = Instant::now();
+    tokio::time::sleep(duration).await;
+    let elapsed = start.elapsed().as_secs_f64();
+    let (mut latencies, games) = {
+        let t = timings.lock().unwrap();
+        (t.latencies.clone(), t.games)
+    };
+    tasks.iter().for_each(|t| t.abort());
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    latencies.sort();
+    let quantile = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+    };
+    println!(
+        "moves: {} in {elapsed:.1} s = {:.0} moves/s; games finished: {}",
+        latencies.len(),
+        latencies.len() as f64 / elapsed,
+        games / 2 // both players count each end
+    );
+    println!(
+        "move latency (sent -> opponent's your-turn): median {:.1} ms, p99 {:.1} ms",
+        quantile(0.5),
+        quantile(0.99)
+    );
+    Ok(())
+}
+
+/// One bot: seeks, plays random legal moves, seeks again after each game.
+async fn bot(
+    url: String,
+    token: String,
+    seek: Value,
+    timings: Arc<Mutex<Timings>>,
+) -> Result<(), Failure> {
+    let mut request = url.into_client_request()?;
+    request
+        .headers_mut()
+        .insert("Authorization", format!("Bearer {token}").parse()?);
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await?;
+    let hello = json!({"type": "hello", "protocol": 1});
+    socket.send(Message::Text(hello.to_string().into())).await?;
+    while let Some(message) = socket.next().await {
+        let Message::Text(text) = message? else {
+            continue;
+        };
+        let message: Value = serde_json::from_str(&text)?;
+        let reply = match message["type"].as_str() {
+            Some("welcome") => Some(seek.clone()),
+            Some("your-turn") => {
+                let game = message["game_id"].as_str().unwrap_or_default().to_string();
+                let ply = message["ply"].as_u64().unwrap_or_default();
+                let now = Instant::now();
+                let mut t = timings.lock().unwrap();
+                if let Some(sent) = t.sent.remove(&(game.clone(), ply)) {
+                    t.latencies.push(now - sent);
+                }
+                let legal = message["position"]["legal_moves"].as_array().cloned();
+                let mv = legal.unwrap_or_default().choose(&mut rand::rng()).cloned();
+                mv.map(|mv| {
+                    t.sent.insert((game.clone(), ply + 1), Instant::now());
+                    json!({"type": "move", "game_id": game, "move": mv, "ply": ply})
+                })
+            }
+            Some("game-over") => {
+                timings.lock().unwrap().games += 1;
+                Some(seek.clone())
+            }
+            Some("error") => return Err(format!("refused: {message}").into()),
+            _ => None,
+        };
+        if let Some(reply) = reply {
+            socket.send(Message::Text(reply.to_string().into())).await?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,222 @@
+//! The JSON shapes of the HTTP API and the WebSockets (docs/server.md, /api/openapi.json).
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use toroid_protocol::view::{GameView, ParamsView};
+use toroid_rules::Color;
+use utoipa::ToSchema;
+
+use crate::outcome::GameEnd;
+use crate::storage::Status;
+
+/// A player as others see it.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct PlayerView {
+    /// `person`, `house` or `bot`.
+    pub kind: &'static str,
+    pub name: String,
+}
+
+/// Black's and white's players; null for a seat still open.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct Players {
+    pub black: Option<PlayerView>,
+    pub white: Option<PlayerView>,
+}
+
+/// A time control in seconds: the initial time and the increment per move.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSettings {
+    pub initial_s: f64,
+    #[serde(default)]
+    pub increment_s: f64,
+}
+
+/// The clocks when the state was sent; the running one counts down from there.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct ClocksView {
+    pub black_ms: i64,
+    pub white_ms: i64,
+    #[schema(value_type = Option<String>)]
+    pub running: Option<Color>,
+}
+
+/// A game: who plays it, its clocks, its position and its result.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct GameState {
+    pub id: String,
+    pub game: &'static str,
+    /// Every parameter, resolved.
+    #[schema(value_type = Object)]
+    pub params: ParamsView,
+    #[schema(value_type = String, example = "live")]
+    pub status: Status,
+    pub players: Players,
+    pub clock: Option<ClockSettings>,
+    pub clocks: Option<ClocksView>,
+    /// The position as `toroid replay --json` prints it (docs: SPEC.md, README.md).
+    #[schema(value_type = Object)]
+    pub position: Arc<GameView>,
+    pub result: Option<GameEnd>,
+    /// The colour of the session that asked, if it plays this game.
+    #[schema(value_type = Option<String>)]
+    pub you: Option<Color>,
+    /// `/join/CODE`: only to the creator of an invite game while it waits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+/// A game in a list.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: String,
+    pub game: String,
+    #[schema(value_type = Object)]
+    pub params: serde_json::Value,
+    #[schema(value_type = String, example = "finished")]
+    pub status: Status,
+    pub players: Players,
+    pub result: Option<GameEnd>,
+    pub plies: i64,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+/// One candidate move of an analysis.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct MoveAnalysis {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub visits: u32,
+    /// Expected result for the player to move (1 win, 0.5 draw, 0 loss).
+    pub win_rate: f64,
+    /// The expected continuation, starting with this move.
+    pub pv: Vec<String>,
+}
+
+/// What a short search found: candidate moves best first, and visits by cell index.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct AnalysisView {
+    pub simulations: u64,
+    pub moves: Vec<MoveAnalysis>,
+    pub visit_map: Vec<u32>,
+}
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// A rule set's name (`GET /api/rules`).
+    pub game: String,
+    /// Parameters by name, numbers or strings; the others take their defaults.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub params: Map<String, Value>,
+    /// No clock when null or absent.
+    #[serde(default)]
+    pub clock: Option<ClockSettings>,
+    pub opponent: Opponent,
+    #[serde(default)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Opponent {
+    /// A house bot of a level (`GET /api/levels`).
+    House { level: String },
+    /// A person who opens the invite link.
+    Invite,
+    /// A registered bot, connected now, that accepts the challenge.
+    Bot { name: String },
+}
+
+#[derive(Copy, Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    Black,
+    White,
+    #[default]
+    Random,
+}
+
+/// `POST /api/session`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewSession {
+    /// 1 to 32 characters.
+    pub name: String,
+}
+
+/// A guest session.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct SessionView {
+    pub id: String,
+    pub name: String,
+}
+
+/// `POST /api/games/{id}/join` and `POST /api/join`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The code of the invite link (`/join/CODE`).
+    pub code: String,
+}
+
+/// `POST /api/games/{id}/moves`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// A point (`ee`), `pass` or `end`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The ply the mover believes the game is at (`position.ply`); an old one is refused.
+    pub ply: u64,
+}
+
+/// `GET /api/games` query.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// `live`, `finished` or `waiting`; all games when absent.
+    pub status: Option<String>,
+    /// At most this many (default 50, at most 200).
+    pub limit: Option<u32>,
+}
+
+/// `GET /api/games/{id}/analysis` query.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisQuery {
+    /// Milliseconds to search (default 500; the server caps it).
+    pub ms: Option<u64>,
+}
+
+/// `POST /api/bots`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewBot {
+    /// 1 to 32 letters, digits, `-`, `_` or `.`; unique.
+    pub name: String,
+}
+
+/// A bot just registered: its token is shown this once (the server keeps only its hash).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct BotCreated {
+    pub id: String,
+    pub name: String,
+    /// For `Authorization: Bearer TOKEN` on `/api/bot/ws`.
+    pub token: String,
+}
+
+/// The bots connected now, which people can challenge by name.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct OnlineBots {
+    pub online: Vec<String>,
+}

@@ -1,0 +1,179 @@
+//! Registered bots that are connected now: how to reach each one's connection, the
+//! challenges waiting for their answer, and the seek queue that pairs two bots asking for
+//! the same game.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use toroid_protocol::view::ParamsView;
+use toroid_rules::{AnyGame, Color, Position};
+
+use crate::api::{ClockSettings, PlayerView};
+use crate::error::ApiError;
+use crate::hub::lock;
+use crate::storage::{BotRow, TimeControl};
+
+/// How long a person waits for a bot to answer a challenge.
+pub const CHALLENGE_WAIT: Duration = Duration::from_secs(10);
+
+/// What a bot's connection is told.
+#[derive(Debug)]
+pub enum BotEvent {
+    /// A game the bot plays changed (it started, a move, the end).
+    Changed(String),
+    /// Someone challenges the bot; it accepts (`Ok`) or declines, saying why.
+    Challenge(Challenge, oneshot::Sender<Result<(), String>>),
+    /// Another connection of the same bot took over.
+    Replaced,
+}
+
+/// A challenge, as the bot sees it.
+#[derive(Clone, Debug)]
+pub struct Challenge {
+    pub id: String,
+    pub from: PlayerView,
+    pub game: &'static str,
+    pub params: ParamsView,
+    pub clock: Option<ClockSettings>,
+    /// The colour the bot would play.
+    pub color: Color,
+}
+
+/// A bot waiting for an opponent: what it asked for, and the game to start from.
+pub struct Seek {
+    pub bot: BotRow,
+    /// The rule set, its resolved parameters and the clock: equal keys make a pair.
+    key: String,
+    pub position: AnyGame,
+    pub clock: Option<TimeControl>,
+}
+
+impl Seek {
+    pub fn new(bot: BotRow, position: AnyGame, clock: Option<TimeControl>) -> Seek {
+        let params = ParamsView(position.params().clone());
+        let key = format!(
+            "{} {} {:?}",
+            position.kind().name(),
+            serde_json::to_string(&params).expect("parameters serialize"),
+            clock.map(|c| (c.initial_ms, c.increment_ms))
+        );
+        Seek {
+            bot,
+            key,
+            position,
+            clock,
+        }
+    }
+}
+
+struct Link {
+    name: String,
+    connection: u64,
+    events: mpsc::UnboundedSender<BotEvent>,
+}
+
+#[derive(Default)]
+pub struct Bots {
+    /// By bot id.
+    online: Mutex<HashMap<String, Link>>,
+    seeks: Mutex<Vec<Seek>>,
+    connections: AtomicU64,
+}
+
+impl Bots {
+    /// Registers a connection of `bot`, replacing any earlier one; its number and its events.
+    pub fn connect(&self, bot: &BotRow) -> (u64, mpsc::UnboundedReceiver<BotEvent>) {
+        let connection = self.connections.fetch_add(1, Ordering::Relaxed);
+        let (events, inbox) = mpsc::unbounded_channel();
+        let link = Link {
+            name: bot.name.clone(),
+            connection,
+            events,
+        };
+        if let Some(old) = lock(&self.online).insert(bot.id.clone(), link) {
+            let _ = old.events.send(BotEvent::Replaced);
+        }
+        (connection, inbox)
+    }
+
+    /// Forgets connection `connection` of bot `id` (not a newer one) and its seek.
+    pub fn disconnect(&self, id: &str, connection: u64) {
+        let mut online = lock(&self.online);
+        if online.get(id).is_some_and(|l| l.connection == connection) {
+            online.remove(id);
+            lock(&self.seeks).retain(|s| s.bot.id != id);
+        }
+    }
+
+    /// Tells bot `id`, if connected, that game `game` changed.
+    pub fn notify(&self, id: &str, game: &str) {
+        if let Some(link) = lock(&self.online).get(id) {
+            let _ = link.events.send(BotEvent::Changed(game.to_string()));
+        }
+    }
+
+    /// The names of the bots connected now, sorted.
+    pub fn online(&self) -> Vec<String> {
+        let mut names: Vec<String> = lock(&self.online)
+            .values()
+            .map(|l| l.name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The id of the connected bot called `name`.
+    pub fn id_of(&self, name: &str) -> Option<String> {
+        lock(&self.online)
+            .iter()
+            .find(|(_, l)| l.name == name)
+            .map(|(id, _)| id.clone())
+    }
+
+    /// Sends `challenge` to bot `id` and waits for its answer.
+    pub async fn challenge(&self, id: &str, challenge: Challenge) -> Result<(), ApiError> {
+        let (answer, answered) = oneshot::channel();
+        let sent = lock(&self.online).get(id).is_some_and(|l| {
+            l.events
+                .send(BotEvent::Challenge(challenge, answer))
+                .is_ok()
+        });
+        if !sent {
+            return Err(ApiError::Declined("the bot is not connected".into()));
+        }
+        match tokio::time::timeout(CHALLENGE_WAIT, answered).await {
+            Ok(Ok(Ok(()))) => Ok(()),
+            Ok(Ok(Err(why))) => Err(ApiError::Declined(format!("the bot declined: {why}"))),
+            Ok(Err(_)) => Err(ApiError::Declined("the bot disconnected".into())),
+            Err(_) => Err(ApiError::Declined(format!(
+                "the bot did not answer within {} s",
+                CHALLENGE_WAIT.as_secs()
+            ))),
+        }
+    }
+
+    /// Queues `seek`, replacing the bot's earlier one, or takes the oldest matching seek of
+    /// another bot out of the queue and returns both.
+    pub fn seek(&self, seek: Seek) -> Option<(Seek, Seek)> {
+        let mut seeks = lock(&self.seeks);
+        seeks.retain(|s| s.bot.id != seek.bot.id);
+        match seeks.iter().position(|s| s.key == seek.key) {
+            Some(i) => Some((seeks.remove(i), seek)),
+            None => {
+                seeks.push(seek);
+                None
+            }
+        }
+    }
+
+    /// Withdraws bot `id`'s seek; whether it had one.
+    pub fn cancel_seek(&self, id: &str) -> bool {
+        let mut seeks = lock(&self.seeks);
+        let before = seeks.len();
+        seeks.retain(|s| s.bot.id != id);
+        seeks.len() < before
+    }
+}

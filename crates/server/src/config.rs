@@ -1,0 +1,79 @@
+//! How a server is started: where it listens, where it keeps its data, and its limits.
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub host: IpAddr,
+    /// 0 picks a free port (the server says which).
+    pub port: u16,
+    /// Holds `toroid.sqlite3` unless `database` names another database.
+    pub data: PathBuf,
+    /// `postgres://...` or `sqlite://PATH`; `None` for the SQLite file in `data`.
+    pub database: Option<String>,
+    pub limits: Limits,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 8080,
+            data: PathBuf::from("toroid-data"),
+            database: None,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// What one client may use (docs/server.md lists the defaults and why).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Open TCP connections in all; more wait to be accepted.
+    pub connections: usize,
+    /// Open TCP connections from one IP address; more are closed at once.
+    pub connections_per_ip: usize,
+    /// HTTP requests per second from one IP address, sustained…
+    pub requests_per_second: u32,
+    /// …and in a burst.
+    pub request_burst: u32,
+    /// WebSocket messages per second on one connection, sustained and in a burst.
+    pub messages_per_second: u32,
+    pub message_burst: u32,
+    /// The same on a bot's connection, which carries all of its games.
+    pub bot_messages_per_second: u32,
+    pub bot_message_burst: u32,
+    /// Largest request body or WebSocket message, in bytes.
+    pub body_bytes: usize,
+    /// Unfinished games one session may have created.
+    pub games_per_session: usize,
+    /// Longest search of `GET /api/games/{id}/analysis`.
+    pub analysis: Duration,
+    /// Longest search of a house bot for one move.
+    pub house_move: Duration,
+    /// House-bot searches running at once, and analyses running at once (counted apart);
+    /// each takes one thread.
+    pub search_threads: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections: 4096,
+            connections_per_ip: 256,
+            requests_per_second: 20,
+            request_burst: 100,
+            messages_per_second: 20,
+            message_burst: 40,
+            bot_messages_per_second: 200,
+            bot_message_burst: 400,
+            body_bytes: 16 * 1024,
+            games_per_session: 20,
+            analysis: Duration::from_secs(2),
+            house_move: Duration::from_secs(2),
+            search_threads: toroid_search::all_cores(),
+        }
+    }
+}

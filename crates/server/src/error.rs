@@ -1,0 +1,103 @@
+//! Why the server refused a request: one code per reason, shared by the HTTP API
+//! (`{"error":{"code","message"}}` with a 4xx or 5xx status) and the WebSockets
+//! (`{"type":"error","code","message"}`).
+
+use thiserror::Error;
+
+use crate::storage::StorageError;
+
+#[derive(Debug, Error)]
+pub enum ApiError {
+    /// The body or message is not the JSON the route takes.
+    #[error("{0}")]
+    BadJson(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("the request body or message is too large")]
+    TooLarge,
+    #[error("the body must be JSON (Content-Type: application/json)")]
+    NotJson,
+    #[error("{0} not found")]
+    NotFound(String),
+    #[error("no session: create one with POST /api/session")]
+    NoSession,
+    #[error("no valid bot token: send 'Authorization: Bearer TOKEN'")]
+    BadToken,
+    #[error("{0}")]
+    Declined(String),
+    #[error("you are not a player of this game")]
+    NotAPlayer,
+    #[error("it is {0}'s turn")]
+    NotYourTurn(&'static str),
+    #[error("the game is at ply {current}, not {sent}: reload its state")]
+    StalePly { current: usize, sent: u64 },
+    #[error("{0}")]
+    IllegalMove(String),
+    #[error("the game is over")]
+    GameOver,
+    #[error("the game has not started: it waits for its second player")]
+    NotStarted,
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Limit(String),
+    #[error("too many requests: slow down")]
+    RateLimited,
+    #[error("the server is busy: {0}")]
+    Busy(&'static str),
+    #[error("this method is not allowed here")]
+    MethodNotAllowed,
+    #[error("storage failed: {0}")]
+    Storage(#[from] StorageError),
+}
+
+impl ApiError {
+    /// The kebab-case code clients act on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadJson(_) => "bad-json",
+            ApiError::BadRequest(_) => "bad-request",
+            ApiError::TooLarge => "too-large",
+            ApiError::NotJson => "not-json",
+            ApiError::NotFound(_) => "not-found",
+            ApiError::NoSession => "no-session",
+            ApiError::BadToken => "bad-token",
+            ApiError::Declined(_) => "declined",
+            ApiError::NotAPlayer => "not-a-player",
+            ApiError::NotYourTurn(_) => "not-your-turn",
+            ApiError::StalePly { .. } => "stale-ply",
+            ApiError::IllegalMove(_) => "illegal-move",
+            ApiError::GameOver => "game-over",
+            ApiError::NotStarted => "not-started",
+            ApiError::Conflict(_) => "conflict",
+            ApiError::Limit(_) => "limit",
+            ApiError::RateLimited => "rate-limited",
+            ApiError::Busy(_) => "busy",
+            ApiError::MethodNotAllowed => "method-not-allowed",
+            ApiError::Storage(_) => "storage",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> u16 {
+        match self {
+            ApiError::BadJson(_) | ApiError::BadRequest(_) => 400,
+            ApiError::NoSession | ApiError::BadToken => 401,
+            ApiError::NotAPlayer => 403,
+            ApiError::NotFound(_) => 404,
+            ApiError::MethodNotAllowed => 405,
+            ApiError::NotYourTurn(_)
+            | ApiError::StalePly { .. }
+            | ApiError::GameOver
+            | ApiError::NotStarted
+            | ApiError::Declined(_)
+            | ApiError::Conflict(_) => 409,
+            ApiError::TooLarge => 413,
+            ApiError::NotJson => 415,
+            ApiError::IllegalMove(_) => 422,
+            ApiError::Limit(_) | ApiError::RateLimited => 429,
+            ApiError::Storage(_) => 500,
+            ApiError::Busy(_) => 503,
+        }
+    }
+}

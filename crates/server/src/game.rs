@@ -1,0 +1,612 @@
+//! One game in memory: the position, the seats, the clocks and the result, and the changes
+//! that moves, resignations, joins and time-outs make. A change is prepared first (checked,
+//! with the writes that store it), committed to storage, and only then applied, so a refused
+//! or failed change leaves the game as it was.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+use toroid_protocol::record::Record;
+use toroid_protocol::view::{GameView, ParamsView};
+use toroid_rules::{AnyGame, Color, GameKind, Move, ParseMoveError, Position};
+
+use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
+use crate::clock::Clock;
+use crate::error::ApiError;
+use crate::outcome::GameEnd;
+use crate::seat::Seat;
+use crate::storage::{GameRow, MoveRow, Status, StorageError, TimeControl, Write};
+
+/// A new position of the rule set called `game` with `params` (numbers or strings).
+pub fn new_position(game: &str, params: &Map<String, Value>) -> Result<AnyGame, String> {
+    let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
+    let assignments = params
+        .iter()
+        .map(|(key, value)| match value {
+            Value::Number(n) => Ok(format!("{key}={n}")),
+            Value::String(s) => Ok(format!("{key}={s}")),
+            _ => Err(format!("parameter '{key}' must be a number or a string")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    kind.new_game(&assignments)
+        .map_err(|e| format!("{kind}: {e}"))
+}
+
+/// Who asks to act: a guest session, a registered bot, or the program playing a colour (a
+/// house bot).
+#[derive(Copy, Clone, Debug)]
+pub enum Actor<'a> {
+    Session(&'a str),
+    Bot(&'a str),
+    Seat(Color),
+}
+
+impl Actor<'_> {
+    /// The session to show the result to, if a person acts.
+    pub fn viewer(&self) -> Option<&str> {
+        match self {
+            Actor::Session(id) => Some(id),
+            Actor::Bot(_) | Actor::Seat(_) => None,
+        }
+    }
+}
+
+/// A checked change to a game and the writes that store it.
+#[derive(Debug)]
+pub struct Change {
+    played: Option<(AnyGame, Move)>,
+    clock: Option<Clock>,
+    seat: Option<(Color, Seat)>,
+    end: Option<GameEnd>,
+    at: i64,
+    pub writes: Vec<Write>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub id: String,
+    pub position: AnyGame,
+    pub moves: Vec<Move>,
+    view: Arc<GameView>,
+    pub seats: [Option<Seat>; 2],
+    pub clock: Option<Clock>,
+    pub status: Status,
+    pub result: Option<GameEnd>,
+    pub creator: Option<String>,
+    pub invite: Option<String>,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+impl Game {
+    /// A stored game with its moves replayed (a new game is a row without moves). The clocks
+    /// resume from the last stored move: the time the server was down is charged to no one.
+    pub fn restore(row: GameRow, moves: &[MoveRow], now: Instant) -> Result<Game, StorageError> {
+        let corrupt = |what: String| StorageError::Corrupt(format!("game {}: {what}", row.id));
+        let params: Map<String, Value> =
+            serde_json::from_str(&row.params).map_err(|e| corrupt(format!("parameters: {e}")))?;
+        let mut position = new_position(&row.game, &params).map_err(corrupt)?;
+        let mut played = Vec::with_capacity(moves.len());
+        for m in moves {
+            let mv = Move::parse(&m.notation, position.topology())
+                .map_err(|e| corrupt(format!("move {}: {e:?}", m.ply)))?;
+            position
+                .play(mv)
+                .map_err(|e| corrupt(format!("move {} '{}': {e}", m.ply, m.notation)))?;
+            played.push(mv);
+        }
+        let remaining = row
+            .final_clocks
+            .or_else(|| moves.last().and_then(|m| m.clocks));
+        let clock = row.clock.map(|control| match remaining {
+            Some(left) => Clock::resume(control, left),
+            None => Clock::new(control),
+        });
+        let mut game = Game {
+            id: row.id,
+            view: Arc::new(GameView::new(&position, &played)),
+            position,
+            moves: played,
+            seats: row.seats,
+            clock,
+            status: row.status,
+            result: row.result,
+            creator: row.creator,
+            invite: row.invite,
+            created_at: row.created_at,
+            finished_at: row.finished_at,
+        };
+        game.start_clock(now);
+        Ok(game)
+    }
+
+    /// Runs the clock of the player to move, if the game is live.
+    fn start_clock(&mut self, now: Instant) {
+        if let (Status::Live, Some(clock), Some(turn)) =
+            (self.status, self.clock.as_mut(), self.position.turn())
+        {
+            clock.start(turn, now);
+        }
+    }
+
+    /// The colours `actor` plays.
+    pub fn colors_of(&self, actor: Actor) -> Vec<Color> {
+        Color::BOTH
+            .into_iter()
+            .filter(|c| {
+                let seat = self.seats[c.index()].as_ref();
+                match actor {
+                    Actor::Seat(color) => color == *c,
+                    Actor::Session(id) => seat.is_some_and(|s| s.is_session(id)),
+                    Actor::Bot(id) => seat.is_some_and(|s| s.is_bot(id)),
+                }
+            })
+            .collect()
+    }
+
+    /// The colour `session` plays, if any.
+    pub fn color_of(&self, session: &str) -> Option<Color> {
+        self.colors_of(Actor::Session(session)).first().copied()
+    }
+
+    /// The colours `actor` plays in a live game, or why it may not act.
+    fn check_player(&self, actor: Actor) -> Result<Vec<Color>, ApiError> {
+        let colors = self.colors_of(actor);
+        if colors.is_empty() {
+            return Err(ApiError::NotAPlayer);
+        }
+        match self.status {
+            Status::Finished => Err(ApiError::GameOver),
+            Status::Waiting => Err(ApiError::NotStarted),
+            Status::Live => Ok(colors),
+        }
+    }
+
+    /// `actor` plays `text` believing the game is at `ply`.
+    pub fn prepare_move(
+        &self,
+        actor: Actor,
+        ply: u64,
+        text: &str,
+        now: Instant,
+        at: i64,
+    ) -> Result<Change, ApiError> {
+        let colors = self.check_player(actor)?;
+        if ply != self.moves.len() as u64 {
+            return Err(ApiError::StalePly {
+                current: self.moves.len(),
+                sent: ply,
+            });
+        }
+        let turn = self.position.turn().ok_or(ApiError::GameOver)?;
+        if !colors.contains(&turn) {
+            return Err(ApiError::NotYourTurn(turn.name()));
+        }
+        let mv = Move::parse(text, self.position.topology()).map_err(|e| match e {
+            ParseMoveError::Point(toroid_rules::PointError::OffBoard { .. }) => {
+                ApiError::IllegalMove(format!("'{text}' is off the board"))
+            }
+            _ => ApiError::BadRequest(format!(
+                "'{text}' is not a move: a move is a point (two letters, column then row, \
+                 like 'ee'), 'pass' or 'end'"
+            )),
+        })?;
+        let mut position = self.position.clone();
+        position
+            .play(mv)
+            .map_err(|e| ApiError::IllegalMove(format!("'{text}': {e}")))?;
+        let clock = match self.clock.map(|c| c.after_move(now, position.turn())) {
+            // The flag fell before the move came: the referee ends the game on time.
+            Some(Err(_)) => return Err(ApiError::GameOver),
+            Some(Ok(clock)) => Some(clock),
+            None => None,
+        };
+        let end = GameEnd::by_rules(&position);
+        let row = MoveRow {
+            game_id: self.id.clone(),
+            ply: self.moves.len() as i64,
+            notation: mv.notation(position.topology()).to_string(),
+            clocks: clock.map(|c| c.left(now)),
+            at,
+        };
+        let mut change = Change {
+            played: Some((position, mv)),
+            clock,
+            seat: None,
+            end: None,
+            at,
+            writes: vec![Write::Move(row)],
+        };
+        if let Some(end) = end {
+            self.finish(&mut change, end, now);
+        }
+        Ok(change)
+    }
+
+    /// Adds the end of the game to `change`: the clocks stop and the result is stored.
+    fn finish(&self, change: &mut Change, end: GameEnd, now: Instant) {
+        let mut clock = change.clock.or(self.clock);
+        if let Some(clock) = clock.as_mut() {
+            clock.stop(now);
+        }
+        change.clock = clock;
+        change.writes.push(Write::Finish {
+            game_id: self.id.clone(),
+            result: end.clone(),
+            clocks: clock.map(|c| c.left(now).map(|ms| ms.max(0))),
+            at: change.at,
+        });
+        change.end = Some(end);
+    }
+
+    fn ending(&self, end: GameEnd, now: Instant, at: i64) -> Change {
+        let mut change = Change {
+            played: None,
+            clock: None,
+            seat: None,
+            end: None,
+            at,
+            writes: Vec::new(),
+        };
+        self.finish(&mut change, end, now);
+        change
+    }
+
+    /// `actor` resigns (at any time in a live game, whoever is to move).
+    pub fn prepare_resign(&self, actor: Actor, now: Instant, at: i64) -> Result<Change, ApiError> {
+        let colors = self.check_player(actor)?;
+        let loser = self
+            .position
+            .turn()
+            .filter(|t| colors.contains(t))
+            .unwrap_or(colors[0]);
+        Ok(self.ending(GameEnd::resignation(loser), now, at))
+    }
+
+    /// The end of the game on time, if the running clock has reached zero at `now`.
+    pub fn prepare_timeout(&self, now: Instant, at: i64) -> Option<Change> {
+        if self.status != Status::Live {
+            return None;
+        }
+        let loser = self.clock?.fallen(now)?;
+        Some(self.ending(GameEnd::time(loser), now, at))
+    }
+
+    /// `seat` takes the open seat of this waiting game, with the invite `code`.
+    pub fn prepare_join(
+        &self,
+        seat: Seat,
+        code: &str,
+        now: Instant,
+        at: i64,
+    ) -> Result<Change, ApiError> {
+        if self.invite.as_deref() != Some(code) {
+            return Err(ApiError::NotFound("invite".into()));
+        }
+        if self.status != Status::Waiting {
+            return Err(ApiError::Conflict(
+                "the game has already started: its seats are taken".into(),
+            ));
+        }
+        if let Seat::Person { session, .. } = &seat {
+            if self.colors_of(Actor::Session(session)).len() == 1 {
+                return Err(ApiError::Conflict(
+                    "you already play this game: send the invite to your opponent".into(),
+                ));
+            }
+        }
+        let color = Color::BOTH
+            .into_iter()
+            .find(|c| self.seats[c.index()].is_none())
+            .ok_or_else(|| ApiError::Conflict("no seat is open".into()))?;
+        let mut clock = self.clock;
+        if let (Some(clock), Some(turn)) = (clock.as_mut(), self.position.turn()) {
+            clock.start(turn, now);
+        }
+        Ok(Change {
+            played: None,
+            clock,
+            seat: Some((color, seat.clone())),
+            end: None,
+            at,
+            writes: vec![Write::Seat {
+                game_id: self.id.clone(),
+                color,
+                seat,
+            }],
+        })
+    }
+
+    /// Applies a change whose writes are committed.
+    pub fn apply(&mut self, change: Change) {
+        if let Some((position, mv)) = change.played {
+            self.position = position;
+            self.moves.push(mv);
+            self.view = Arc::new(GameView::new(&self.position, &self.moves));
+        }
+        if change.clock.is_some() {
+            self.clock = change.clock;
+        }
+        if let Some((color, seat)) = change.seat {
+            self.seats[color.index()] = Some(seat);
+            self.status = Status::Live;
+        }
+        if let Some(end) = change.end {
+            self.result = Some(end);
+            self.status = Status::Finished;
+            self.finished_at = Some(change.at);
+        }
+    }
+
+    /// The state as `viewer` (a session id) sees it at `now`.
+    pub fn state(&self, viewer: Option<&str>, now: Instant) -> GameState {
+        let you = viewer.and_then(|v| self.color_of(v));
+        let invite = match (self.status, viewer) {
+            (Status::Waiting, Some(v)) if self.creator.as_deref() == Some(v) => {
+                self.invite.as_ref().map(|code| format!("/join/{code}"))
+            }
+            _ => None,
+        };
+        GameState {
+            id: self.id.clone(),
+            game: self.position.kind().name(),
+            params: ParamsView(self.position.params().clone()),
+            status: self.status,
+            players: players(&self.seats),
+            clock: self.clock.map(|c| clock_settings(c.control)),
+            clocks: self.clock.map(|c| {
+                let [black_ms, white_ms] = c.left(now).map(|ms| ms.max(0));
+                ClocksView {
+                    black_ms,
+                    white_ms,
+                    running: c.running(),
+                }
+            }),
+            position: self.view.clone(),
+            result: self.result.clone(),
+            you,
+            invite,
+            created_at: self.created_at,
+            finished_at: self.finished_at,
+        }
+    }
+
+    /// The game's record (SGF or JSON), with the players and the result.
+    pub fn record(&self) -> Record {
+        let kind = self.position.kind();
+        let mut record = Record::from_moves(kind, self.position.params(), &self.moves)
+            .expect("the moves were legal when they were played");
+        let name = |c: Color| self.seats[c.index()].as_ref().map(|s| s.name().to_string());
+        record.black = name(Color::Black);
+        record.white = name(Color::White);
+        record.result = self
+            .result
+            .as_ref()
+            .map(|r| r.record_result(&self.position));
+        record
+    }
+}
+
+/// A player as others see it.
+pub fn player_view(seat: &Seat) -> PlayerView {
+    PlayerView {
+        kind: seat.kind(),
+        name: seat.name().to_string(),
+    }
+}
+
+/// The players as others see them.
+pub fn players(seats: &[Option<Seat>; 2]) -> Players {
+    Players {
+        black: seats[0].as_ref().map(player_view),
+        white: seats[1].as_ref().map(player_view),
+    }
+}
+
+/// A time control in the API's seconds.
+pub fn clock_settings(control: TimeControl) -> ClockSettings {
+    ClockSettings {
+        initial_s: control.initial_ms as f64 / 1000.0,
+        increment_s: control.increment_ms as f64 / 1000.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    const ALICE: &str = "alice-session";
+    const BOB: &str = "bob-session";
+
+    fn person(session: &str) -> Seat {
+        Seat::Person {
+            session: session.into(),
+            name: session.into(),
+        }
+    }
+
+    fn row(seats: [Option<Seat>; 2], clock: Option<TimeControl>) -> GameRow {
+        let status = if seats.iter().all(Option::is_some) {
+            Status::Live
+        } else {
+            Status::Waiting
+        };
+        GameRow {
+            id: "g".into(),
+            game: "go".into(),
+            params: r#"{"size":5}"#.into(),
+            clock,
+            seats,
+            creator: Some(ALICE.into()),
+            invite: Some("code".into()),
+            status,
+            result: None,
+            final_clocks: None,
+            created_at: 1,
+            finished_at: None,
+        }
+    }
+
+    fn live_game(now: Instant) -> Game {
+        let seats = [Some(person(ALICE)), Some(person(BOB))];
+        Game::restore(row(seats, None), &[], now).unwrap()
+    }
+
+    fn play(game: &mut Game, actor: Actor, text: &str) -> Result<(), ApiError> {
+        let ply = game.moves.len() as u64;
+        let change = game.prepare_move(actor, ply, text, Instant::now(), 2)?;
+        game.apply(change);
+        Ok(())
+    }
+
+    #[test]
+    fn only_the_player_to_move_moves_and_refusals_change_nothing() {
+        let mut game = live_game(Instant::now());
+        let now = Instant::now();
+        let refused = |game: &Game, actor, ply, text: &str| {
+            game.prepare_move(actor, ply, text, now, 2)
+                .unwrap_err()
+                .code()
+        };
+        assert_eq!(
+            refused(&game, Actor::Session("eve"), 0, "cc"),
+            "not-a-player"
+        );
+        assert_eq!(
+            refused(&game, Actor::Session(BOB), 0, "cc"),
+            "not-your-turn"
+        );
+        assert_eq!(refused(&game, Actor::Session(ALICE), 1, "cc"), "stale-ply");
+        assert_eq!(
+            refused(&game, Actor::Session(ALICE), 0, "c3"),
+            "bad-request"
+        );
+        assert_eq!(
+            refused(&game, Actor::Session(ALICE), 0, "zz"),
+            "illegal-move"
+        );
+        assert_eq!(game.moves.len(), 0);
+        play(&mut game, Actor::Session(ALICE), "cc").unwrap();
+        assert_eq!(refused(&game, Actor::Session(BOB), 1, "cc"), "illegal-move");
+        // A replay of Alice's first message is stale now.
+        assert_eq!(refused(&game, Actor::Session(ALICE), 0, "dd"), "stale-ply");
+        play(&mut game, Actor::Session(BOB), "pass").unwrap();
+        play(&mut game, Actor::Session(ALICE), "pass").unwrap();
+        assert_eq!(game.status, Status::Finished);
+        assert_eq!(game.result.as_ref().unwrap().reason, "two-passes");
+        assert_eq!(refused(&game, Actor::Session(BOB), 3, "dd"), "game-over");
+        assert_eq!(
+            game.state(Some(BOB), now).position.moves,
+            ["cc", "pass", "pass"]
+        );
+    }
+
+    #[test]
+    fn the_clock_charges_the_mover_and_a_fallen_flag_ends_the_game() {
+        let t0 = Instant::now();
+        let control = TimeControl {
+            initial_ms: 1_000,
+            increment_ms: 500,
+        };
+        let seats = [Some(person(ALICE)), Some(person(BOB))];
+        let mut game = Game::restore(row(seats, Some(control)), &[], t0).unwrap();
+        let change = game
+            .prepare_move(
+                Actor::Session(ALICE),
+                0,
+                "cc",
+                t0 + Duration::from_millis(400),
+                2,
+            )
+            .unwrap();
+        game.apply(change);
+        let clocks = game
+            .state(None, t0 + Duration::from_millis(400))
+            .clocks
+            .unwrap();
+        assert_eq!((clocks.black_ms, clocks.white_ms), (1_100, 1_000));
+        assert_eq!(clocks.running, Some(Color::White));
+        let late = t0 + Duration::from_millis(1_400);
+        assert!(game
+            .prepare_timeout(t0 + Duration::from_millis(1_399), 3)
+            .is_none());
+        let change = game.prepare_timeout(late, 3).unwrap();
+        assert!(matches!(
+            change.writes[..],
+            [Write::Finish {
+                clocks: Some([1_100, 0]),
+                ..
+            }]
+        ));
+        game.apply(change);
+        let end = game.result.clone().unwrap();
+        assert_eq!(
+            (end.winner, end.reason.as_str()),
+            (Some(Color::Black), "time")
+        );
+        assert_eq!(game.state(None, late).clocks.unwrap().running, None);
+    }
+
+    #[test]
+    fn an_invite_is_taken_once_by_someone_else() {
+        let now = Instant::now();
+        let game = Game::restore(row([Some(person(ALICE)), None], None), &[], now).unwrap();
+        assert_eq!(
+            game.state(Some(ALICE), now).invite.as_deref(),
+            Some("/join/code")
+        );
+        assert_eq!(game.state(Some(BOB), now).invite, None);
+        let code = |r: Result<Change, ApiError>| r.unwrap_err().code();
+        assert_eq!(
+            code(game.prepare_join(person(BOB), "wrong", now, 2)),
+            "not-found"
+        );
+        assert_eq!(
+            code(game.prepare_join(person(ALICE), "code", now, 2)),
+            "conflict"
+        );
+        assert_eq!(
+            code(game.prepare_move(Actor::Session(ALICE), 0, "cc", now, 2)),
+            "not-started"
+        );
+        let mut game = game;
+        let change = game.prepare_join(person(BOB), "code", now, 2).unwrap();
+        game.apply(change);
+        assert_eq!(game.status, Status::Live);
+        assert_eq!(game.color_of(BOB), Some(Color::White));
+        assert_eq!(game.state(Some(ALICE), now).invite, None);
+        let again = game.prepare_join(person("carol"), "code", now, 2);
+        assert_eq!(code(again), "conflict");
+    }
+
+    #[test]
+    fn resigning_and_restoring_from_stored_moves() {
+        let now = Instant::now();
+        let mut game = live_game(now);
+        play(&mut game, Actor::Session(ALICE), "cc").unwrap();
+        let stored: Vec<MoveRow> = vec![MoveRow {
+            game_id: "g".into(),
+            ply: 0,
+            notation: "cc".into(),
+            clocks: None,
+            at: 2,
+        }];
+        let seats = [Some(person(ALICE)), Some(person(BOB))];
+        let restored = Game::restore(row(seats.clone(), None), &stored, now).unwrap();
+        assert_eq!(restored.position.hash(), game.position.hash());
+        // Alice resigns though it is Bob's turn.
+        let change = game.prepare_resign(Actor::Session(ALICE), now, 3).unwrap();
+        game.apply(change);
+        assert_eq!(game.result.as_ref().unwrap().winner, Some(Color::White));
+        let record = game.record();
+        assert_eq!(record.result.as_ref().unwrap().to_sgf(), "W+R");
+        assert_eq!(record.black.as_deref(), Some(ALICE));
+        // A corrupt move is reported, not played.
+        let mut bad = stored;
+        bad[0].notation = "cc cc".into();
+        assert!(Game::restore(row(seats, None), &bad, now).is_err());
+    }
+}

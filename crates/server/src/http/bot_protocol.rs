@@ -1,0 +1,108 @@
+//! The JSON messages of the bot WebSocket (`/api/bot/ws`; docs/protocol.md, "Bots on the
+//! server"). Every message is one JSON object with a `type`.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use toroid_protocol::view::{GameView, ParamsView};
+use toroid_rules::Color;
+
+use crate::api::{ClockSettings, ClocksView, PlayerView};
+use crate::outcome::GameEnd;
+
+/// The protocol's version, in `hello` and `welcome`.
+pub const PROTOCOL: u32 = 1;
+
+/// Bot to server.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum FromBot {
+    /// The first message: the protocol version the bot speaks.
+    Hello {
+        protocol: u32,
+    },
+    Accept {
+        challenge: String,
+    },
+    Decline {
+        challenge: String,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    /// Asks for a game against another bot that seeks the same.
+    Seek {
+        game: String,
+        #[serde(default)]
+        params: Map<String, Value>,
+        #[serde(default)]
+        clock: Option<ClockSettings>,
+    },
+    CancelSeek,
+    Move {
+        game_id: String,
+        #[serde(rename = "move")]
+        mv: String,
+        ply: u64,
+    },
+    Resign {
+        game_id: String,
+    },
+}
+
+/// The bot, as `welcome` names it.
+#[derive(Debug, Serialize)]
+pub struct BotView {
+    pub id: String,
+    pub name: String,
+}
+
+/// Server to bot.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum ToBot {
+    Welcome {
+        bot: BotView,
+        protocol: u32,
+    },
+    /// Someone wants to play; answer with `accept` or `decline` within 10 seconds.
+    Challenge {
+        challenge: String,
+        from: PlayerView,
+        game: &'static str,
+        params: ParamsView,
+        clock: Option<ClockSettings>,
+        /// The colour the bot would play.
+        color: Color,
+    },
+    /// The seek is queued until another bot seeks the same.
+    Seeking,
+    SeekCancelled,
+    /// A game of the bot's has started (or is going on, after a reconnection).
+    Start {
+        game_id: String,
+        game: &'static str,
+        params: ParamsView,
+        color: Color,
+        opponent: Option<PlayerView>,
+        clock: Option<ClockSettings>,
+    },
+    /// The bot is to move: the position (with `legal_moves` and `moves`) and the clocks.
+    YourTurn {
+        game_id: String,
+        ply: usize,
+        position: Arc<GameView>,
+        clocks: Option<ClocksView>,
+    },
+    GameOver {
+        game_id: String,
+        result: Option<GameEnd>,
+        position: Arc<GameView>,
+    },
+    Error {
+        code: &'static str,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        game_id: Option<String>,
+    },
+}

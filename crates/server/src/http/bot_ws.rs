@@ -1,0 +1,302 @@
+//! `GET /api/bot/ws`: a registered bot's connection (`Authorization: Bearer TOKEN`). After
+//! `hello` the bot is online: people can challenge it, it can seek games against other bots,
+//! and it is sent `start`, `your-turn` and `game-over` for each of its games.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::header::AUTHORIZATION;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::stream::SplitStream;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::oneshot;
+use toroid_protocol::view::ParamsView;
+use toroid_rules::Position;
+
+use super::bot_protocol::{BotView, FromBot, ToBot, PROTOCOL};
+use super::limits::message_limiter;
+use super::AppState;
+use crate::bots::{BotEvent, Challenge};
+use crate::error::ApiError;
+use crate::game::{clock_settings, player_view, Actor};
+use crate::storage::{BotRow, Status};
+
+/// How long a new connection has to say `hello`.
+const HELLO_WAIT: Duration = Duration::from_secs(10);
+
+/// Upgrades to the bot WebSocket; `401 bad-token` without a valid token.
+#[utoipa::path(get, path = "/api/bot/ws", tag = "bots",
+    security(("bot_token" = [])),
+    responses((status = 101, description = "WebSocket: the bot protocol of docs/protocol.md"),
+        (status = 401, body = super::error::ErrorBody)))]
+pub async fn bot_ws(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let token = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or(ApiError::BadToken)?;
+    let bot = state
+        .hub
+        .bot(token.trim())
+        .await?
+        .ok_or(ApiError::BadToken)?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::BadRequest(format!("this route is a WebSocket: {}", e.body_text()))
+    })?;
+    Ok(upgrade
+        .max_message_size(state.limits.body_bytes)
+        .on_upgrade(move |socket| serve(socket, state, bot)))
+}
+
+fn text(message: &ToBot) -> Message {
+    Message::Text(
+        serde_json::to_string(message)
+            .expect("messages serialize")
+            .into(),
+    )
+}
+
+fn error(error: &ApiError, game_id: Option<String>) -> ToBot {
+    ToBot::Error {
+        code: error.code(),
+        message: error.public_message(),
+        game_id,
+    }
+}
+
+/// How far a game has been announced to the bot.
+enum Seen {
+    /// `start` was sent, and `your-turn` for this ply.
+    Turn(Option<usize>),
+    Over,
+}
+
+/// One bot's connection.
+struct Connection {
+    state: AppState,
+    bot: BotRow,
+    games: HashMap<String, Seen>,
+    /// Challenges waiting for the bot's answer.
+    challenges: HashMap<String, oneshot::Sender<Result<(), String>>>,
+}
+
+/// Waits for `hello`; whether it came.
+async fn hello(stream: &mut SplitStream<WebSocket>) -> Result<(), ApiError> {
+    let first = tokio::time::timeout(HELLO_WAIT, stream.next()).await;
+    let Ok(Some(Ok(Message::Text(body)))) = first else {
+        return Err(ApiError::BadRequest("say hello first".into()));
+    };
+    match serde_json::from_str::<FromBot>(&body) {
+        Ok(FromBot::Hello { protocol: PROTOCOL }) => Ok(()),
+        Ok(FromBot::Hello { protocol }) => Err(ApiError::BadRequest(format!(
+            "protocol {protocol} is not spoken here: use {PROTOCOL}"
+        ))),
+        _ => Err(ApiError::BadRequest(format!(
+            "the first message is {{\"type\":\"hello\",\"protocol\":{PROTOCOL}}}"
+        ))),
+    }
+}
+
+async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
+    let (mut sink, mut stream) = socket.split();
+    if let Err(e) = hello(&mut stream).await {
+        let _ = sink.send(text(&error(&e, None))).await;
+        return;
+    }
+    let (number, mut events) = state.hub.bots.connect(&bot);
+    let limiter = message_limiter(
+        state.limits.bot_messages_per_second,
+        state.limits.bot_message_burst,
+    );
+    let mut connection = Connection {
+        state: state.clone(),
+        bot: bot.clone(),
+        games: HashMap::new(),
+        challenges: HashMap::new(),
+    };
+    let mut replies = vec![ToBot::Welcome {
+        bot: BotView {
+            id: bot.id.clone(),
+            name: bot.name.clone(),
+        },
+        protocol: PROTOCOL,
+    }];
+    // After a reconnection, the games that went on meanwhile.
+    for id in state.hub.bot_games(&bot.id) {
+        replies.extend(connection.changed(&id).await);
+    }
+    'connection: loop {
+        for reply in replies.drain(..) {
+            if sink.send(text(&reply)).await.is_err() {
+                break 'connection;
+            }
+        }
+        tokio::select! {
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Text(body))) => {
+                    if limiter.check().is_err() {
+                        replies.push(error(&ApiError::RateLimited, None));
+                    } else {
+                        replies.extend(connection.message(&body).await);
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => replies.push(error(
+                    &ApiError::BadJson("messages are JSON text".into()),
+                    None,
+                )),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+            },
+            event = events.recv() => match event {
+                Some(BotEvent::Changed(id)) => replies.extend(connection.changed(&id).await),
+                Some(BotEvent::Challenge(challenge, answer)) => {
+                    replies.push(connection.challenged(challenge, answer));
+                }
+                Some(BotEvent::Replaced) | None => {
+                    let replaced = ApiError::Conflict("another connection of this bot took over".into());
+                    let _ = sink.send(text(&error(&replaced, None))).await;
+                    break;
+                }
+            },
+        }
+    }
+    state.hub.bots.disconnect(&bot.id, number);
+}
+
+impl Connection {
+    /// Carries out one message from the bot; what to answer.
+    async fn message(&mut self, body: &str) -> Vec<ToBot> {
+        let message = match serde_json::from_str::<FromBot>(body) {
+            Ok(message) => message,
+            Err(e) => return vec![error(&ApiError::BadJson(format!("bad message: {e}")), None)],
+        };
+        let hub = &self.state.hub;
+        let actor = Actor::Bot(&self.bot.id);
+        let (game_id, result) = match message {
+            FromBot::Hello { .. } => (None, Err(ApiError::BadRequest("hello was said".into()))),
+            FromBot::Accept { challenge } => (None, self.answer(&challenge, Ok(()))),
+            FromBot::Decline { challenge, reason } => {
+                let why = reason.unwrap_or_else(|| "no reason given".into());
+                (None, self.answer(&challenge, Err(why)))
+            }
+            FromBot::Seek {
+                game,
+                params,
+                clock,
+            } => {
+                let started = hub.seek(&self.bot, &game, &params, clock).await;
+                // A game that starts announces itself with `start`.
+                return match started {
+                    Ok(false) => vec![ToBot::Seeking],
+                    Ok(true) => Vec::new(),
+                    Err(e) => vec![error(&e, None)],
+                };
+            }
+            FromBot::CancelSeek => {
+                hub.bots.cancel_seek(&self.bot.id);
+                return vec![ToBot::SeekCancelled];
+            }
+            FromBot::Move { game_id, mv, ply } => {
+                let result = match hub.find(&game_id).await {
+                    Ok(live) => hub.play(&live, actor, ply, &mv).await.map(drop),
+                    Err(e) => Err(e),
+                };
+                (Some(game_id), result)
+            }
+            FromBot::Resign { game_id } => {
+                let result = match hub.find(&game_id).await {
+                    Ok(live) => hub.resign(&live, actor).await.map(drop),
+                    Err(e) => Err(e),
+                };
+                (Some(game_id), result)
+            }
+        };
+        match result {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![error(&e, game_id)],
+        }
+    }
+
+    fn answer(&mut self, challenge: &str, answer: Result<(), String>) -> Result<(), ApiError> {
+        self.challenges
+            .remove(challenge)
+            .and_then(|waiting| waiting.send(answer).ok())
+            .ok_or_else(|| ApiError::NotFound(format!("challenge '{challenge}' (expired?)")))
+    }
+
+    fn challenged(
+        &mut self,
+        challenge: Challenge,
+        answer: oneshot::Sender<Result<(), String>>,
+    ) -> ToBot {
+        // Forget challenges whose challenger stopped waiting.
+        self.challenges.retain(|_, waiting| !waiting.is_closed());
+        self.challenges.insert(challenge.id.clone(), answer);
+        ToBot::Challenge {
+            challenge: challenge.id,
+            from: challenge.from,
+            game: challenge.game,
+            params: challenge.params,
+            clock: challenge.clock,
+            color: challenge.color,
+        }
+    }
+
+    /// What the bot is told after game `id` changed: its start the first time, then
+    /// `your-turn` once per ply it is to move, and its end.
+    async fn changed(&mut self, id: &str) -> Vec<ToBot> {
+        let Ok(live) = self.state.hub.find(id).await else {
+            return Vec::new();
+        };
+        let game = live.game.lock().await;
+        let Some(&color) = game.colors_of(Actor::Bot(&self.bot.id)).first() else {
+            return Vec::new();
+        };
+        let state = game.state(None, Instant::now());
+        let mut out = Vec::new();
+        let seen = self.games.entry(id.to_string()).or_insert_with(|| {
+            let opponent = game.seats[color.opponent().index()].as_ref();
+            out.push(ToBot::Start {
+                game_id: id.to_string(),
+                game: game.position.kind().name(),
+                params: ParamsView(game.position.params().clone()),
+                color,
+                opponent: opponent.map(player_view),
+                clock: game.clock.map(|c| clock_settings(c.control)),
+            });
+            Seen::Turn(None)
+        });
+        match (game.status, &*seen) {
+            (_, Seen::Over) => {}
+            (Status::Finished, _) => {
+                *seen = Seen::Over;
+                out.push(ToBot::GameOver {
+                    game_id: id.to_string(),
+                    result: state.result,
+                    position: state.position,
+                });
+            }
+            (_, Seen::Turn(announced)) => {
+                let ply = game.moves.len();
+                if game.position.turn() == Some(color) && *announced != Some(ply) {
+                    *seen = Seen::Turn(Some(ply));
+                    out.push(ToBot::YourTurn {
+                        game_id: id.to_string(),
+                        ply,
+                        position: state.position,
+                        clocks: state.clocks,
+                    });
+                }
+            }
+        }
+        out
+    }
+}

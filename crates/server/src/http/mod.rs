@@ -1,0 +1,83 @@
+//! The HTTP side: the router, its limits, and the server's start and shutdown.
+
+mod assets;
+mod bot_protocol;
+mod bot_ws;
+mod error;
+mod extract;
+pub mod limits;
+mod openapi;
+mod routes;
+mod ws;
+
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use tower_http::trace::TraceLayer;
+
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::hub::Hub;
+
+pub use error::{ErrorBody, ErrorDetail};
+pub use openapi::ApiDoc;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub hub: Arc<Hub>,
+    pub limits: Arc<Limits>,
+}
+
+/// Every route of the server.
+pub fn router(state: AppState) -> Router {
+    let limiter =
+        limits::request_limiter(state.limits.requests_per_second, state.limits.request_burst);
+    let api = Router::new()
+        .route(
+            "/session",
+            post(routes::create_session).get(routes::get_session),
+        )
+        .route("/rules", get(routes::rules))
+        .route("/levels", get(routes::levels))
+        .route("/games", post(routes::create_game).get(routes::list_games))
+        .route("/games/{id}", get(routes::get_game))
+        .route("/games/{id}/join", post(routes::join_game))
+        .route("/join", post(routes::join_by_code))
+        .route("/games/{id}/topology", get(routes::topology))
+        .route("/games/{id}/moves", post(routes::play))
+        .route("/games/{id}/resign", post(routes::resign))
+        .route("/games/{id}/sgf", get(routes::sgf))
+        .route("/games/{id}/analysis", get(routes::analysis))
+        .route("/games/{id}/ws", get(ws::game_ws))
+        .route("/bots", post(routes::register_bot).get(routes::online_bots))
+        .route("/bot/ws", get(bot_ws::bot_ws))
+        .route("/openapi.json", get(openapi::openapi))
+        .fallback(api_not_found)
+        .method_not_allowed_fallback(method_not_allowed);
+    Router::new()
+        .nest("/api", api)
+        .route("/", get(assets::page))
+        .route("/game/{id}", get(assets::page))
+        .route("/join/{code}", get(assets::page))
+        .route("/assets/{*name}", get(assets::asset))
+        .layer(DefaultBodyLimit::max(state.limits.body_bytes))
+        .with_state(state)
+        .layer(middleware::from_fn_with_state(
+            limiter,
+            limits::limit_requests,
+        ))
+        .layer(TraceLayer::new_for_http())
+}
+
+async fn api_not_found(request: Request) -> Response {
+    ApiError::NotFound(format!("route '{}'", request.uri().path())).into_response()
+}
+
+async fn method_not_allowed() -> Response {
+    ApiError::MethodNotAllowed.into_response()
+}

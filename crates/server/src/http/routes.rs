@@ -1,0 +1,259 @@
+//! The HTTP routes of the API, each described for OpenAPI (`openapi.rs` lists them).
+
+use axum::extract::{Path, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, SET_COOKIE};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::Json;
+use toroid_protocol::view::{GameInfo, TopologyView};
+use toroid_rules::{GameKind, Position};
+use toroid_search::Level;
+
+use super::error::ErrorBody;
+use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
+use super::AppState;
+use crate::api::{
+    AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
+    MoveRequest, NewBot, NewGame, NewSession, OnlineBots, SessionView,
+};
+use crate::error::ApiError;
+use crate::game::Actor;
+use crate::storage::Status;
+
+/// Games a list returns when the query does not say.
+const DEFAULT_LIST: u32 = 50;
+/// Analysis time when the query does not say.
+const DEFAULT_ANALYSIS_MS: u64 = 500;
+
+/// Starts a guest session and sets its cookie.
+#[utoipa::path(post, path = "/api/session", tag = "sessions", request_body = NewSession,
+    responses((status = 201, body = SessionView, description = "Also sets the toroid_session cookie"),
+        (status = 400, body = ErrorBody)))]
+pub async fn create_session(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<NewSession>,
+) -> Result<impl IntoResponse, ApiError> {
+    let (session, token) = state.hub.create_session(&request.name).await?;
+    // A year: guest sessions have no password, the cookie is all there is.
+    let cookie =
+        format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000");
+    let body = SessionView {
+        id: session.id,
+        name: session.name,
+    };
+    Ok((StatusCode::CREATED, [(SET_COOKIE, cookie)], Json(body)))
+}
+
+/// The session of the cookie.
+#[utoipa::path(get, path = "/api/session", tag = "sessions",
+    responses((status = 200, body = SessionView), (status = 401, body = ErrorBody)))]
+pub async fn get_session(Player(session): Player) -> Json<SessionView> {
+    Json(SessionView {
+        id: session.id,
+        name: session.name,
+    })
+}
+
+/// Every rule set with its parameters (as `toroid games --json`).
+#[utoipa::path(get, path = "/api/rules", tag = "games",
+    responses((status = 200, body = Object, description = "An array of rule sets")))]
+pub async fn rules() -> Json<Vec<GameInfo>> {
+    Json(GameKind::ALL.into_iter().map(GameInfo::new).collect())
+}
+
+/// The house bots' levels, weakest first.
+#[utoipa::path(get, path = "/api/levels", tag = "games",
+    responses((status = 200, body = Vec<String>)))]
+pub async fn levels() -> Json<Vec<&'static str>> {
+    Json(Level::ALL.into_iter().map(Level::name).collect())
+}
+
+/// Creates a game against a house bot (live at once) or an invite game (waiting).
+#[utoipa::path(post, path = "/api/games", tag = "games", request_body = NewGame,
+    responses((status = 201, body = GameState), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn create_game(
+    State(state): State<AppState>,
+    Player(session): Player,
+    ApiJson(request): ApiJson<NewGame>,
+) -> Result<impl IntoResponse, ApiError> {
+    let game = state.hub.create_game(&session, request).await?;
+    Ok((StatusCode::CREATED, Json(game)))
+}
+
+/// Games, newest first.
+#[utoipa::path(get, path = "/api/games", tag = "games", params(ListQuery),
+    responses((status = 200, body = Vec<GameSummary>), (status = 400, body = ErrorBody)))]
+pub async fn list_games(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    let status = query
+        .status
+        .map(|s| {
+            Status::parse(&s).ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "unknown status '{s}': use live, finished or waiting"
+                ))
+            })
+        })
+        .transpose()?;
+    let limit = query.limit.unwrap_or(DEFAULT_LIST);
+    Ok(Json(state.hub.list(status, limit).await?))
+}
+
+/// A game's state.
+#[utoipa::path(get, path = "/api/games/{id}", tag = "games",
+    params(("id" = String, Path)),
+    responses((status = 200, body = GameState), (status = 404, body = ErrorBody)))]
+pub async fn get_game(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(state.hub.state(&id, viewer.id()).await?))
+}
+
+/// Takes the open seat of an invite game (`{id}` may also be the invite code).
+#[utoipa::path(post, path = "/api/games/{id}/join", tag = "games", request_body = JoinRequest,
+    params(("id" = String, Path)),
+    responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn join_game(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<JoinRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(state.hub.join(&session, &id, &request.code).await?))
+}
+
+/// Takes the open seat of the invite game whose code this is (the page at `/join/CODE`
+/// knows only the code).
+#[utoipa::path(post, path = "/api/join", tag = "games", request_body = JoinRequest,
+    responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn join_by_code(
+    State(state): State<AppState>,
+    Player(session): Player,
+    ApiJson(request): ApiJson<JoinRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(state.hub.join_by_code(&session, &request.code).await?))
+}
+
+/// A game's cell graph (as `toroid topology --json`).
+#[utoipa::path(get, path = "/api/games/{id}/topology", tag = "games",
+    params(("id" = String, Path)),
+    responses((status = 200, body = Object, description = "cells and edges"),
+        (status = 404, body = ErrorBody)))]
+pub async fn topology(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TopologyView>, ApiError> {
+    let live = state.hub.find(&id).await?;
+    let game = live.game.lock().await;
+    Ok(Json(TopologyView::new(game.position.topology())))
+}
+
+/// Plays a move. Answered only once the move is stored.
+#[utoipa::path(post, path = "/api/games/{id}/moves", tag = "play", request_body = MoveRequest,
+    params(("id" = String, Path)),
+    responses((status = 200, body = GameState),
+        (status = 400, body = ErrorBody, description = "bad-json, bad-request"),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody, description = "not-a-player"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "not-your-turn, stale-ply, game-over, not-started"),
+        (status = 422, body = ErrorBody, description = "illegal-move")))]
+pub async fn play(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    let live = state.hub.find(&id).await?;
+    let actor = Actor::Session(&session.id);
+    Ok(Json(
+        state
+            .hub
+            .play(&live, actor, request.ply, &request.mv)
+            .await?,
+    ))
+}
+
+/// Resigns the game.
+#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "play",
+    params(("id" = String, Path)),
+    responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub async fn resign(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(id): Path<String>,
+) -> Result<Json<GameState>, ApiError> {
+    let live = state.hub.find(&id).await?;
+    Ok(Json(
+        state.hub.resign(&live, Actor::Session(&session.id)).await?,
+    ))
+}
+
+/// The game's SGF record.
+#[utoipa::path(get, path = "/api/games/{id}/sgf", tag = "games",
+    params(("id" = String, Path)),
+    responses((status = 200, content_type = "application/x-go-sgf", body = String),
+        (status = 404, body = ErrorBody)))]
+pub async fn sgf(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, ApiError> {
+    let record = state.hub.record(&id).await?;
+    let disposition = format!("attachment; filename=\"toroid-{id}.sgf\"");
+    Ok((
+        [
+            (CONTENT_TYPE, "application/x-go-sgf".to_string()),
+            (CONTENT_DISPOSITION, disposition),
+        ],
+        record.to_sgf(),
+    ))
+}
+
+/// A short search of the game's position.
+#[utoipa::path(get, path = "/api/games/{id}/analysis", tag = "games",
+    params(("id" = String, Path), AnalysisQuery),
+    responses((status = 200, body = AnalysisView), (status = 404, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "busy: every search thread is in use")))]
+pub async fn analysis(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiQuery(query): ApiQuery<AnalysisQuery>,
+) -> Result<Json<AnalysisView>, ApiError> {
+    let ms = query.ms.unwrap_or(DEFAULT_ANALYSIS_MS);
+    Ok(Json(state.hub.analyse(&id, ms).await?))
+}
+
+/// Registers a bot; the answer holds its token, shown only this once.
+#[utoipa::path(post, path = "/api/bots", tag = "bots", request_body = NewBot,
+    responses((status = 201, body = BotCreated), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 409, body = ErrorBody, description = "the name is taken")))]
+pub async fn register_bot(
+    State(state): State<AppState>,
+    Player(session): Player,
+    ApiJson(request): ApiJson<NewBot>,
+) -> Result<impl IntoResponse, ApiError> {
+    let (bot, token) = state.hub.register_bot(&session, &request.name).await?;
+    let body = BotCreated {
+        id: bot.id,
+        name: bot.name,
+        token,
+    };
+    Ok((StatusCode::CREATED, Json(body)))
+}
+
+/// The bots connected now.
+#[utoipa::path(get, path = "/api/bots", tag = "bots",
+    responses((status = 200, body = OnlineBots)))]
+pub async fn online_bots(State(state): State<AppState>) -> Json<OnlineBots> {
+    Json(OnlineBots {
+        online: state.hub.bots.online(),
+    })
+}

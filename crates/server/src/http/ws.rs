@@ -1,0 +1,141 @@
+//! `GET /api/games/{id}/ws`: a game live, for its players and spectators. The server sends
+//! `{"type":"state","game":GameState}` on connect and after every change, and
+//! `{"type":"error","code","message"}` for a refused message; players send
+//! `{"type":"move","move":"ee","ply":N}` and `{"type":"resign"}`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::extract::Viewer;
+use super::limits::message_limiter;
+use super::AppState;
+use crate::api::GameState;
+use crate::error::ApiError;
+use crate::game::Actor;
+use crate::hub::LiveGame;
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum ClientMessage {
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+        ply: u64,
+    },
+    Resign,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum ServerMessage {
+    // Boxed: a state is far larger than an error.
+    State { game: Box<GameState> },
+    Error { code: &'static str, message: String },
+}
+
+impl From<&ApiError> for ServerMessage {
+    fn from(error: &ApiError) -> ServerMessage {
+        ServerMessage::Error {
+            code: error.code(),
+            message: error.public_message(),
+        }
+    }
+}
+
+/// Upgrades to the game's WebSocket (404 for an unknown game, before upgrading).
+#[utoipa::path(get, path = "/api/games/{id}/ws", tag = "play",
+    params(("id" = String, Path)),
+    responses((status = 101, description = "WebSocket: state messages; move and resign messages from players"),
+        (status = 404, body = super::error::ErrorBody)))]
+pub async fn game_ws(
+    State(state): State<AppState>,
+    Viewer(session): Viewer,
+    Path(id): Path<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let live = state.hub.find(&id).await?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::BadRequest(format!("this route is a WebSocket: {}", e.body_text()))
+    })?;
+    let viewer = session.map(|s| s.id);
+    Ok(upgrade
+        .max_message_size(state.limits.body_bytes)
+        .on_upgrade(move |socket| serve(socket, state, live, viewer)))
+}
+
+fn text(message: &ServerMessage) -> Message {
+    Message::Text(
+        serde_json::to_string(message)
+            .expect("messages serialize")
+            .into(),
+    )
+}
+
+async fn state_message(live: &LiveGame, viewer: Option<&str>) -> Message {
+    let game = Box::new(live.game.lock().await.state(viewer, Instant::now()));
+    text(&ServerMessage::State { game })
+}
+
+async fn serve(socket: WebSocket, state: AppState, live: Arc<LiveGame>, viewer: Option<String>) {
+    let (mut sink, mut stream) = socket.split();
+    let mut updates = live.updates.subscribe();
+    let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
+    let viewer = viewer.as_deref();
+    if sink.send(state_message(&live, viewer).await).await.is_err() {
+        return;
+    }
+    loop {
+        let reply = tokio::select! {
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Text(body))) => {
+                    let refused = if limiter.check().is_err() {
+                        Some(ApiError::RateLimited)
+                    } else {
+                        act(&state, &live, viewer, &body).await.err()
+                    };
+                    refused.map(|e| text(&ServerMessage::from(&e)))
+                }
+                Some(Ok(Message::Binary(_))) => Some(text(&ServerMessage::from(
+                    &ApiError::BadJson("messages are JSON text".into()),
+                ))),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
+                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+            },
+            update = updates.recv() => match update {
+                // Lagging behind only means some states were skipped: send the latest.
+                Ok(()) | Err(RecvError::Lagged(_)) => Some(state_message(&live, viewer).await),
+                Err(RecvError::Closed) => return,
+            },
+        };
+        if let Some(message) = reply {
+            if sink.send(message).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// Carries out one message from the client; the new state reaches it as an update.
+async fn act(
+    state: &AppState,
+    live: &LiveGame,
+    viewer: Option<&str>,
+    body: &str,
+) -> Result<(), ApiError> {
+    let message: ClientMessage =
+        serde_json::from_str(body).map_err(|e| ApiError::BadJson(format!("bad message: {e}")))?;
+    let actor = Actor::Session(viewer.ok_or(ApiError::NotAPlayer)?);
+    match message {
+        ClientMessage::Move { mv, ply } => state.hub.play(live, actor, ply, &mv).await?,
+        ClientMessage::Resign => state.hub.resign(live, actor).await?,
+    };
+    Ok(())
+}

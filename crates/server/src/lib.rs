@@ -1,0 +1,27 @@
+//! The toroid game server (`toroid serve`): guest sessions, games against house bots and
+//! people, live play and spectating over WebSocket, records, an OpenAPI description, and the
+//! web page, over storage in SQLite or PostgreSQL. docs/server.md describes it.
+//!
+//! Layers, each in its own module: [`storage`] (the database, group commit), [`game`] (one
+//! game in memory and its changes), [`hub`] (every live game and the API's operations),
+//! [`referee`] (clocks and house bots of one game), [`bots`] (connected registered bots,
+//! challenges, the seek queue), [`http`] (routes, WebSockets, limits).
+
+pub mod api;
+pub mod bots;
+pub mod clock;
+pub mod config;
+pub mod error;
+pub mod game;
+pub mod house;
+pub mod http;
+pub mod hub;
+pub mod ids;
+pub mod outcome;
+pub mod referee;
+pub mod seat;
+pub mod server;
+pub mod storage;
+
+pub use config::{Config, Limits};
+pub use server::{run, Server, StartError};

@@ -1,0 +1,84 @@
+//! Who sits on a colour: a person (a guest session), a house bot, or a registered bot that
+//! plays over the bot WebSocket. A seat is stored as JSON
+//! (`{"kind":"person","session":"…","name":"alice"}`, `{"kind":"house","level":"casual"}`,
+//! `{"kind":"bot","bot":"…","name":"Hexer"}`).
+
+use serde::{Deserialize, Serialize};
+use toroid_search::Level;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Seat {
+    Person {
+        session: String,
+        name: String,
+    },
+    House {
+        #[serde(with = "level_name")]
+        level: Level,
+    },
+    Bot {
+        bot: String,
+        name: String,
+    },
+}
+
+impl Seat {
+    /// `person`, `house` or `bot`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Seat::Person { .. } => "person",
+            Seat::House { .. } => "house",
+            Seat::Bot { .. } => "bot",
+        }
+    }
+
+    /// The name shown for the player: the person's or bot's name, the house bot's level.
+    pub fn name(&self) -> &str {
+        match self {
+            Seat::Person { name, .. } | Seat::Bot { name, .. } => name,
+            Seat::House { level } => level.name(),
+        }
+    }
+
+    /// Whether the guest session `id` sits here.
+    pub fn is_session(&self, id: &str) -> bool {
+        matches!(self, Seat::Person { session, .. } if session == id)
+    }
+
+    /// Whether the registered bot `id` sits here.
+    pub fn is_bot(&self, id: &str) -> bool {
+        matches!(self, Seat::Bot { bot, .. } if bot == id)
+    }
+
+    /// The registered bot's id, if this is its seat.
+    pub fn bot_id(&self) -> Option<&str> {
+        match self {
+            Seat::Bot { bot, .. } => Some(bot),
+            _ => None,
+        }
+    }
+
+    /// The house bot's level, if this is a house seat.
+    pub fn house_level(&self) -> Option<Level> {
+        match self {
+            Seat::House { level } => Some(*level),
+            _ => None,
+        }
+    }
+}
+
+/// A level as its name (`"casual"`).
+mod level_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use toroid_search::Level;
+
+    pub fn serialize<S: Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(level.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Level, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}

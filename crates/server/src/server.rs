@@ -1,0 +1,148 @@
+//! Starting and stopping a server: storage opened and migrated, unfinished games restored,
+//! then the HTTP listener.
+
+use std::io::{self, IsTerminal};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use thiserror::Error;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::config::Config;
+use crate::http::limits::{ClientAddr, LimitedListener};
+use crate::http::{router, AppState};
+use crate::hub::Hub;
+use crate::storage::{Storage, StorageError};
+
+#[derive(Debug, Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error("cannot listen on {addr}: {error}")]
+    Listen { addr: String, error: io::Error },
+    #[error("cannot start: {0}")]
+    Runtime(io::Error),
+}
+
+/// A running server.
+pub struct Server {
+    /// Where it listens (the port chosen when the configuration said 0).
+    pub addr: SocketAddr,
+    hub: Arc<Hub>,
+    shutdown: oneshot::Sender<()>,
+    task: JoinHandle<io::Result<()>>,
+}
+
+/// How long a stop waits for open connections (WebSockets stay open) before it gives up.
+const STOP_GRACE: Duration = Duration::from_secs(3);
+
+impl Server {
+    pub async fn start(config: Config) -> Result<Server, StartError> {
+        let url = match &config.database {
+            Some(url) => url.clone(),
+            None => Storage::sqlite_url(&config.data)?,
+        };
+        let storage = Storage::open(&url).await?;
+        let hub = Hub::start(storage, config.limits.clone()).await?;
+        let listen = |error| StartError::Listen {
+            addr: format!("{}:{}", config.host, config.port),
+            error,
+        };
+        let listener = TcpListener::bind((config.host, config.port))
+            .await
+            .map_err(listen)?;
+        let addr = listener.local_addr().map_err(listen)?;
+        let limits = config.limits;
+        let listener =
+            LimitedListener::new(listener, limits.connections, limits.connections_per_ip);
+        let app = router(AppState {
+            hub: hub.clone(),
+            limits: Arc::new(limits),
+        });
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<ClientAddr>(),
+            )
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+        });
+        Ok(Server {
+            addr,
+            hub,
+            shutdown,
+            task,
+        })
+    }
+
+    /// Stops accepting, lets requests in flight finish (every acknowledged move is already
+    /// stored), and returns.
+    pub async fn stop(self) {
+        self.hub.stop();
+        let _ = self.shutdown.send(());
+        let mut task = self.task;
+        if tokio::time::timeout(STOP_GRACE, &mut task).await.is_err() {
+            task.abort();
+        }
+    }
+}
+
+/// Runs a server until Ctrl-C or SIGTERM (`toroid serve`).
+pub fn run(config: Config) -> Result<(), StartError> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal())
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(StartError::Runtime)?;
+    let where_ = match &config.database {
+        Some(_) => "the database of --database".to_string(),
+        None => config.data.join("toroid.sqlite3").display().to_string(),
+    };
+    let result = runtime.block_on(async {
+        let server = Server::start(config).await?;
+        println!(
+            "toroid: serving on http://{}/ (data in {where_})",
+            server.addr
+        );
+        shutdown_signal().await;
+        tracing::info!("stopping");
+        server.stop().await;
+        Ok(())
+    });
+    // Searches on blocking threads end within their time cap; do not wait for them.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    result
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

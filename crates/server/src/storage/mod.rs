@@ -1,0 +1,276 @@
+//! The storage layer: one API over SQLite (a file under the data directory, WAL, every commit
+//! synced) and PostgreSQL. Writes go through one group-commit writer ([`writer`]) and return
+//! once durable; reads use a pool of connections.
+
+mod rows;
+mod schema;
+mod writer;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Once;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+use thiserror::Error;
+use tokio::sync::{mpsc, oneshot};
+
+pub use rows::{BotRow, GameRow, MoveRow, SessionRow, Status, TimeControl, Write};
+
+/// Why the database refused or failed.
+#[derive(Debug, Error)]
+pub enum StorageError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("the database schema is version {found}, newer than this program knows ({known})")]
+    TooNew { found: i64, known: i64 },
+    #[error("a stored value is corrupt: {0}")]
+    Corrupt(String),
+    #[error("no such game")]
+    NoSuchGame,
+    #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
+    UnsupportedUrl(String),
+    #[error("cannot create the data directory '{path}': {error}")]
+    DataDir { path: String, error: std::io::Error },
+    #[error("the storage writer has stopped")]
+    Closed,
+}
+
+/// Queued jobs before writers wait for the group-commit task.
+const QUEUE: usize = 8192;
+/// Connections for reads.
+const READERS: u32 = 8;
+
+/// A handle to the database; cheap to clone.
+#[derive(Clone)]
+pub struct Storage {
+    readers: AnyPool,
+    jobs: mpsc::Sender<writer::Job>,
+}
+
+impl Storage {
+    /// The URL of the SQLite file in `data`, which is created if missing.
+    pub fn sqlite_url(data: &Path) -> Result<String, StorageError> {
+        let fail = |error| StorageError::DataDir {
+            path: data.display().to_string(),
+            error,
+        };
+        std::fs::create_dir_all(data).map_err(fail)?;
+        let dir = data.canonicalize().map_err(fail)?;
+        let path = dir.join("toroid.sqlite3").display().to_string();
+        // The URL's path is percent-decoded: keep '%', '?' and '#' in file names.
+        let path = path
+            .replace('%', "%25")
+            .replace('?', "%3F")
+            .replace('#', "%23");
+        Ok(format!("sqlite://{path}?mode=rwc"))
+    }
+
+    /// Opens the database at `url` (`sqlite://PATH` or `postgres://...`), creates or migrates
+    /// its schema, and starts the writer.
+    pub async fn open(url: &str) -> Result<Storage, StorageError> {
+        static DRIVERS: Once = Once::new();
+        DRIVERS.call_once(sqlx::any::install_default_drivers);
+        let sqlite = url.starts_with("sqlite:");
+        if !sqlite && !url.starts_with("postgres://") && !url.starts_with("postgresql://") {
+            return Err(StorageError::UnsupportedUrl(url.to_string()));
+        }
+        let options = AnyConnectOptions::from_str(url)?;
+        let pool = |size: u32| {
+            AnyPoolOptions::new()
+                .max_connections(size)
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        if sqlite {
+                            // Per connection: commits reach the disk before they return.
+                            sqlx::query("PRAGMA synchronous = FULL")
+                                .execute(&mut *conn)
+                                .await?;
+                        }
+                        Ok(())
+                    })
+                })
+                .connect_with(options.clone())
+        };
+        let writes = pool(1).await?;
+        if sqlite {
+            // Kept in the file: readers do not block the writer, nor it them.
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&writes)
+                .await?;
+        }
+        schema::migrate(&writes).await?;
+        let readers = pool(READERS).await?;
+        let (jobs, queue) = mpsc::channel(QUEUE);
+        tokio::spawn(writer::run(writes, queue));
+        Ok(Storage { readers, jobs })
+    }
+
+    /// Commits `writes` together; returns once they are durable.
+    pub async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+        let (done, answer) = oneshot::channel();
+        self.jobs
+            .send(writer::Job { writes, done })
+            .await
+            .map_err(|_| StorageError::Closed)?;
+        answer.await.map_err(|_| StorageError::Closed)?
+    }
+
+    pub async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StorageError> {
+        let row = sqlx::query(
+            "SELECT id, name, token_hash, created_at FROM sessions WHERE token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.readers)
+        .await?;
+        row.map(|r| {
+            Ok(SessionRow {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                token_hash: r.try_get("token_hash")?,
+                created_at: r.try_get("created_at")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// The bot with this token hash, or with this name.
+    pub async fn bot(&self, by: BotKey<'_>) -> Result<Option<BotRow>, StorageError> {
+        let (sql, value) = match by {
+            BotKey::TokenHash(h) => (
+                "SELECT id, name, owner, token_hash, created_at FROM bots WHERE token_hash = $1",
+                h,
+            ),
+            BotKey::Name(n) => (
+                "SELECT id, name, owner, token_hash, created_at FROM bots WHERE name = $1",
+                n,
+            ),
+        };
+        let row = sqlx::query(sql)
+            .bind(value)
+            .fetch_optional(&self.readers)
+            .await?;
+        row.map(|r| {
+            Ok(BotRow {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                owner: r.try_get("owner")?,
+                token_hash: r.try_get("token_hash")?,
+                created_at: r.try_get("created_at")?,
+            })
+        })
+        .transpose()
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StorageError> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.readers)
+            .await?;
+        row.as_ref().map(game_row).transpose()
+    }
+
+    /// Every game that is not finished, oldest first: what a restart brings back.
+    pub async fn unfinished_games(&self) -> Result<Vec<GameRow>, StorageError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE status <> 'finished' ORDER BY created_at, id"
+        );
+        let rows = sqlx::query(&sql).fetch_all(&self.readers).await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    /// Games newest first, with their number of moves; only those of `status` if given.
+    pub async fn games(
+        &self,
+        status: Option<Status>,
+        limit: u32,
+    ) -> Result<Vec<(GameRow, i64)>, StorageError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS},
+                (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS plies
+             FROM games WHERE ($1 = '' OR status = $1)
+             ORDER BY created_at DESC, id DESC LIMIT $2"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(status.map_or("", Status::as_str))
+            .bind(i64::from(limit))
+            .fetch_all(&self.readers)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((game_row(r)?, r.try_get("plies")?)))
+            .collect()
+    }
+
+    /// A game's moves in order.
+    pub async fn moves(&self, game_id: &str) -> Result<Vec<MoveRow>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT game_id, ply, mv, black_ms, white_ms, at FROM moves
+             WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(game_id)
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(MoveRow {
+                    game_id: r.try_get("game_id")?,
+                    ply: r.try_get("ply")?,
+                    notation: r.try_get("mv")?,
+                    clocks: pair(r.try_get("black_ms")?, r.try_get("white_ms")?),
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// How to find a bot.
+#[derive(Copy, Clone, Debug)]
+pub enum BotKey<'a> {
+    TokenHash(&'a str),
+    Name(&'a str),
+}
+
+const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
+    white, creator, invite, status, result, black_ms, white_ms, created_at, finished_at";
+
+fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
+    Some([a?, b?])
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(
+    text: Option<String>,
+) -> Result<Option<T>, StorageError> {
+    text.map(|t| serde_json::from_str(&t).map_err(|e| StorageError::Corrupt(format!("{e}: {t}"))))
+        .transpose()
+}
+
+fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
+    let status: String = r.try_get("status")?;
+    let clock = pair(
+        r.try_get("clock_initial_ms")?,
+        r.try_get("clock_increment_ms")?,
+    );
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        game: r.try_get("game")?,
+        params: r.try_get("params")?,
+        clock: clock.map(|[initial_ms, increment_ms]| TimeControl {
+            initial_ms,
+            increment_ms,
+        }),
+        seats: [
+            from_json(r.try_get("black")?)?,
+            from_json(r.try_get("white")?)?,
+        ],
+        creator: r.try_get("creator")?,
+        invite: r.try_get("invite")?,
+        status: Status::parse(&status)
+            .ok_or_else(|| StorageError::Corrupt(format!("game status '{status}'")))?,
+        result: from_json(r.try_get("result")?)?,
+        final_clocks: pair(r.try_get("black_ms")?, r.try_get("white_ms")?),
+        created_at: r.try_get("created_at")?,
+        finished_at: r.try_get("finished_at")?,
+    })
+}

@@ -1,0 +1,111 @@
+//! What the storage layer reads and writes: one type per table row, and the writes that the
+//! group-commit writer applies.
+
+use crate::outcome::GameEnd;
+use crate::seat::Seat;
+
+/// Where a game is in its life.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// An invite game whose second seat is still open.
+    Waiting,
+    Live,
+    Finished,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Live => "live",
+            Status::Finished => "finished",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Status> {
+        [Status::Waiting, Status::Live, Status::Finished]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
+/// A guest session: a name, and the hash of the cookie that proves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    pub id: String,
+    pub name: String,
+    pub token_hash: String,
+    pub created_at: i64,
+}
+
+/// A registered bot: its unique name, the session that registered it, its token's hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotRow {
+    pub id: String,
+    pub name: String,
+    pub owner: String,
+    pub token_hash: String,
+    pub created_at: i64,
+}
+
+/// A game's time control, in milliseconds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub initial_ms: i64,
+    pub increment_ms: i64,
+}
+
+/// A game as stored; its moves are in [`MoveRow`]s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub id: String,
+    /// The rule set's name.
+    pub game: String,
+    /// The resolved parameters as a JSON object (`ParamsView`).
+    pub params: String,
+    pub clock: Option<TimeControl>,
+    /// Black's and white's seats; `None` while open.
+    pub seats: [Option<Seat>; 2],
+    /// The session that created the game (`None` for games between bots).
+    pub creator: Option<String>,
+    pub invite: Option<String>,
+    pub status: Status,
+    pub result: Option<GameEnd>,
+    /// The clocks when the game ended.
+    pub final_clocks: Option<[i64; 2]>,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+/// One move of a game: its 0-based ply, its notation, and the clocks after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    pub game_id: String,
+    pub ply: i64,
+    pub notation: String,
+    pub clocks: Option<[i64; 2]>,
+    pub at: i64,
+}
+
+/// One change to the database. A batch of writes commits together or not at all.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Write {
+    Session(SessionRow),
+    Bot(BotRow),
+    /// A new game (boxed: it is much larger than the other writes).
+    Game(Box<GameRow>),
+    /// The open seat of a waiting game is taken: the game goes live.
+    Seat {
+        game_id: String,
+        color: toroid_rules::Color,
+        seat: Seat,
+    },
+    Move(MoveRow),
+    Finish {
+        game_id: String,
+        result: GameEnd,
+        clocks: Option<[i64; 2]>,
+        at: i64,
+    },
+}

@@ -1,0 +1,143 @@
+//! Group commit: one task owns the only writing connection, takes every write that is waiting,
+//! commits them in one transaction (one fsync for all of them) and then answers each. A write
+//! is acknowledged only once it is durable.
+
+use sqlx::{Any, AnyPool, Transaction};
+use tokio::sync::{mpsc, oneshot};
+
+use super::rows::Write;
+use super::StorageError;
+
+/// Most writes in one transaction; more wait for the next one.
+const MAX_BATCH: usize = 2048;
+
+/// Writes that commit together, and who waits for them.
+pub struct Job {
+    pub writes: Vec<Write>,
+    pub done: oneshot::Sender<Result<(), StorageError>>,
+}
+
+/// Runs until every sender is dropped. `pool` has one connection, so writes never contend.
+pub async fn run(pool: AnyPool, mut jobs: mpsc::Receiver<Job>) {
+    let mut batch: Vec<Job> = Vec::new();
+    while jobs.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        match commit(&pool, &batch).await {
+            Ok(()) => batch.drain(..).for_each(|job| {
+                let _ = job.done.send(Ok(()));
+            }),
+            // One bad write must not fail the others: commit each job on its own.
+            Err(error) => {
+                if batch.len() > 1 {
+                    tracing::warn!(%error, jobs = batch.len(), "batch failed; retrying one by one");
+                }
+                for job in batch.drain(..) {
+                    let result = commit(&pool, std::slice::from_ref(&job)).await;
+                    let _ = job.done.send(result);
+                }
+            }
+        }
+    }
+    pool.close().await;
+}
+
+/// Commits the writes of `jobs` in one transaction.
+async fn commit(pool: &AnyPool, jobs: &[Job]) -> Result<(), StorageError> {
+    let mut tx = pool.begin().await?;
+    for write in jobs.iter().flat_map(|job| &job.writes) {
+        apply(&mut tx, write).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("rows serialize to JSON")
+}
+
+async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), StorageError> {
+    let query = match write {
+        Write::Session(s) => sqlx::query(
+            "INSERT INTO sessions (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&s.id)
+        .bind(&s.name)
+        .bind(&s.token_hash)
+        .bind(s.created_at),
+        Write::Bot(b) => sqlx::query(
+            "INSERT INTO bots (id, name, owner, token_hash, created_at)
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&b.id)
+        .bind(&b.name)
+        .bind(&b.owner)
+        .bind(&b.token_hash)
+        .bind(b.created_at),
+        Write::Game(g) => sqlx::query(
+            "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
+                black, white, creator, invite, status, result, black_ms, white_ms,
+                created_at, finished_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        )
+        .bind(&g.id)
+        .bind(&g.game)
+        .bind(&g.params)
+        .bind(g.clock.map(|c| c.initial_ms))
+        .bind(g.clock.map(|c| c.increment_ms))
+        .bind(g.seats[0].as_ref().map(json))
+        .bind(g.seats[1].as_ref().map(json))
+        .bind(&g.creator)
+        .bind(&g.invite)
+        .bind(g.status.as_str())
+        .bind(g.result.as_ref().map(json))
+        .bind(g.final_clocks.map(|c| c[0]))
+        .bind(g.final_clocks.map(|c| c[1]))
+        .bind(g.created_at)
+        .bind(g.finished_at),
+        Write::Seat {
+            game_id,
+            color,
+            seat,
+        } => {
+            // The column name comes from a closed set, never from input.
+            let sql = match color {
+                toroid_rules::Color::Black => {
+                    "UPDATE games SET black = $1, status = 'live' WHERE id = $2"
+                }
+                toroid_rules::Color::White => {
+                    "UPDATE games SET white = $1, status = 'live' WHERE id = $2"
+                }
+            };
+            sqlx::query(sql).bind(json(seat)).bind(game_id)
+        }
+        Write::Move(m) => sqlx::query(
+            "INSERT INTO moves (game_id, ply, mv, black_ms, white_ms, at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&m.game_id)
+        .bind(m.ply)
+        .bind(&m.notation)
+        .bind(m.clocks.map(|c| c[0]))
+        .bind(m.clocks.map(|c| c[1]))
+        .bind(m.at),
+        Write::Finish {
+            game_id,
+            result,
+            clocks,
+            at,
+        } => sqlx::query(
+            "UPDATE games SET status = 'finished', result = $1, black_ms = $2, white_ms = $3,
+                finished_at = $4
+             WHERE id = $5",
+        )
+        .bind(json(result))
+        .bind(clocks.map(|c| c[0]))
+        .bind(clocks.map(|c| c[1]))
+        .bind(*at)
+        .bind(game_id),
+    };
+    let done = query.execute(&mut **tx).await?;
+    if done.rows_affected() != 1 {
+        return Err(StorageError::NoSuchGame);
+    }
+    Ok(())
+}

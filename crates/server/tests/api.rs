@@ -1,0 +1,692 @@
+//! The HTTP API and the WebSockets against a real server on loopback: every route, every
+//! kind of bad input, games against a house bot and between two people with a spectator,
+//! records, clocks, restarts and limits.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{to_move, Client};
+use serde_json::{json, Value};
+use toroid_protocol::record::Record;
+use toroid_rules::Position;
+use toroid_server::{Config, Limits, Server};
+
+struct Running {
+    server: Server,
+    base: String,
+    config: Config,
+    _dir: tempfile::TempDir,
+}
+
+/// Limits loose enough for tests that make many requests.
+fn loose() -> Limits {
+    Limits {
+        requests_per_second: 10_000,
+        request_burst: 10_000,
+        messages_per_second: 10_000,
+        message_burst: 10_000,
+        ..Limits::default()
+    }
+}
+
+async fn start(limits: Limits) -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        port: 0,
+        data: dir.path().join("data"),
+        limits,
+        ..Config::default()
+    };
+    let server = Server::start(config.clone()).await.unwrap();
+    Running {
+        base: format!("http://{}", server.addr),
+        server,
+        config,
+        _dir: dir,
+    }
+}
+
+fn house(game: &str, params: Value, level: &str, color: &str) -> Value {
+    json!({"game": game, "params": params, "clock": null,
+           "opponent": {"kind": "house", "level": level}, "color": color})
+}
+
+fn invite(game: &str, params: Value) -> Value {
+    json!({"game": game, "params": params, "opponent": {"kind": "invite"}, "color": "black"})
+}
+
+/// The first legal move that is not a pass (or a pass when there is none).
+fn some_move(state: &Value) -> String {
+    let legal = state["position"]["legal_moves"].as_array().unwrap();
+    legal
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .find(|m| *m != "pass")
+        .unwrap_or("pass")
+        .to_string()
+}
+
+fn ply(state: &Value) -> u64 {
+    state["position"]["ply"].as_u64().unwrap()
+}
+
+#[tokio::test]
+async fn sessions_and_bad_bodies() {
+    let run = start(loose()).await;
+    let nobody = Client::anonymous(&run.base);
+    let alice = Client::person(&run.base, "  alice ").await;
+    let me = alice.get("/api/session").await;
+    assert_eq!((me.status, me.body["name"].as_str()), (200, Some("alice")));
+    assert!(me.body["id"].as_str().is_some_and(|id| !id.is_empty()));
+    let none = nobody.get("/api/session").await;
+    assert_eq!((none.status, none.code()), (401, "no-session"));
+    let mut forged = nobody.clone();
+    forged.cookie = Some("toroid_session=0123".into());
+    assert_eq!(forged.get("/api/session").await.code(), "no-session");
+
+    for (body, status, code) in [
+        (json!({"name": ""}), 400, "bad-request"),
+        (json!({"name": "x".repeat(33)}), 400, "bad-request"),
+        (json!({"name": "a\nb"}), 400, "bad-request"),
+        (json!({"name": 5}), 400, "bad-json"),
+        (json!({"nom": "alice"}), 400, "bad-json"),
+    ] {
+        let answer = nobody.post("/api/session", body.clone()).await;
+        assert_eq!((answer.status, answer.code()), (status, code), "{body}");
+        assert!(answer.body["error"]["message"].as_str().unwrap().len() > 3);
+    }
+    let broken = nobody
+        .post_raw("/api/session", "{\"name\":", "application/json")
+        .await;
+    assert_eq!((broken.status, broken.code()), (400, "bad-json"));
+    let text = nobody
+        .post_raw("/api/session", "{\"name\":\"a\"}", "text/plain")
+        .await;
+    assert_eq!((text.status, text.code()), (415, "not-json"));
+    let huge = format!("{{\"name\":\"{}\"}}", "x".repeat(20_000));
+    let large = nobody
+        .post_raw("/api/session", huge, "application/json")
+        .await;
+    assert_eq!((large.status, large.code()), (413, "too-large"));
+}
+
+#[tokio::test]
+async fn reference_routes_errors_and_the_openapi_description() {
+    let run = start(loose()).await;
+    let client = Client::anonymous(&run.base);
+    let rules = client.get("/api/rules").await.body;
+    let names: Vec<&str> = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["torus", "hex-torus", "m-torus", "ctor", "capture-go", "go"]
+    );
+    assert!(rules[5]["params"].as_array().unwrap().len() >= 5);
+    let levels = client.get("/api/levels").await.body;
+    assert_eq!(
+        levels,
+        json!(["random", "greedy", "beginner", "casual", "strong", "max"])
+    );
+
+    let missing = client.get("/api/nothing").await;
+    assert_eq!((missing.status, missing.code()), (404, "not-found"));
+    let game = client.get("/api/games/0000").await;
+    assert_eq!((game.status, game.code()), (404, "not-found"));
+    for path in ["/sgf", "/topology", "/analysis", "/ws"] {
+        let answer = client.get(&format!("/api/games/0000{path}")).await;
+        assert_eq!(answer.code(), "not-found", "{path}");
+    }
+    let plain = client.get(&format!("/api/games/{}/ws", "x")).await;
+    assert_eq!(plain.code(), "not-found");
+    let wrong = client.post("/api/rules", json!({})).await;
+    assert_eq!((wrong.status, wrong.code()), (405, "method-not-allowed"));
+    let list = client.get("/api/games?status=sleeping").await;
+    assert_eq!((list.status, list.code()), (400, "bad-request"));
+    let list = client.get("/api/games?limit=many").await;
+    assert_eq!((list.status, list.code()), (400, "bad-request"));
+
+    let api = client.get("/api/openapi.json").await.body;
+    assert!(api["openapi"].as_str().unwrap().starts_with("3."));
+    let paths = api["paths"].as_object().unwrap();
+    for path in [
+        "/api/session",
+        "/api/rules",
+        "/api/levels",
+        "/api/games",
+        "/api/games/{id}",
+        "/api/games/{id}/join",
+        "/api/join",
+        "/api/games/{id}/topology",
+        "/api/games/{id}/moves",
+        "/api/games/{id}/resign",
+        "/api/games/{id}/sgf",
+        "/api/games/{id}/analysis",
+        "/api/games/{id}/ws",
+        "/api/bots",
+        "/api/bot/ws",
+        "/api/openapi.json",
+    ] {
+        assert!(paths.contains_key(path), "{path} is described");
+    }
+    assert!(api["components"]["schemas"]["GameState"].is_object());
+    assert_eq!(
+        api["components"]["securitySchemes"]["bot_token"]["scheme"],
+        "bearer"
+    );
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let run = start(loose()).await;
+    let client = Client::anonymous(&run.base);
+    let (status, kind, text) = client.get_text("/assets/README.md").await;
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/markdown"), "{kind}");
+    assert!(text.contains("embedded"));
+    let (status, _, _) = client.get_text("/assets/no-such-file.js").await;
+    assert_eq!(status, 404);
+    // The page itself comes from web/index.html, which the front end provides; until it
+    // does, every page route says so clearly.
+    let (root, kind, body) = client.get_text("/").await;
+    for path in ["/game/abc", "/join/xyz"] {
+        let (status, _, text) = client.get_text(path).await;
+        assert_eq!((status, &text), (root, &body), "{path}");
+    }
+    match root {
+        200 => assert!(kind.starts_with("text/html"), "{kind}"),
+        _ => assert_eq!((root, body.contains("index.html")), (404, true)),
+    }
+}
+
+#[tokio::test]
+async fn creating_games_checks_everything() {
+    let run = start(loose()).await;
+    let nobody = Client::anonymous(&run.base);
+    let alice = Client::person(&run.base, "alice").await;
+    let request = house("go", json!({"size": 9}), "random", "black");
+    let answer = nobody.post("/api/games", request.clone()).await;
+    assert_eq!((answer.status, answer.code()), (401, "no-session"));
+    for (body, code) in [
+        (house("chess", json!({}), "random", "black"), "bad-request"),
+        (
+            house("go", json!({"size": 99}), "random", "black"),
+            "bad-request",
+        ),
+        (
+            house("go", json!({"colour": 1}), "random", "black"),
+            "bad-request",
+        ),
+        (
+            house("go", json!({"size": [9]}), "random", "black"),
+            "bad-request",
+        ),
+        (
+            house("go", json!({}), "grandmaster", "black"),
+            "bad-request",
+        ),
+        (house("go", json!({}), "random", "purple"), "bad-json"),
+        (
+            json!({"game": "go", "opponent": {"kind": "ghost"}}),
+            "bad-json",
+        ),
+        (json!({"game": "go"}), "bad-json"),
+        (
+            json!({"game": "go", "clock": {"initial_s": 0}, "opponent": {"kind": "invite"}}),
+            "bad-request",
+        ),
+        (
+            json!({"game": "go", "clock": {"initial_s": 60, "increment_s": -1},
+                   "opponent": {"kind": "invite"}}),
+            "bad-request",
+        ),
+    ] {
+        let answer = alice.post("/api/games", body.clone()).await;
+        assert_eq!((answer.status, answer.code()), (400, code), "{body}");
+    }
+    assert_eq!(
+        alice.get("/api/games").await.body,
+        json!([]),
+        "nothing was created"
+    );
+
+    let state = alice.create(request).await;
+    assert_eq!(state["status"], "live");
+    assert_eq!(state["you"], "black");
+    assert_eq!(
+        state["players"]["white"],
+        json!({"kind": "house", "name": "random"})
+    );
+    assert_eq!(
+        state["players"]["black"],
+        json!({"kind": "person", "name": "alice"})
+    );
+    assert_eq!(state["params"]["size"], 9);
+    assert_eq!(state["params"]["komi"], 7.5);
+    assert_eq!(state["position"]["game"], "go");
+    assert_eq!(state["clock"], Value::Null);
+    assert!(state.get("invite").is_none());
+    let random = alice
+        .create(house("ctor", json!({}), "greedy", "random"))
+        .await;
+    assert!(random["you"] == "black" || random["you"] == "white");
+
+    let id = state["id"].as_str().unwrap();
+    let topology = alice.get(&format!("/api/games/{id}/topology")).await.body;
+    assert_eq!(topology["cells"].as_array().unwrap().len(), 81);
+    assert_eq!(topology["edges"].as_array().unwrap().len(), 2 * 2 * 9 * 8);
+    let analysis = alice
+        .get(&format!("/api/games/{id}/analysis?ms=100"))
+        .await
+        .body;
+    assert!(analysis["simulations"].as_u64().unwrap() > 0);
+    assert_eq!(analysis["visit_map"].as_array().unwrap().len(), 81);
+    let best = &analysis["moves"][0];
+    assert!(best["move"].is_string() && best["visits"].as_u64().unwrap() > 0);
+    assert_eq!(best["pv"][0], best["move"]);
+    let bad = alice.get(&format!("/api/games/{id}/analysis?ms=x")).await;
+    assert_eq!(bad.code(), "bad-request");
+    let not_upgraded = alice.get(&format!("/api/games/{id}/ws")).await;
+    assert_eq!(
+        (not_upgraded.status, not_upgraded.code()),
+        (400, "bad-request")
+    );
+}
+
+#[tokio::test]
+async fn a_whole_game_against_a_house_bot_over_the_websocket() {
+    let run = start(loose()).await;
+    let alice = Client::person(&run.base, "alice").await;
+    let created = alice
+        .create(house("go", json!({"size": 5}), "random", "white"))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let (mut socket, mut state) = alice.watch(id).await;
+    assert_eq!(state["you"], "white");
+    // A change may be announced twice (it raced the socket's first state): answer once.
+    let mut answered = None;
+    while state["status"] == "live" {
+        if to_move(&state, "white") && answered != Some(ply(&state)) {
+            answered = Some(ply(&state));
+            let mv = some_move(&state);
+            socket
+                .send(json!({"type": "move", "move": mv, "ply": ply(&state)}))
+                .await;
+        }
+        state = socket.state().await;
+    }
+    assert_eq!(state["status"], "finished");
+    assert!(state["finished_at"].as_i64().unwrap() >= state["created_at"].as_i64().unwrap());
+    let result = &state["result"];
+    assert!(["black", "white", "draw"].contains(&result["winner"].as_str().unwrap()));
+    assert!(!result["text"].as_str().unwrap().is_empty());
+    let moves = state["position"]["moves"].clone();
+    assert!(moves.as_array().unwrap().len() >= 2);
+
+    // The record parses back to the same moves and result.
+    let (status, kind, sgf) = alice.get_text(&format!("/api/games/{id}/sgf")).await;
+    assert_eq!((status, kind.as_str()), (200, "application/x-go-sgf"));
+    let record = Record::read(&sgf).unwrap();
+    assert_eq!(json!(record.move_notation()), moves);
+    assert_eq!(record.black.as_deref(), Some("random"));
+    assert_eq!(record.white.as_deref(), Some("alice"));
+    let winner = record
+        .result
+        .as_ref()
+        .unwrap()
+        .winner
+        .map_or("draw", |c| c.name());
+    assert_eq!(winner, result["winner"]);
+    assert_eq!(
+        record.replay().unwrap().ply(),
+        moves.as_array().unwrap().len()
+    );
+
+    // Finished, it is listed as such, and still readable by anyone.
+    let finished = alice.get("/api/games?status=finished").await.body;
+    assert_eq!(finished[0]["id"], id);
+    assert_eq!(finished[0]["plies"], moves.as_array().unwrap().len());
+    assert_eq!(finished[0]["result"], *result);
+    let again = Client::anonymous(&run.base)
+        .get(&format!("/api/games/{id}"))
+        .await;
+    assert_eq!(again.body["position"]["moves"], moves);
+    assert_eq!(again.body["you"], Value::Null);
+}
+
+/// Alice (black) invites Bob; Carol watches without a session.
+#[tokio::test]
+async fn an_invite_game_between_two_people_with_a_spectator() {
+    let run = start(loose()).await;
+    let alice = Client::person(&run.base, "alice").await;
+    let bob = Client::person(&run.base, "bob").await;
+    let carol = Client::anonymous(&run.base);
+    let created = alice
+        .create(invite("hex-torus", json!({"width": 4, "height": 4})))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    assert_eq!(created["status"], "waiting");
+    let link = created["invite"].as_str().unwrap();
+    let code = link.strip_prefix("/join/").unwrap();
+    assert!(bob
+        .get(&format!("/api/games/{id}"))
+        .await
+        .body
+        .get("invite")
+        .is_none());
+    let waiting = alice.get("/api/games?status=waiting").await.body;
+    assert_eq!(waiting[0]["id"], id.as_str());
+
+    let (mut alice_ws, _) = alice.watch(&id).await;
+    let (mut carol_ws, _) = carol.watch(&id).await;
+    let early = alice
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "aa", "ply": 0}),
+        )
+        .await;
+    assert_eq!((early.status, early.code()), (409, "not-started"));
+
+    let path = format!("/api/games/{id}/join");
+    let wrong = bob.post(&path, json!({"code": "nope"})).await;
+    assert_eq!((wrong.status, wrong.code()), (404, "not-found"));
+    let own = alice.post(&path, json!({"code": code})).await;
+    assert_eq!((own.status, own.code()), (409, "conflict"));
+    let anonymous = carol.post(&path, json!({"code": code})).await;
+    assert_eq!(anonymous.code(), "no-session");
+    let joined = bob.post(&path, json!({"code": code})).await;
+    assert_eq!(
+        (joined.status, joined.body["you"].as_str()),
+        (200, Some("white"))
+    );
+    assert_eq!(joined.body["status"], "live");
+    let late = Client::person(&run.base, "dave").await;
+    let taken = late.post("/api/join", json!({"code": code})).await;
+    assert_eq!(taken.body["error"]["message"], "invite not found");
+    assert_eq!(taken.code(), "not-found", "the invite is used up");
+    let state = alice_ws.state().await;
+    assert_eq!(
+        (state["status"].as_str(), state["you"].as_str()),
+        (Some("live"), Some("black"))
+    );
+    assert_eq!(state["players"]["white"]["name"], "bob");
+    carol_ws.state().await;
+
+    // Bob's WebSocket; moves alternate between HTTP and WebSocket.
+    let (mut bob_ws, _) = bob.watch(&id).await;
+    let moves_path = format!("/api/games/{id}/moves");
+    let played = alice
+        .post(&moves_path, json!({"move": "aa", "ply": 0}))
+        .await;
+    assert_eq!(played.status, 200, "{:?}", played.body);
+    assert_eq!(played.body["position"]["moves"], json!(["aa"]));
+    for socket in [&mut alice_ws, &mut bob_ws, &mut carol_ws] {
+        assert_eq!(socket.state().await["position"]["ply"], 1);
+    }
+    // Refusals change nothing and say why.
+    let replay = alice
+        .post(&moves_path, json!({"move": "ba", "ply": 0}))
+        .await;
+    assert_eq!((replay.status, replay.code()), (409, "stale-ply"));
+    let out_of_turn = alice
+        .post(&moves_path, json!({"move": "ba", "ply": 1}))
+        .await;
+    assert_eq!(
+        (out_of_turn.status, out_of_turn.code()),
+        (409, "not-your-turn")
+    );
+    let occupied = bob.post(&moves_path, json!({"move": "aa", "ply": 1})).await;
+    assert_eq!((occupied.status, occupied.code()), (422, "illegal-move"));
+    let nonsense = bob
+        .post(&moves_path, json!({"move": "hello", "ply": 1}))
+        .await;
+    assert_eq!((nonsense.status, nonsense.code()), (400, "bad-request"));
+    let stranger = late
+        .post(&moves_path, json!({"move": "ba", "ply": 1}))
+        .await;
+    assert_eq!((stranger.status, stranger.code()), (403, "not-a-player"));
+    let untyped = bob
+        .post(&moves_path, json!({"move": "ba", "ply": "one"}))
+        .await;
+    assert_eq!((untyped.status, untyped.code()), (400, "bad-json"));
+    carol_ws
+        .send(json!({"type": "move", "move": "ba", "ply": 1}))
+        .await;
+    assert_eq!(carol_ws.error().await, "not-a-player");
+    bob_ws
+        .send(json!({"type": "move", "move": "aa", "ply": 1}))
+        .await;
+    assert_eq!(bob_ws.error().await, "illegal-move");
+    bob_ws.send(json!({"type": "dance"})).await;
+    assert_eq!(bob_ws.error().await, "bad-json");
+    bob_ws
+        .send(json!({"type": "move", "move": "ba", "ply": 0}))
+        .await;
+    assert_eq!(bob_ws.error().await, "stale-ply");
+    let unchanged = carol.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(unchanged["position"]["moves"], json!(["aa"]));
+
+    bob_ws
+        .send(json!({"type": "move", "move": "ba", "ply": 1}))
+        .await;
+    let seen = carol_ws.state().await;
+    assert_eq!(seen["position"]["moves"], json!(["aa", "ba"]));
+    assert_eq!(seen["you"], Value::Null);
+    alice_ws.state().await;
+    bob_ws.state().await;
+
+    // Bob resigns on his socket though it is Alice's turn.
+    bob_ws.send(json!({"type": "resign"})).await;
+    let over = carol_ws.state().await;
+    assert_eq!(over["status"], "finished");
+    assert_eq!(
+        over["result"],
+        json!({"winner": "black", "reason": "resignation", "text": "black wins: white resigned"})
+    );
+    let after = alice
+        .post(&moves_path, json!({"move": "ca", "ply": 2}))
+        .await;
+    assert_eq!((after.status, after.code()), (409, "game-over"));
+    let resign = alice
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    assert_eq!(resign.code(), "game-over");
+    let sgf = alice.get_text(&format!("/api/games/{id}/sgf")).await.2;
+    let record = Record::read(&sgf).unwrap();
+    assert_eq!(record.result.unwrap().to_sgf(), "B+R");
+    assert_eq!(
+        (record.black.as_deref(), record.white.as_deref()),
+        (Some("alice"), Some("bob"))
+    );
+}
+
+#[tokio::test]
+async fn the_server_ends_a_game_on_time() {
+    let run = start(loose()).await;
+    let alice = Client::person(&run.base, "alice").await;
+    let mut request = house("torus", json!({"size": 5}), "random", "black");
+    request["clock"] = json!({"initial_s": 1, "increment_s": 0});
+    let created = alice.create(request).await;
+    assert_eq!(
+        created["clock"],
+        json!({"initial_s": 1.0, "increment_s": 0.0})
+    );
+    let clocks = &created["clocks"];
+    assert_eq!(clocks["running"], "black");
+    assert!(clocks["black_ms"].as_i64().unwrap() <= 1_000);
+    let id = created["id"].as_str().unwrap();
+    let (mut socket, _) = alice.watch(id).await;
+    // Alice never moves.
+    let over = socket.state_until(|s| s["status"] == "finished").await;
+    assert_eq!(over["result"]["reason"], "time");
+    assert_eq!(over["result"]["winner"], "white");
+    assert_eq!(over["clocks"]["black_ms"], 0);
+    assert_eq!(over["clocks"]["running"], Value::Null);
+    let late = alice
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "aa", "ply": 0}),
+        )
+        .await;
+    assert_eq!(late.code(), "game-over");
+    let sgf = alice.get_text(&format!("/api/games/{id}/sgf")).await.2;
+    assert!(sgf.contains("RE[W+T]"), "{sgf}");
+}
+
+#[tokio::test]
+async fn games_continue_after_a_restart() {
+    let run = start(loose()).await;
+    let alice = Client::person(&run.base, "alice").await;
+    let bob = Client::person(&run.base, "bob").await;
+    let mut request = invite("go", json!({"size": 5}));
+    request["clock"] = json!({"initial_s": 600, "increment_s": 1});
+    let created = alice.create(request).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let code = created["invite"]
+        .as_str()
+        .unwrap()
+        .strip_prefix("/join/")
+        .unwrap()
+        .to_string();
+    let waiting = alice.create(invite("ctor", json!({"size": 5}))).await;
+    bob.post(&format!("/api/games/{id}/join"), json!({"code": code}))
+        .await;
+    let moves = format!("/api/games/{id}/moves");
+    alice.post(&moves, json!({"move": "cc", "ply": 0})).await;
+    let before = bob.post(&moves, json!({"move": "bb", "ply": 1})).await.body;
+    let Running {
+        server,
+        config,
+        _dir,
+        ..
+    } = run;
+    server.stop().await;
+
+    let server = Server::start(Config { port: 0, ..config }).await.unwrap();
+    let base = format!("http://{}", server.addr);
+    let alice = alice.at(&base);
+    let bob = bob.at(&base);
+    let after = alice.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(after["position"], before["position"]);
+    assert_eq!(after["you"], "black");
+    // The clocks resume where the last move left them.
+    assert_eq!(after["clocks"]["white_ms"], before["clocks"]["white_ms"]);
+    assert_eq!(after["clocks"]["running"], "black");
+    assert!(after["clocks"]["black_ms"].as_i64().unwrap() > 590_000);
+    let next = alice.post(&moves, json!({"move": "dd", "ply": 2})).await;
+    assert_eq!(next.status, 200, "{:?}", next.body);
+    assert_eq!(next.body["position"]["moves"], json!(["cc", "bb", "dd"]));
+    // The waiting game waits still, and its invite works (here with the code for the id, as
+    // a page at /join/CODE may send it).
+    let waiting_id = waiting["id"].as_str().unwrap();
+    let code = waiting["invite"]
+        .as_str()
+        .unwrap()
+        .strip_prefix("/join/")
+        .unwrap();
+    let joined = bob
+        .post(&format!("/api/games/{code}/join"), json!({"code": code}))
+        .await;
+    assert_eq!(
+        (joined.status, joined.body["id"].as_str()),
+        (200, Some(waiting_id))
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn request_and_message_rates_and_connections_are_limited() {
+    let run = start(Limits {
+        requests_per_second: 1,
+        request_burst: 5,
+        messages_per_second: 1,
+        message_burst: 3,
+        connections_per_ip: 3,
+        ..Limits::default()
+    })
+    .await;
+    let alice = Client::person(&run.base, "alice").await;
+    let created = alice
+        .create(house("go", json!({"size": 5}), "random", "white"))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let (mut socket, _) = alice.watch(id).await;
+    let mut codes = Vec::new();
+    for _ in 0..4 {
+        codes.push(alice.get("/api/levels").await.code().to_string());
+    }
+    assert_eq!(
+        codes.last().map(String::as_str),
+        Some("rate-limited"),
+        "{codes:?}"
+    );
+    let answer = alice.get("/api/levels").await;
+    assert_eq!(answer.status, 429);
+
+    // Messages on one socket: a burst of three, then refusals.
+    for _ in 0..3 {
+        socket
+            .send(json!({"type": "move", "move": "aa", "ply": 99}))
+            .await;
+    }
+    let mut errors = Vec::new();
+    for _ in 0..4 {
+        socket
+            .send(json!({"type": "move", "move": "aa", "ply": 99}))
+            .await;
+    }
+    for _ in 0..7 {
+        errors.push(socket.error().await);
+    }
+    assert!(
+        errors.iter().filter(|e| *e == "rate-limited").count() >= 3,
+        "{errors:?}"
+    );
+
+    // Connections: the WebSocket and the client's pooled connection are open; a third and
+    // fourth raw connection reach the limit of three.
+    let mut extra = Vec::new();
+    for _ in 0..3 {
+        extra.push(
+            tokio::net::TcpStream::connect(run.server.addr)
+                .await
+                .unwrap(),
+        );
+    }
+    let mut closed = 0;
+    for stream in &mut extra {
+        let mut buf = [0u8; 1];
+        stream.writable().await.unwrap();
+        let read = tokio::time::timeout(Duration::from_millis(500), async {
+            stream.readable().await.unwrap();
+            stream.try_read(&mut buf)
+        })
+        .await;
+        if let Ok(Ok(0)) = read {
+            closed += 1;
+        }
+    }
+    assert!(closed >= 1, "a connection over the limit is closed");
+    drop(socket);
+}
+
+/// A second session's games do not count against the first's limit; the first's do.
+#[tokio::test]
+async fn unfinished_games_per_session_are_limited() {
+    let run = start(Limits {
+        games_per_session: 2,
+        ..loose()
+    })
+    .await;
+    let alice = Client::person(&run.base, "alice").await;
+    alice.create(invite("go", json!({}))).await;
+    alice.create(invite("go", json!({}))).await;
+    let third = alice.post("/api/games", invite("go", json!({}))).await;
+    assert_eq!((third.status, third.code()), (429, "limit"));
+    let bob = Client::person(&run.base, "bob").await;
+    bob.create(invite("go", json!({}))).await;
+}

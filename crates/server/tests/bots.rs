@@ -1,0 +1,396 @@
+//! Registered bots over their WebSocket: registration, the handshake, challenges from people,
+//! games between two seeking bots, errors, clocks and reconnection.
+
+mod common;
+
+use common::{to_move, Client, WAIT};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use toroid_server::{Config, Limits, Server};
+
+async fn start() -> (Server, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        port: 0,
+        data: dir.path().join("data"),
+        limits: Limits {
+            requests_per_second: 10_000,
+            request_burst: 10_000,
+            ..Limits::default()
+        },
+        ..Config::default()
+    };
+    let server = Server::start(config).await.unwrap();
+    let base = format!("http://{}", server.addr);
+    (server, base, dir)
+}
+
+/// Registers a bot for `owner`; its token.
+async fn register(owner: &Client, name: &str) -> String {
+    let answer = owner.post("/api/bots", json!({ "name": name })).await;
+    assert_eq!(answer.status, 201, "{:?}", answer.body);
+    assert_eq!(answer.body["name"], name);
+    answer.body["token"].as_str().unwrap().to_string()
+}
+
+struct Bot(WebSocketStream<MaybeTlsStream<TcpStream>>);
+
+impl Bot {
+    /// Opens the bot WebSocket with `token` (no hello yet).
+    async fn open(base: &str, token: &str) -> Result<Bot, u16> {
+        let url = format!("{}/api/bot/ws", base.replacen("http", "ws", 1));
+        let mut request = url.into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("Authorization", format!("Bearer {token}").parse().unwrap());
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((stream, _)) => Ok(Bot(stream)),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                Err(response.status().as_u16())
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Connects and says hello; checks the welcome.
+    async fn connect(base: &str, token: &str, name: &str) -> Bot {
+        let mut bot = Bot::open(base, token).await.unwrap();
+        bot.send(json!({"type": "hello", "protocol": 1})).await;
+        let welcome = bot.next().await;
+        assert_eq!(
+            (welcome["type"].as_str(), welcome["protocol"].as_u64()),
+            (Some("welcome"), Some(1))
+        );
+        assert_eq!(welcome["bot"]["name"], name);
+        bot
+    }
+
+    async fn send(&mut self, message: Value) {
+        self.0
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .unwrap();
+    }
+
+    /// The next message; `Value::Null` once the server closed the connection.
+    async fn next(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.0.next())
+                .await
+                .expect("a message in time");
+            match message {
+                Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).unwrap(),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return Value::Null,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// The next message, which must be of type `kind`.
+    async fn expect(&mut self, kind: &str) -> Value {
+        let message = self.next().await;
+        assert_eq!(message["type"], kind, "{message}");
+        message
+    }
+
+    /// Plays the first legal move at every `your-turn` until its game is over; the result.
+    async fn play_out(&mut self) -> Value {
+        loop {
+            let message = self.next().await;
+            match message["type"].as_str() {
+                Some("your-turn") => {
+                    let mv = message["position"]["legal_moves"][0].clone();
+                    let (id, ply) = (message["game_id"].clone(), message["ply"].clone());
+                    self.send(json!({"type": "move", "game_id": id, "move": mv, "ply": ply}))
+                        .await;
+                }
+                Some("game-over") => return message,
+                Some("start") => {}
+                _ => panic!("unexpected {message}"),
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn registration_and_the_handshake() {
+    let (_server, base, _dir) = start().await;
+    let nobody = Client::anonymous(&base);
+    let alice = Client::person(&base, "alice").await;
+    let no_session = nobody.post("/api/bots", json!({"name": "Hexer"})).await;
+    assert_eq!((no_session.status, no_session.code()), (401, "no-session"));
+    for name in ["", "has space", "ünïcode", &"x".repeat(33)] {
+        let answer = alice.post("/api/bots", json!({ "name": name })).await;
+        assert_eq!(
+            (answer.status, answer.code()),
+            (400, "bad-request"),
+            "{name}"
+        );
+    }
+    let token = register(&alice, "Hexer").await;
+    assert_eq!(token.len(), 64);
+    let taken = alice.post("/api/bots", json!({"name": "Hexer"})).await;
+    assert_eq!((taken.status, taken.code()), (409, "conflict"));
+
+    assert_eq!(Bot::open(&base, "wrong").await.err(), Some(401));
+    let plain = nobody.get("/api/bot/ws").await;
+    assert_eq!((plain.status, plain.code()), (401, "bad-token"));
+    // The first message must be hello in this protocol's version.
+    let mut bot = Bot::open(&base, &token).await.unwrap();
+    bot.send(json!({"type": "seek", "game": "go"})).await;
+    assert_eq!(bot.expect("error").await["code"], "bad-request");
+    assert_eq!(bot.next().await, Value::Null, "closed");
+    let mut bot = Bot::open(&base, &token).await.unwrap();
+    bot.send(json!({"type": "hello", "protocol": 7})).await;
+    assert!(bot.expect("error").await["message"]
+        .as_str()
+        .unwrap()
+        .contains("protocol 7"));
+
+    assert_eq!(nobody.get("/api/bots").await.body, json!({"online": []}));
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    assert_eq!(
+        nobody.get("/api/bots").await.body,
+        json!({"online": ["Hexer"]})
+    );
+    bot.send(json!({"type": "dance"})).await;
+    assert_eq!(bot.expect("error").await["code"], "bad-json");
+    bot.send(json!({"type": "accept", "challenge": "none"}))
+        .await;
+    assert_eq!(bot.expect("error").await["code"], "not-found");
+    bot.send(json!({"type": "move", "game_id": "nope", "move": "aa", "ply": 0}))
+        .await;
+    let error = bot.expect("error").await;
+    assert_eq!(
+        (error["code"].as_str(), error["game_id"].as_str()),
+        (Some("not-found"), Some("nope"))
+    );
+    bot.send(json!({"type": "seek", "game": "go", "params": {"size": 1}}))
+        .await;
+    assert_eq!(bot.expect("error").await["code"], "bad-request");
+    // A second connection takes over; the first is told and closed.
+    let _second = Bot::connect(&base, &token, "Hexer").await;
+    assert_eq!(bot.expect("error").await["code"], "conflict");
+    assert_eq!(bot.next().await, Value::Null);
+}
+
+#[tokio::test]
+async fn a_person_challenges_a_bot_and_they_play_to_the_end() {
+    let (_server, base, _dir) = start().await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let request = |name: &str| {
+        json!({"game": "hex-torus", "params": {"width": 4, "height": 4},
+               "opponent": {"kind": "bot", "name": name}, "color": "white"})
+    };
+    let offline = alice.post("/api/games", request("Hexer")).await;
+    assert_eq!((offline.status, offline.code()), (404, "not-found"));
+
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    // Declined, with the bot's reason.
+    let waiting = {
+        let alice = alice.clone();
+        tokio::spawn(async move { alice.post("/api/games", request("Hexer")).await })
+    };
+    let challenge = bot.expect("challenge").await;
+    assert_eq!(
+        challenge["from"],
+        json!({"kind": "person", "name": "alice"})
+    );
+    assert_eq!(
+        (challenge["game"].as_str(), challenge["color"].as_str()),
+        (Some("hex-torus"), Some("black"))
+    );
+    assert_eq!(challenge["params"], json!({"width": 4, "height": 4}));
+    let id = challenge["challenge"].clone();
+    bot.send(json!({"type": "decline", "challenge": id, "reason": "busy"}))
+        .await;
+    let declined = waiting.await.unwrap();
+    assert_eq!((declined.status, declined.code()), (409, "declined"));
+    assert!(declined.body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("busy"));
+
+    // Accepted: the game is live at once and the bot (black) is asked to move.
+    let waiting = {
+        let alice = alice.clone();
+        tokio::spawn(async move { alice.post("/api/games", request("Hexer")).await })
+    };
+    let challenge = bot.expect("challenge").await;
+    bot.send(json!({"type": "accept", "challenge": challenge["challenge"]}))
+        .await;
+    let created = waiting.await.unwrap();
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let state = created.body;
+    assert_eq!(state["status"], "live");
+    assert_eq!(
+        state["players"]["black"],
+        json!({"kind": "bot", "name": "Hexer"})
+    );
+    let game_id = state["id"].as_str().unwrap().to_string();
+    let start = bot.expect("start").await;
+    assert_eq!(
+        (start["game_id"].as_str(), start["color"].as_str()),
+        (Some(game_id.as_str()), Some("black"))
+    );
+    assert_eq!(
+        start["opponent"],
+        json!({"kind": "person", "name": "alice"})
+    );
+    let turn = bot.expect("your-turn").await;
+    assert_eq!(turn["ply"], 0);
+    // Refusals name the game and change nothing.
+    let send =
+        |mv: &str, ply: u64| json!({"type": "move", "game_id": game_id, "move": mv, "ply": ply});
+    bot.send(send("aa", 3)).await;
+    assert_eq!(bot.expect("error").await["code"], "stale-ply");
+    bot.send(send("zz", 0)).await;
+    assert_eq!(bot.expect("error").await["code"], "illegal-move");
+
+    // Alice plays on the game's WebSocket, the bot on its own.
+    let (mut socket, mut seen) = alice.watch(&game_id).await;
+    bot.send(send(
+        turn["position"]["legal_moves"][0].as_str().unwrap(),
+        0,
+    ))
+    .await;
+    let player = tokio::spawn(async move {
+        let mut answered = None;
+        while seen["status"] != "finished" {
+            let ply = seen["position"]["ply"].as_u64();
+            if to_move(&seen, "white") && answered != ply {
+                answered = ply;
+                let mv = seen["position"]["legal_moves"][0].clone();
+                socket
+                    .send(json!({"type": "move", "move": mv, "ply": ply}))
+                    .await;
+            }
+            seen = socket.state().await;
+        }
+        seen
+    });
+    let over = bot.play_out().await;
+    let seen = player.await.unwrap();
+    assert_eq!(over["game_id"], game_id.as_str());
+    assert_eq!(over["result"], seen["result"]);
+    assert_eq!(over["position"]["moves"], seen["position"]["moves"]);
+    let sgf = alice.get_text(&format!("/api/games/{game_id}/sgf")).await.2;
+    assert!(
+        sgf.contains("PB[Hexer]") && sgf.contains("PW[alice]"),
+        "{sgf}"
+    );
+}
+
+#[tokio::test]
+async fn two_seeking_bots_are_matched_and_clocks_are_enforced() {
+    let (_server, base, _dir) = start().await;
+    let owner = Client::person(&base, "owner").await;
+    let (one, two, three) = (
+        register(&owner, "one").await,
+        register(&owner, "two").await,
+        register(&owner, "three").await,
+    );
+    let mut one = Bot::connect(&base, &one, "one").await;
+    let mut two = Bot::connect(&base, &two, "two").await;
+    let seek = json!({"type": "seek", "game": "ctor", "params": {"size": 4}});
+    one.send(seek.clone()).await;
+    one.expect("seeking").await;
+    // Another game's seek does not match.
+    let mut three = Bot::connect(&base, &three, "three").await;
+    three
+        .send(json!({"type": "seek", "game": "ctor", "params": {"size": 5}}))
+        .await;
+    three.expect("seeking").await;
+    three.send(json!({"type": "cancel-seek"})).await;
+    three.expect("seek-cancelled").await;
+    two.send(seek).await;
+    let (over_one, over_two) = tokio::join!(one.play_out(), two.play_out());
+    assert_eq!(over_one["result"], over_two["result"]);
+    let id = over_one["game_id"].as_str().unwrap();
+    let listed = owner.get("/api/games?status=finished").await.body;
+    assert_eq!(listed[0]["id"], id);
+    let kinds = [
+        &listed[0]["players"]["black"]["kind"],
+        &listed[0]["players"]["white"]["kind"],
+    ];
+    assert_eq!(kinds, [&json!("bot"), &json!("bot")]);
+
+    // With a clock, a bot that does not move loses on time.
+    let seek = json!({"type": "seek", "game": "go", "params": {"size": 5},
+                      "clock": {"initial_s": 1, "increment_s": 0}});
+    one.send(seek.clone()).await;
+    one.expect("seeking").await;
+    two.send(seek).await;
+    let start = one.expect("start").await;
+    assert_eq!(
+        start["clock"],
+        json!({"initial_s": 1.0, "increment_s": 0.0})
+    );
+    two.expect("start").await;
+    // Nobody moves: black's flag falls.
+    let over = loop {
+        let message = one.next().await;
+        if message["type"] == "game-over" {
+            break message;
+        }
+    };
+    assert_eq!(over["result"]["reason"], "time");
+    assert_eq!(over["result"]["winner"], "white");
+}
+
+#[tokio::test]
+async fn a_bot_that_reconnects_is_told_its_games_again() {
+    let (_server, base, _dir) = start().await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let waiting = {
+        let alice = alice.clone();
+        tokio::spawn(async move {
+            let request = json!({"game": "go", "params": {"size": 5}, "color": "black",
+                                 "opponent": {"kind": "bot", "name": "Hexer"}});
+            alice.post("/api/games", request).await
+        })
+    };
+    let challenge = bot.expect("challenge").await;
+    bot.send(json!({"type": "accept", "challenge": challenge["challenge"]}))
+        .await;
+    let game_id = waiting.await.unwrap().body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    bot.expect("start").await;
+    drop(bot);
+    let moved = alice
+        .post(
+            &format!("/api/games/{game_id}/moves"),
+            json!({"move": "cc", "ply": 0}),
+        )
+        .await;
+    assert_eq!(moved.status, 200);
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let start = bot.expect("start").await;
+    assert_eq!(start["game_id"], game_id.as_str());
+    let turn = bot.expect("your-turn").await;
+    assert_eq!(
+        (turn["ply"].as_u64(), turn["position"]["moves"][0].as_str()),
+        (Some(1), Some("cc"))
+    );
+    // A move in someone else's game is refused.
+    let other = alice
+        .create(json!({"game": "go", "opponent": {"kind": "invite"}}))
+        .await;
+    let stranger = json!({"type": "move", "game_id": other["id"], "move": "aa", "ply": 0});
+    bot.send(stranger).await;
+    assert_eq!(bot.expect("error").await["code"], "not-a-player");
+    bot.send(json!({"type": "resign", "game_id": game_id}))
+        .await;
+    let over = bot.expect("game-over").await;
+    assert_eq!(over["result"]["reason"], "resignation");
+    assert_eq!(over["result"]["winner"], "black");
+}

@@ -1,0 +1,222 @@
+//! A server on loopback for tests, and a small client for its HTTP API and WebSockets.
+//! (`crates/cli/tests/serve.rs` includes this file to drive the `toroid serve` binary.)
+#![allow(dead_code)] // Each test binary uses its own part of it.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use reqwest::header::{CONTENT_TYPE, COOKIE, SET_COOKIE};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for a message before it fails.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// A client of the API, with or without a session.
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    pub base: String,
+    pub cookie: Option<String>,
+}
+
+/// An HTTP answer: status and JSON body (`Value::Null` if it is not JSON).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl Answer {
+    /// The error code of an error answer.
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+}
+
+impl Client {
+    /// A client without a session of the server at `base` (`http://127.0.0.1:PORT`).
+    pub fn anonymous(base: &str) -> Client {
+        Client {
+            http: reqwest::Client::new(),
+            base: base.to_string(),
+            cookie: None,
+        }
+    }
+
+    /// A client with a new guest session called `name`.
+    pub async fn person(base: &str, name: &str) -> Client {
+        let mut client = Client::anonymous(base);
+        let response = client
+            .http
+            .post(format!("{base}/api/session"))
+            .json(&json!({ "name": name }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 201);
+        let cookie = response.headers()[SET_COOKIE].to_str().unwrap().to_string();
+        assert!(
+            cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+            "{cookie}"
+        );
+        client.cookie = Some(cookie.split(';').next().unwrap().to_string());
+        client
+    }
+
+    /// The same session at another address (the server restarted on another port).
+    pub fn at(&self, base: &str) -> Client {
+        Client {
+            base: base.to_string(),
+            ..self.clone()
+        }
+    }
+
+    fn with_cookie(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        match &self.cookie {
+            Some(cookie) => request.header(COOKIE, cookie),
+            None => request,
+        }
+    }
+
+    async fn answer(request: reqwest::RequestBuilder) -> Answer {
+        Client::try_answer(request)
+            .await
+            .expect("the server answers")
+    }
+
+    /// The answer, or `None` if the connection failed (the server died).
+    async fn try_answer(request: reqwest::RequestBuilder) -> Option<Answer> {
+        let response = request.send().await.ok()?;
+        let status = response.status().as_u16();
+        let text = response.text().await.ok()?;
+        Some(Answer {
+            status,
+            body: serde_json::from_str(&text).unwrap_or(Value::Null),
+        })
+    }
+
+    pub async fn get(&self, path: &str) -> Answer {
+        Client::answer(self.with_cookie(self.http.get(format!("{}{path}", self.base)))).await
+    }
+
+    /// The body of a GET as text, with its status and content type.
+    pub async fn get_text(&self, path: &str) -> (u16, String, String) {
+        let response = self
+            .with_cookie(self.http.get(format!("{}{path}", self.base)))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        let kind = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        (status, kind, response.text().await.unwrap())
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Answer {
+        self.try_post(path, body).await.expect("the server answers")
+    }
+
+    /// A POST that may find the server gone.
+    pub async fn try_post(&self, path: &str, body: Value) -> Option<Answer> {
+        let request = self.http.post(format!("{}{path}", self.base)).json(&body);
+        Client::try_answer(self.with_cookie(request)).await
+    }
+
+    /// A POST with a body as it is, and a content type.
+    pub async fn post_raw(&self, path: &str, body: impl Into<String>, kind: &str) -> Answer {
+        let request = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header(CONTENT_TYPE, kind)
+            .body(body.into());
+        Client::answer(self.with_cookie(request)).await
+    }
+
+    /// Creates a game; panics unless it is created.
+    pub async fn create(&self, request: Value) -> Value {
+        let answer = self.post("/api/games", request).await;
+        assert_eq!(answer.status, 201, "{:?}", answer.body);
+        answer.body
+    }
+
+    /// Opens the WebSocket of game `id` and returns it with the first state.
+    pub async fn watch(&self, id: &str) -> (Socket, Value) {
+        let url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
+        let mut request = url.into_client_request().unwrap();
+        if let Some(cookie) = &self.cookie {
+            request
+                .headers_mut()
+                .insert("Cookie", cookie.parse().unwrap());
+        }
+        let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        let mut socket = Socket(stream);
+        let state = socket.state().await;
+        (socket, state)
+    }
+}
+
+/// A WebSocket of a game.
+pub struct Socket(WebSocketStream<MaybeTlsStream<TcpStream>>);
+
+impl Socket {
+    pub async fn send(&mut self, message: Value) {
+        self.0
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .unwrap();
+    }
+
+    /// The next message (panics after [`WAIT`] without one).
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.0.next())
+                .await
+                .expect("a message in time")
+                .expect("the socket is open")
+                .unwrap();
+            if let Message::Text(text) = message {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    }
+
+    /// The game of the next state message (an error message fails the test).
+    pub async fn state(&mut self) -> Value {
+        let message = self.next().await;
+        assert_eq!(message["type"], "state", "{message}");
+        message["game"].clone()
+    }
+
+    /// Reads states until one satisfies `done`.
+    pub async fn state_until(&mut self, done: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let state = self.state().await;
+            if done(&state) {
+                return state;
+            }
+        }
+    }
+
+    /// The code of the next error message (states before it are skipped).
+    pub async fn error(&mut self) -> String {
+        loop {
+            let message = self.next().await;
+            if message["type"] == "error" {
+                return message["code"].as_str().unwrap().to_string();
+            }
+            assert_eq!(message["type"], "state", "{message}");
+        }
+    }
+}
+
+/// Whether it is `color`'s turn in `state`.
+pub fn to_move(state: &Value, color: &str) -> bool {
+    state["status"] == "live" && state["position"]["to_move"] == color
+}

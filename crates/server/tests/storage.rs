@@ -1,0 +1,348 @@
+//! The storage layer against SQLite always, and against PostgreSQL when
+//! `TOROID_TEST_POSTGRES` names a server (`postgres://USER@HOST:PORT`; each test creates a
+//! database of its own there). `scripts/test` starts one.
+
+use std::time::Instant;
+
+use toroid_rules::Color;
+use toroid_search::Level;
+use toroid_server::outcome::GameEnd;
+use toroid_server::seat::Seat;
+use toroid_server::storage::{
+    BotKey, BotRow, GameRow, MoveRow, SessionRow, Status, Storage, TimeControl, Write,
+};
+
+/// A database for one test, and what keeps it alive.
+struct Db {
+    url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Db {
+    async fn open(&self) -> Storage {
+        Storage::open(&self.url).await.expect("the database opens")
+    }
+}
+
+fn sqlite() -> Db {
+    let dir = tempfile::tempdir().unwrap();
+    Db {
+        url: Storage::sqlite_url(&dir.path().join("data")).unwrap(),
+        _dir: Some(dir),
+    }
+}
+
+/// A fresh database on the server of `TOROID_TEST_POSTGRES`, or `None` when it is not set.
+async fn postgres() -> Option<Db> {
+    use sqlx::Connection;
+    let Ok(server) = std::env::var("TOROID_TEST_POSTGRES") else {
+        eprintln!("TOROID_TEST_POSTGRES is not set: PostgreSQL storage test skipped");
+        return None;
+    };
+    sqlx::any::install_default_drivers();
+    let server = server.trim_end_matches('/');
+    let name = format!("toroid_test_{}", toroid_server::ids::new_id());
+    let mut admin = sqlx::AnyConnection::connect(&format!("{server}/postgres"))
+        .await
+        .expect("TOROID_TEST_POSTGRES is reachable");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    Some(Db {
+        url: format!("{server}/{name}"),
+        _dir: None,
+    })
+}
+
+/// Each test runs once on SQLite and once on PostgreSQL.
+macro_rules! on_both_databases {
+    ($($test:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                super::$test(super::sqlite()).await
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                if let Some(db) = super::postgres().await {
+                    super::$test(db).await
+                }
+            })*
+        }
+    };
+}
+
+on_both_databases!(
+    sessions_and_bots_are_found_by_their_hashes,
+    a_game_lives_and_ends,
+    a_failed_batch_stores_nothing_and_spares_the_others,
+    concurrent_writes_are_all_committed,
+    data_survives_reopening,
+);
+
+fn session(n: u32) -> SessionRow {
+    SessionRow {
+        id: format!("s{n}"),
+        name: format!("player {n}"),
+        token_hash: format!("hash-{n}"),
+        created_at: 1_000 + i64::from(n),
+    }
+}
+
+fn game(id: &str, created_at: i64) -> GameRow {
+    GameRow {
+        id: id.into(),
+        game: "go".into(),
+        params: r#"{"size":9}"#.into(),
+        clock: Some(TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 2_000,
+        }),
+        seats: [
+            Some(Seat::Person {
+                session: "s1".into(),
+                name: "player 1".into(),
+            }),
+            None,
+        ],
+        creator: Some("s1".into()),
+        invite: Some(format!("code-{id}")),
+        status: Status::Waiting,
+        result: None,
+        final_clocks: None,
+        created_at,
+        finished_at: None,
+    }
+}
+
+fn mv(game: &str, ply: i64, notation: &str) -> Write {
+    Write::Move(MoveRow {
+        game_id: game.into(),
+        ply,
+        notation: notation.into(),
+        clocks: Some([60_000 - ply, 59_000 + ply]),
+        at: 5_000 + ply,
+    })
+}
+
+async fn sessions_and_bots_are_found_by_their_hashes(db: Db) {
+    let storage = db.open().await;
+    storage
+        .commit(vec![Write::Session(session(1)), Write::Session(session(2))])
+        .await
+        .unwrap();
+    assert_eq!(storage.session("hash-2").await.unwrap(), Some(session(2)));
+    assert_eq!(storage.session("nope").await.unwrap(), None);
+
+    let bot = BotRow {
+        id: "b1".into(),
+        name: "Hexer".into(),
+        owner: "s1".into(),
+        token_hash: "bot-hash".into(),
+        created_at: 7,
+    };
+    storage.commit(vec![Write::Bot(bot.clone())]).await.unwrap();
+    assert_eq!(
+        storage.bot(BotKey::Name("Hexer")).await.unwrap(),
+        Some(bot.clone())
+    );
+    assert_eq!(
+        storage.bot(BotKey::TokenHash("bot-hash")).await.unwrap(),
+        Some(bot.clone())
+    );
+    assert_eq!(storage.bot(BotKey::Name("hexer")).await.unwrap(), None);
+    // Names are unique.
+    let twin = BotRow {
+        id: "b2".into(),
+        token_hash: "other".into(),
+        ..bot
+    };
+    assert!(storage.commit(vec![Write::Bot(twin)]).await.is_err());
+}
+
+async fn a_game_lives_and_ends(db: Db) {
+    let storage = db.open().await;
+    storage
+        .commit(vec![
+            Write::Game(Box::new(game("g1", 10))),
+            Write::Game(Box::new(game("g2", 20))),
+        ])
+        .await
+        .unwrap();
+    let joined = Seat::House {
+        level: Level::Casual,
+    };
+    storage
+        .commit(vec![Write::Seat {
+            game_id: "g1".into(),
+            color: Color::White,
+            seat: joined.clone(),
+        }])
+        .await
+        .unwrap();
+    storage
+        .commit(vec![mv("g1", 0, "ee"), mv("g1", 1, "cc")])
+        .await
+        .unwrap();
+    storage.commit(vec![mv("g1", 2, "pass")]).await.unwrap();
+
+    let g1 = storage.game("g1").await.unwrap().unwrap();
+    assert_eq!(g1.status, Status::Live);
+    assert_eq!(g1.seats[1], Some(joined));
+    assert_eq!(g1.clock, game("g1", 10).clock);
+    let moves = storage.moves("g1").await.unwrap();
+    let notation: Vec<&str> = moves.iter().map(|m| m.notation.as_str()).collect();
+    assert_eq!(notation, ["ee", "cc", "pass"]);
+    assert_eq!(moves[2].clocks, Some([59_998, 59_002]));
+    assert_eq!(storage.moves("g2").await.unwrap(), []);
+    let unfinished: Vec<String> = storage
+        .unfinished_games()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(unfinished, ["g1", "g2"]);
+
+    let end = GameEnd::resignation(Color::Black);
+    storage
+        .commit(vec![Write::Finish {
+            game_id: "g1".into(),
+            result: end.clone(),
+            clocks: Some([1, 2]),
+            at: 99,
+        }])
+        .await
+        .unwrap();
+    let g1 = storage.game("g1").await.unwrap().unwrap();
+    assert_eq!(
+        (g1.status, g1.result, g1.final_clocks, g1.finished_at),
+        (Status::Finished, Some(end), Some([1, 2]), Some(99))
+    );
+    assert_eq!(storage.unfinished_games().await.unwrap().len(), 1);
+
+    let all = storage.games(None, 10).await.unwrap();
+    let listed: Vec<(&str, i64)> = all.iter().map(|(g, n)| (g.id.as_str(), *n)).collect();
+    assert_eq!(listed, [("g2", 0), ("g1", 3)], "newest first, with plies");
+    let finished = storage.games(Some(Status::Finished), 10).await.unwrap();
+    assert_eq!(finished.len(), 1);
+    assert_eq!(storage.games(None, 1).await.unwrap().len(), 1);
+    // Finishing a game that does not exist is an error, not a silent no-op.
+    let missing = Write::Finish {
+        game_id: "nope".into(),
+        result: GameEnd::time(Color::White),
+        clocks: None,
+        at: 1,
+    };
+    assert!(storage.commit(vec![missing]).await.is_err());
+}
+
+async fn a_failed_batch_stores_nothing_and_spares_the_others(db: Db) {
+    let storage = db.open().await;
+    storage
+        .commit(vec![Write::Game(Box::new(game("g", 1)))])
+        .await
+        .unwrap();
+    storage.commit(vec![mv("g", 0, "aa")]).await.unwrap();
+    // A batch whose second write repeats a ply: neither of its writes is kept.
+    let bad = {
+        let storage = storage.clone();
+        tokio::spawn(async move {
+            storage
+                .commit(vec![mv("g", 1, "bb"), mv("g", 0, "cc")])
+                .await
+        })
+    };
+    // Meanwhile other jobs, perhaps in the same transaction, still commit.
+    let good: Vec<_> = (0..20)
+        .map(|i| {
+            let storage = storage.clone();
+            tokio::spawn(
+                async move { storage.commit(vec![Write::Session(session(100 + i))]).await },
+            )
+        })
+        .collect();
+    assert!(bad.await.unwrap().is_err());
+    for job in good {
+        job.await.unwrap().unwrap();
+    }
+    let moves = storage.moves("g").await.unwrap();
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0].notation, "aa");
+    assert!(storage.session("hash-119").await.unwrap().is_some());
+}
+
+async fn concurrent_writes_are_all_committed(db: Db) {
+    let storage = db.open().await;
+    const GAMES: usize = 40;
+    const MOVES: i64 = 25;
+    let games: Vec<Write> = (0..GAMES)
+        .map(|g| Write::Game(Box::new(game(&format!("g{g}"), g as i64))))
+        .collect();
+    storage.commit(games).await.unwrap();
+    let start = Instant::now();
+    let tasks: Vec<_> = (0..GAMES)
+        .map(|g| {
+            let storage = storage.clone();
+            tokio::spawn(async move {
+                for ply in 0..MOVES {
+                    storage
+                        .commit(vec![mv(&format!("g{g}"), ply, "aa")])
+                        .await
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let total = GAMES as f64 * MOVES as f64;
+    eprintln!(
+        "{total} durable moves from {GAMES} games at once: {:.0} moves/s",
+        total / start.elapsed().as_secs_f64()
+    );
+    for g in 0..GAMES {
+        assert_eq!(
+            storage.moves(&format!("g{g}")).await.unwrap().len(),
+            MOVES as usize
+        );
+    }
+}
+
+async fn data_survives_reopening(db: Db) {
+    {
+        let storage = db.open().await;
+        storage
+            .commit(vec![Write::Game(Box::new(game("kept", 5)))])
+            .await
+            .unwrap();
+        storage.commit(vec![mv("kept", 0, "ee")]).await.unwrap();
+    }
+    // Opening again finds the schema current and the data there.
+    let storage = db.open().await;
+    assert_eq!(storage.game("kept").await.unwrap(), Some(game("kept", 5)));
+    assert_eq!(storage.moves("kept").await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_newer_schema_and_unknown_urls_are_refused() {
+    use sqlx::Connection;
+    let db = sqlite();
+    drop(db.open().await);
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    sqlx::query("INSERT INTO schema_version (version) VALUES (999)")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let error = Storage::open(&db.url).await.err().expect("refused");
+    assert!(error.to_string().contains("version 999"), "{error}");
+    let error = Storage::open("mysql://x").await.err().expect("refused");
+    assert!(
+        error.to_string().contains("unsupported database URL"),
+        "{error}"
+    );
+}
