@@ -59,7 +59,8 @@ export const api = {
   game: (id) => request('GET', gamePath(id)),
   topology: (id) => request('GET', gamePath(id) + '/topology'),
   create: (spec) => request('POST', '/api/games', spec),
-  join: (id, code) => request('POST', gamePath(id) + '/join', { code }),
+  /** Takes the open seat of the invite game whose code this is; its GameState. */
+  join: (code) => request('POST', '/api/join', { code }),
   move: (id, move, ply) => request('POST', gamePath(id) + '/moves', { move, ply }),
   resign: (id) => request('POST', gamePath(id) + '/resign'),
   analysis: (id, ms) => request('GET', `${gamePath(id)}/analysis?ms=${ms}`),

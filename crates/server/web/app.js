@@ -67,14 +67,14 @@ async function route() {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'game' && parts.length === 2) {
     await mount(current, () => showGame(view, parts[1]));
-  } else if (parts[0] === 'join' && parts.length === 3) {
+  } else if (parts[0] === 'join' && parts.length === 2) {
     if (!session) await signIn(view, 'You were invited to a game. Choose the name your opponent will see.');
     try {
-      await api.join(parts[1], parts[2]);
-      navigate(`/game/${encodeURIComponent(parts[1])}`, true);
+      const game = await api.join(parts[1]);
+      navigate(`/game/${encodeURIComponent(game.id)}`, true);
     } catch (err) {
       replaceChildren(view, h('p', { class: 'error', role: 'alert' }, `Cannot join this game: ${err.message}`),
-        h('p', null, h('a', { href: `/game/${encodeURIComponent(parts[1])}` }, 'Watch it'), ' or ', h('a', { href: '/' }, 'go to the lobby')));
+        h('p', null, h('a', { href: '/' }, 'Go to the lobby')));
     }
   } else if (parts.length === 0) {
     if (!session) await signIn(view, 'Choose a name to play, invite a friend or watch games.');

@@ -95,7 +95,7 @@ export class BoardView {
     const grid = this.layers.grid;
     if (g.lattice !== 'square') {
       for (const p of this.places) {
-        const checker = (((p.x % 2) + (p.y % 2) + 4) % 2 === 0) && !g.hex ? ' alt' : '';
+        const checker = !g.hex && Math.abs(p.x + p.y) % 2 === 1 ? ' alt' : '';
         grid.append(s('polygon', { class: `tile${p.ghost ? ' ghost' : ''}${checker}`, points: g.outline(p.cx, p.cy) }));
       }
       return;

@@ -12,6 +12,13 @@ import { Geometry } from './geometry.js';
 import { adjacency, movers, rebuild } from './rebuild.js';
 
 const ANALYSIS_MS = 500;
+// What the board's coloured seams and arrows mean, by surface.
+const SURFACES = {
+  torus: 'A torus: the left and right sides are glued, and so are the top and bottom.',
+  cylinder: 'A cylinder: the left and right sides are glued.',
+  'projective-plane': 'A projective plane: opposite sides are glued in reverse (opposite arrows), '
+    + 'so leaving at the top of one column comes back at the bottom of the mirrored column.',
+};
 const GHOSTS_KEY = 'toroid.ghosts';
 
 /** Shows game `id` in `root`; returns a function that tears it down. */
@@ -51,9 +58,21 @@ class GamePage {
     this.socket = openGameSocket(this.id, {
       onState: (s) => this.apply(s),
       onError: (code, message) => this.refused(code, message),
-      onStatus: (open) => this.link.classList.toggle('down', !open),
+      onStatus: (open) => this.linkChanged(open),
     });
     this.ticker = setInterval(() => this.tick(), 200);
+  }
+
+  // A move in flight when the link drops may or may not have arrived: the state sent on
+  // reconnecting tells, so the page stops waiting for an answer.
+  linkChanged(open) {
+    this.link.classList.toggle('down', !open);
+    this.link.title = open ? 'connected: the game updates live' : 'reconnecting…';
+    if (!open && this.pending) {
+      this.pending = null;
+      this.showInfo();
+      this.showPosition();
+    }
   }
 
   dispose() {
@@ -66,7 +85,7 @@ class GamePage {
       h('button', { type: 'button', class: cls, onclick, 'aria-label': aria || label }, label);
     this.title = h('h1', { class: 'game-title' });
     this.players = h('p', { class: 'players' });
-    this.link = h('span', { class: 'link', title: 'live connection' });
+    this.link = h('span', { class: 'link', title: 'connecting…' });
     this.status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
     this.result = h('p', { class: 'result', hidden: true, role: 'status' });
     this.invite = h('div', { class: 'invite', hidden: true });
@@ -79,11 +98,11 @@ class GamePage {
     this.moveForm = h('form', { class: 'move-entry', onsubmit: (e) => { e.preventDefault(); this.play(this.moveInput.value.trim()); } },
       h('label', { for: 'move-text' }, 'Move'), this.moveInput, h('button', { type: 'submit' }, 'Play'));
     this.error = h('p', { class: 'error', role: 'alert' });
-    const ghostsOn = localStorage.getItem(GHOSTS_KEY) !== 'off';
+    const ghostsOn = remembered(GHOSTS_KEY) !== 'off';
     this.board.setGhosts(ghostsOn && this.geometry.wraps);
     const ghostToggle = this.geometry.wraps
       ? toggle('ghosts', 'Ghosts: show the cells across the seams', ghostsOn, (on) => {
-        localStorage.setItem(GHOSTS_KEY, on ? 'on' : 'off');
+        remember(GHOSTS_KEY, on ? 'on' : 'off');
         this.board.setGhosts(on);
       }).el
       : null;
@@ -101,7 +120,10 @@ class GamePage {
       step('▶|', 'last position', () => this.lastPly()),
       this.plyLabel);
     replaceChildren(root, h('section', { class: 'game' },
-      h('div', { class: 'board-area' }, this.board.svg, replay),
+      h('div', { class: 'board-area' }, this.board.svg, replay,
+        SURFACES[this.geometry.surface]
+          ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], ' Faded cells are copies of the cells across a seam.')
+          : null),
       h('aside', { class: 'panel' },
         this.title, this.players,
         h('div', { class: 'status-line' }, this.link, this.status),
@@ -205,8 +227,12 @@ class GamePage {
     this.moveList.replaceChildren(...moves.map((move, i) =>
       h('li', { class: i + 1 === current ? 'current' : null },
         h('button', { type: 'button', class: `move ${by[i]}`, onclick: () => this.seek(i + 1), 'aria-label': `move ${i + 1}, ${colorName(by[i])} ${move}` }, move))));
-    const currentItem = this.moveList.querySelector('.current');
-    if (currentItem) currentItem.scrollIntoView({ block: 'nearest' });
+    // Scroll the list, not the page, to the current move.
+    const item = this.moveList.querySelector('.current');
+    const list = this.moveList;
+    if (item && (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight)) {
+      list.scrollTop = item.offsetTop - list.clientHeight / 2;
+    }
     this.slider.max = this.lastPly();
     this.slider.value = current;
     this.plyLabel.textContent = `${current} / ${this.lastPly()}`;
@@ -334,6 +360,24 @@ class GamePage {
     }
     // A move came in while the search ran: look at the new position.
     if (ply !== this.lastPly()) this.refreshAnalysis();
+  }
+}
+
+// The browser's storage of a setting; it may be off (private windows), and then nothing is
+// remembered.
+function remembered(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Not remembered: the setting still applies to this page.
   }
 }
 

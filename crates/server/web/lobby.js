@@ -1,4 +1,5 @@
-// The lobby: the new-game form, live games to spectate and finished games to replay.
+// The lobby: the new-game form, live games to spectate, open invitations (their creators
+// find their invite links there) and finished games to replay.
 
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
@@ -23,10 +24,11 @@ export async function showLobby(root, navigate) {
     const game = await api.create(spec);
     navigate(`/game/${encodeURIComponent(game.id)}`);
   });
-  const live = h('ul', { class: 'game-list live-games', 'aria-label': 'live games' });
-  const finished = h('ul', { class: 'game-list finished-games', 'aria-label': 'finished games' });
+  const list = (status) => h('ul', { class: `game-list ${status}-games`, 'aria-label': `${status} games` });
+  const [live, waiting, finished] = [list('live'), list('waiting'), list('finished')];
   const refresh = async () => {
     await Promise.all([fillList(live, 'live', 'No game is being played right now.'),
+      fillList(waiting, 'waiting', 'No invitation is open.'),
       fillList(finished, 'finished', 'No game has finished yet.')]);
   };
   replaceChildren(root, h('section', { class: 'lobby' },
@@ -35,6 +37,8 @@ export async function showLobby(root, navigate) {
       h('div', { class: 'list-head' }, h('h2', null, 'Live games'),
         h('button', { type: 'button', class: 'refresh', 'aria-label': 'Refresh the lists of games', onclick: refresh }, '↻ Refresh')),
       live,
+      h('h2', null, 'Waiting for an opponent'),
+      waiting,
       h('h2', null, 'Finished games'),
       finished)));
   await refresh();

@@ -58,7 +58,7 @@ export async function startStub(toroidPath, port = 0) {
       id: g.id, game: g.game, params: g.position.params, status: g.status, players: g.players,
       clock: g.clock, clocks, position: g.position, result: g.result, you,
       created_at: g.created_at, finished_at: g.finished_at,
-      ...(g.invite && you && g.status === 'waiting' ? { invite: `/join/${g.id}/${g.invite}` } : {}),
+      ...(g.invite && you && g.status === 'waiting' ? { invite: `/join/${g.invite}` } : {}),
     };
   }
 
@@ -75,7 +75,7 @@ export async function startStub(toroidPath, port = 0) {
   function finish(g, result) {
     g.status = 'finished';
     g.result = result;
-    g.finished_at = new Date().toISOString();
+    g.finished_at = Date.now();
     if (g.clocks) g.clocks.running = null;
   }
 
@@ -124,7 +124,7 @@ export async function startStub(toroidPath, port = 0) {
   async function createGame(session, body) {
     const rule = rules.find((r) => r.name === body.game);
     if (!rule) throw new Refusal(400, 'bad-request', `unknown game '${body.game}'`);
-    const g = { id: newId(), game: body.game, params: body.params || {}, moves: [], created_at: new Date().toISOString(), finished_at: null, result: null };
+    const g = { id: newId(), game: body.game, params: body.params || {}, moves: [], created_at: Date.now(), finished_at: null, result: null };
     try {
       g.position = await replay(g, []);
     } catch (err) {
@@ -219,11 +219,11 @@ export async function startStub(toroidPath, port = 0) {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         return res.end(await toroid(['topology', g.game, ...paramArgs(g.params), '--json']));
       }
-      case 'POST /api/games/{id}/join': {
-        const g = findGame(id);
+      case 'POST /api/join': {
         const me = needSession();
         const { code } = await readJson(req);
-        if (g.status !== 'waiting' || code !== g.invite) throw new Refusal(409, 'bad-invite', 'this invitation is not valid');
+        const g = [...games.values()].find((game) => game.invite === code);
+        if (!g || g.status !== 'waiting') throw new Refusal(404, 'not-found', 'no game waits for this invitation');
         const color = g.seats.black ? 'white' : 'black';
         g.seats[color] = me.id;
         g.players[color] = { kind: 'person', name: me.name };
@@ -294,7 +294,7 @@ export async function startStub(toroidPath, port = 0) {
         res.writeHead(200, { 'Content-Type': MIME[extname(name)] });
         return res.end(body);
       }
-      if (req.method === 'GET' && (url.pathname === '/' || /^\/(game|join)\//.test(url.pathname))) {
+      if (req.method === 'GET' && (url.pathname === '/' || /^\/(game|join)\/[^/]+$/.test(url.pathname))) {
         res.writeHead(200, { 'Content-Type': MIME['.html'] });
         return res.end(await readFile(join(WEB, 'index.html')));
       }
