@@ -278,11 +278,12 @@ export class BoardView {
     for (const p of this.places) {
       const visits = heat[p.index] || 0;
       if (visits === 0) continue;
-      const share = visits / most;
+      // The square root spreads the colours: searches give most visits to a few moves.
+      const share = Math.sqrt(visits / most);
       layer.append(s('polygon', {
         class: `heat-cell${p.ghost ? ' ghost' : ''}`,
         points: this.geometry.outline(p.cx, p.cy),
-        'fill-opacity': (0.12 + 0.68 * share).toFixed(3),
+        'fill-opacity': (0.08 + 0.72 * share).toFixed(3),
         dataset: { visits },
       }));
     }
