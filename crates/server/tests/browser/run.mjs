@@ -1,0 +1,427 @@
+// Browser tests of the toroid page: playwright-core drives Debian's chromium against a
+// running server (`toroid serve`), or against stub-server.mjs with --stub.
+//
+//   node run.mjs --base http://127.0.0.1:8080 --out test-output/browser
+//   node run.mjs --stub target/release/toroid --out test-output/browser
+//
+// Options: --chromium PATH (default $CHROMIUM or /usr/bin/chromium), --level LEVEL (the house
+// bot, default random). A person signs in, plays hex-torus against a house bot by clicking
+// while a second browser spectates, plays Go to the end and replays it from a fresh page,
+// accepts an invitation from a third browser, plays by touch in a narrow window, and every
+// rule set's board is saved as a screenshot in the output folder. Exit status 0 when all
+// pass, 1 at the first failure (with a screenshot of it), 2 on bad arguments.
+
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const { values: opts } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    stub: { type: 'string' },
+    out: { type: 'string', default: 'test-output/browser' },
+    chromium: { type: 'string', default: process.env.CHROMIUM || '/usr/bin/chromium' },
+    level: { type: 'string', default: 'random' },
+  },
+});
+if (!opts.base === !opts.stub) {
+  console.error('usage: node run.mjs (--base URL | --stub PATH/TO/toroid) [--out DIR] [--chromium PATH] [--level LEVEL]');
+  process.exit(2);
+}
+
+const OUT = resolve(opts.out);
+const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
+const WAIT = { timeout: 20_000 };
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+await mkdir(OUT, { recursive: true });
+let stub = null;
+if (opts.stub) {
+  const { startStub } = await import('./stub-server.mjs');
+  stub = await startStub(opts.stub);
+}
+const BASE = (opts.base || stub.url).replace(/\/$/, '');
+const browser = await chromium.launch({ executablePath: opts.chromium, args: ['--no-sandbox'] });
+const pageErrors = [];
+let failures = 0;
+
+// --- Helpers -----------------------------------------------------------------------------
+
+// Every board a page shows, by game and ply, recorded as it is drawn (for the replay check).
+function recordBoards() {
+  window.__boards = {};
+  new MutationObserver(() => {
+    const svg = document.querySelector('svg.board');
+    if (!svg || !svg.dataset.ply || location.pathname.indexOf('/game/') !== 0) return;
+    const boards = (window.__boards[location.pathname] ||= {});
+    boards[svg.dataset.ply] = svg.dataset.board;
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-board', 'data-ply'] });
+}
+
+async function newContext(options = DESKTOP) {
+  const context = await browser.newContext(options);
+  await context.addInitScript(recordBoards);
+  context.on('page', (page) => page.on('pageerror', (err) => pageErrors.push(err.message)));
+  return context;
+}
+
+async function signIn(page, name) {
+  await page.goto(BASE + '/');
+  await page.fill('#guest-name', name);
+  await page.click('form.sign-in button[type=submit]');
+  await page.waitForSelector('form.new-game', WAIT);
+  await expectText(page, '#who', name);
+}
+
+// Creates a game from the lobby form and returns its id once the game page shows.
+async function createGame(page, { game, params = {}, opponent = 'house', color = 'black', clock = 'none' }) {
+  await page.goto(BASE + '/');
+  await page.waitForSelector('form.new-game', WAIT);
+  await page.selectOption('#new-game', game);
+  for (const [name, value] of Object.entries(params)) {
+    const field = page.locator(`#param-${name}`);
+    if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(String(value));
+    else await field.fill(String(value));
+  }
+  await page.selectOption('#new-clock', clock);
+  await page.check(`input[name=opponent][value=${opponent}]`);
+  if (opponent === 'house') await page.selectOption('#new-level', opts.level);
+  await page.selectOption('#new-color', color);
+  await page.click('form.new-game button[type=submit]');
+  await page.waitForURL(/\/game\/[^/]+$/, WAIT);
+  await page.waitForSelector('svg.board', WAIT);
+  return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+}
+
+const plies = (page) => page.locator('ol.moves li').count();
+const boardOf = (page) => page.getAttribute('svg.board', 'data-board');
+
+async function waitPlies(page, n) {
+  await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length >= n, n, WAIT);
+}
+
+// Waits until the page lets its player move, or shows a result: 'turn' or 'over'.
+async function turnOrOver(page) {
+  await page.waitForSelector('svg.board.interactive, .result:not([hidden])', WAIT);
+  return (await page.locator('.result:not([hidden])').count()) ? 'over' : 'turn';
+}
+
+// Clicks a legal cell of the board (the k-th, wrapping around), and waits until the move is
+// in the move list.
+async function clickLegal(page, k) {
+  const before = await plies(page);
+  const cells = page.locator('svg.board .hit.legal[data-ghost="0"]');
+  const count = await cells.count();
+  if (count === 0) throw new Error('no legal cell to click');
+  const cell = cells.nth(k % count);
+  const name = await cell.getAttribute('data-name');
+  await cell.click();
+  await waitPlies(page, before + 1);
+  return name;
+}
+
+// Plays `move` on whichever of `pages` has the move: a click on the cell, or the button.
+async function playByHand(pages, move) {
+  await Promise.race(pages.map((p) => p.waitForSelector('svg.board.interactive', WAIT)));
+  const [mover] = await Promise.all(pages.map(async (p) => ((await p.locator('svg.board.interactive').count()) ? p : null)))
+    .then((found) => found.filter(Boolean));
+  const before = await plies(mover);
+  if (move === 'end') await mover.click('button.end-turn');
+  else if (move === 'pass') await mover.click('button.pass');
+  else await mover.click(`svg.board .hit[data-name="${move}"][data-ghost="0"]`);
+  await Promise.all(pages.map((p) => waitPlies(p, before + 1)));
+}
+
+async function expectText(page, selector, pattern) {
+  const re = pattern instanceof RegExp ? pattern : new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  await page.waitForFunction(([sel, src, flags]) => {
+    const el = document.querySelector(sel);
+    return el && new RegExp(src, flags).test(el.textContent);
+  }, [selector, re.source, re.flags], WAIT);
+}
+
+function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+async function shot(page, name, selector = '.board-area') {
+  await page.waitForTimeout(800); // let animations finish
+  await page.locator(selector).screenshot({ path: join(OUT, name) });
+}
+
+async function step(name, page, body) {
+  const started = Date.now();
+  try {
+    await body();
+    console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (err) {
+    failures++;
+    console.log(`FAIL ${name}: ${err.message.split('\n')[0]}`);
+    if (page) await page.screenshot({ path: join(OUT, `failure-${name.replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => {});
+    throw err;
+  }
+}
+
+// Steps through a finished or live game from a freshly loaded page, where the earlier boards
+// are rebuilt from the move list: each must equal the board drawn when it was live, and what
+// changed from the ply before must be animated (captured stones fade, turned ones flip).
+async function checkReplay(page, id) {
+  const live = await page.evaluate((path) => window.__boards[path], `/game/${id}`);
+  await page.reload();
+  await page.waitForSelector('svg.board', WAIT);
+  const last = await plies(page);
+  expect(Object.keys(live).length > last / 2, 'too few boards were seen live to compare');
+  await page.focus('.ply-slider');
+  await page.keyboard.press('Home');
+  for (let ply = 0; ply <= last; ply++) {
+    await page.waitForFunction((p) => document.querySelector('svg.board').dataset.ply === String(p), ply, WAIT);
+    const board = await boardOf(page);
+    if (live[ply] !== undefined) expect(board === live[ply], `replayed ply ${ply} differs from the board seen live`);
+    if (ply > 0 && live[ply] !== undefined && live[ply - 1] !== undefined) {
+      const [was, now] = [live[ply - 1], live[ply]];
+      const changed = (test) => [...now].filter((c, i) => test(was[i], c)).length;
+      const removed = changed((a, b) => a !== '.' && b === '.');
+      const turned = changed((a, b) => a !== '.' && b !== '.' && a !== b && b !== '/');
+      const shown = await page.evaluate(() => [
+        document.querySelectorAll('svg.board .stone.captured:not(.ghost)').length,
+        document.querySelectorAll('svg.board .stone.flipped:not(.ghost)').length,
+      ]);
+      expect(shown[0] === removed && shown[1] === turned,
+        `ply ${ply}: ${removed} captured and ${turned} turned over, but ${shown[0]} and ${shown[1]} animated`);
+    }
+    await page.keyboard.press('ArrowRight');
+  }
+}
+
+// Ghosts must copy the cell that the seam leads to: every ghost drawn next to a board cell
+// shows one of that cell's neighbours in the server's cell graph (or the cell itself, where
+// a step comes back to it next to a corner of the M-Torus).
+async function checkGhosts(page, id) {
+  const problems = await page.evaluate(async (id) => {
+    const { Geometry } = await import('/assets/geometry.js');
+    const [state, topology] = await Promise.all([
+      fetch(`/api/games/${id}`).then((r) => r.json()),
+      fetch(`/api/games/${id}/topology`).then((r) => r.json()),
+    ]);
+    const g = new Geometry(state.position, topology.cells);
+    const neighbours = topology.cells.map(() => new Set());
+    for (const [a, b] of topology.edges) neighbours[a].add(b);
+    const places = g.places(true);
+    const reach = g.lattice === 'square-8' ? Math.SQRT2 + 1e-6 : 1 + 1e-6;
+    const bad = [];
+    for (const p of places.filter((q) => q.ghost)) {
+      for (const c of places.filter((q) => !q.ghost)) {
+        if (Math.hypot(p.cx - c.cx, p.cy - c.cy) > reach) continue;
+        if (p.index !== c.index && !neighbours[c.index].has(p.index)) {
+          bad.push(`ghost (${p.x},${p.y}) shows ${g.names[p.index]}, not a neighbour of ${g.names[c.index]}`);
+        }
+      }
+    }
+    return bad;
+  }, id);
+  expect(problems.length === 0, problems.slice(0, 3).join('; '));
+}
+
+// --- The scenario --------------------------------------------------------------------------
+
+let hexId;
+try {
+  const alice = await newContext();
+  const page = await alice.newPage();
+  const watcher = await (await newContext()).newPage();
+
+  await step('sign in as a guest', page, () => signIn(page, 'alice'));
+
+  await step('start hex-torus against a house bot', page, async () => {
+    hexId = await createGame(page, { game: 'hex-torus', clock: '300+5' });
+    await expectText(page, '.status', 'Your move');
+    expect(await page.locator('.clock.black.running').count() === 1, "black's clock is not running");
+    const before = await page.textContent('.clock.black .time');
+    await page.waitForTimeout(1500);
+    expect(await page.textContent('.clock.black .time') !== before, "black's clock does not count down");
+  });
+
+  await step('a second browser spectates', watcher, async () => {
+    await watcher.goto(`${BASE}/game/${hexId}`);
+    await watcher.waitForSelector('svg.board', WAIT);
+    await expectText(watcher, '.players', 'spectating');
+    expect(await watcher.locator('svg.board .hit.legal').count() === 0, 'a spectator can click cells');
+  });
+
+  await step('hovering a legal cell shows a faint stone', page, async () => {
+    await page.locator('svg.board .hit.legal[data-ghost="0"]').first().hover();
+    await page.waitForSelector('svg.board .preview .stone', WAIT);
+  });
+
+  await step('play by clicking and see the bot answer', page, async () => {
+    for (let k = 0; k < 3; k++) {
+      const n = await plies(page);
+      const name = await clickLegal(page, 7 * k + 3);
+      await waitPlies(page, n + 2);
+      const board = await boardOf(page);
+      const [x, y] = [name.charCodeAt(0) - 97, name.charCodeAt(1) - 97];
+      expect(board.split('/')[y][x] === 'b', `no black stone on ${name}`);
+      expect((board.match(/w/g) || []).length === k + 1, 'the bot did not answer');
+    }
+  });
+
+  await step('a refused move shows the reason and changes nothing', page, async () => {
+    const [n, board] = [await plies(page), await boardOf(page)];
+    const occupied = await page.locator('ol.moves li button').first().textContent();
+    await page.fill('#move-text', occupied);
+    await page.click('form.move-entry button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('.panel .error').textContent.length > 0, null, WAIT);
+    expect(await plies(page) === n && await boardOf(page) === board, 'a refused move changed the game');
+  });
+
+  await step('the spectator sees the moves', watcher, async () => {
+    await waitPlies(watcher, await plies(page));
+    await watcher.waitForFunction((b) => document.querySelector('svg.board').dataset.board === b, await boardOf(page), WAIT);
+  });
+
+  await step('analysis shows a heat map', page, async () => {
+    await page.check('#toggle-analysis');
+    await page.waitForSelector('svg.board .heat-cell', WAIT);
+    await expectText(page, '.analysis-panel', 'simulations');
+    await shot(page, 'analysis-hex-torus.png');
+    await page.uncheck('#toggle-analysis');
+    await page.waitForFunction(() => !document.querySelector('svg.board .heat-cell'), null, WAIT);
+  });
+
+  await step('ghosts toggle and match the seams', page, async () => {
+    const withGhosts = await page.locator('svg.board .hit[data-ghost="1"]').count();
+    expect(withGhosts > 0, 'no ghost cells on a torus');
+    await page.uncheck('#toggle-ghosts');
+    expect(await page.locator('svg.board .hit[data-ghost="1"]').count() === 0, 'ghosts stay after the toggle');
+    await page.check('#toggle-ghosts');
+    await checkGhosts(page, hexId);
+  });
+
+  await step('play Go to the end and see the result', page, async () => {
+    const id = await createGame(page, { game: 'go', params: { size: 5 } });
+    let placed = 0;
+    for (let turns = 0; turns < 100 && (await turnOrOver(page)) === 'turn'; turns++) {
+      const before = await plies(page);
+      // A few stones, then passes until the bot passes too or the move limit comes.
+      if (placed < 4 && (await page.locator('svg.board .hit.legal').count()) > 0) {
+        await clickLegal(page, 5 * placed + 2);
+        placed++;
+      } else {
+        await page.click('button.pass');
+        await waitPlies(page, before + 1);
+      }
+      // Wait for the bot's answer, or the end.
+      await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length > n
+        || !document.querySelector('.result').hidden, before + 1, WAIT);
+    }
+    await expectText(page, '.result', /wins|draw/);
+    await expectText(page, '.score', /Score: black [\d.]+, white [\d.]+/);
+    expect(await page.locator('button.pass:visible, button.resign:visible').count() === 0, 'buttons stay after the end');
+    await shot(page, 'finished-go.png', '.game');
+    const sgf = await page.request.get(BASE + (await page.getAttribute('a.sgf', 'href')));
+    expect(sgf.ok() && (await sgf.text()).trimStart().startsWith('('), 'the SGF link does not give a record');
+
+    await checkReplay(page, id);
+  });
+
+  await step('invite a person, who joins; turnovers and captures are animated', page, async () => {
+    const bob = await (await newContext()).newPage();
+    // Moves up to a change, the change both players must see animated, and moves after it
+    // (so that the replay rebuilds the changed board rather than taking the server's).
+    for (const [game, params, moves, changed, more] of [
+      // docs/rules.md: black's dc gives white's cc a fifth black neighbour, and it turns over.
+      ['ctor', { size: 5 }, 'bb cc end cb db aa ae bc dc', '.stone.flipped.flip-to-b', 'ed end'],
+      ['go', { size: 5 }, 'ab aa ba', '.stone.captured.w', 'cc dd'],
+    ]) {
+      const id = await createGame(page, { game, params, opponent: 'invite' });
+      await expectText(page, '.status', 'Waiting for an opponent');
+      const link = await page.inputValue('.invite-link');
+      await bob.goto(link);
+      if (await bob.locator('#guest-name').count()) {
+        await bob.fill('#guest-name', 'bob');
+        await bob.click('form.sign-in button[type=submit]');
+      }
+      await bob.waitForURL(new RegExp(`/game/${id}$`), WAIT);
+      await expectText(bob, '.players', 'you play white');
+      for (const move of moves.split(' ')) await playByHand([page, bob], move);
+      await page.waitForSelector(`svg.board ${changed}`, WAIT);
+      await bob.waitForSelector(`svg.board ${changed}`, WAIT);
+      for (const move of more.split(' ')) await playByHand([page, bob], move);
+      expect(await boardOf(page) === await boardOf(bob), 'the two players see different boards');
+      await checkReplay(page, id);
+    }
+    await bob.close();
+  });
+
+  await step('every rule set: board screenshots and ghosts', page, async () => {
+    for (const game of GAMES) {
+      const id = await createGame(page, { game, params: game.endsWith('go') ? { topology: 'torus' } : {} });
+      for (let k = 0; k < 5 && (await turnOrOver(page)) === 'turn'; k++) {
+        await clickLegal(page, 13 * k + 4);
+        if ((await turnOrOver(page)) === 'turn' && (await page.locator('button.end-turn:visible').count())) {
+          await clickLegal(page, 13 * k + 9); // CTOR: a second stone in the same turn
+        }
+      }
+      await turnOrOver(page);
+      await checkGhosts(page, id);
+      await shot(page, `board-${game}.png`);
+      await checkReplay(page, id);
+    }
+  });
+
+  await step('the winning loop is highlighted', page, async () => {
+    for (const [game, params] of [['hex-torus', { width: 4, height: 4 }], ['m-torus', { width: 5, height: 5 }]]) {
+      await createGame(page, { game, params });
+      for (let k = 0; (await turnOrOver(page)) === 'turn'; k++) {
+        const n = await plies(page);
+        await clickLegal(page, 3 * k + 1);
+        await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length > n + 1
+          || !document.querySelector('.result').hidden, n, WAIT);
+      }
+      await expectText(page, '.result', 'wins');
+      await page.waitForSelector('svg.board .win-cell', WAIT);
+      await shot(page, `finished-${game}.png`, '.game');
+    }
+  });
+
+  const phone = await newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, storageState: await alice.storageState() });
+  const small = await phone.newPage();
+  await step('narrow window: the board fits and a double tap plays', small, async () => {
+    await small.goto(`${BASE}/game/${hexId}`);
+    await small.waitForSelector('svg.board.interactive', WAIT);
+    const box = await small.locator('svg.board').boundingBox();
+    const width = await small.evaluate(() => document.documentElement.scrollWidth);
+    expect(width <= 390 && box.width > 300, `the page is ${width}px and the board ${box.width}px wide in a 390px window`);
+    const before = await plies(small);
+    const cell = small.locator('svg.board .hit.legal[data-ghost="0"]').nth(10);
+    await cell.tap();
+    await small.waitForSelector('svg.board .preview .stone', WAIT);
+    expect(await plies(small) === before, 'a single tap played a move');
+    await cell.tap();
+    await waitPlies(small, before + 1);
+    await small.screenshot({ path: join(OUT, 'narrow-hex-torus.png'), fullPage: true });
+  });
+
+  await step('resign after a confirmation', page, async () => {
+    await page.goto(`${BASE}/game/${hexId}`);
+    await page.waitForSelector('svg.board.interactive', WAIT);
+    await page.click('button.resign');
+    await expectText(page, 'button.resign', 'Really');
+    expect(await page.locator('.result:not([hidden])').count() === 0, 'one click resigned');
+    await page.click('button.resign');
+    await expectText(page, '.result', 'white');
+    await expectText(watcher, '.result', 'white');
+  });
+
+  await step('no script errors on any page', null, async () => {
+    expect(pageErrors.length === 0, pageErrors.join('; '));
+  });
+} catch {
+  // Reported by `step`.
+} finally {
+  await browser.close();
+  if (stub) stub.close();
+}
+console.log(failures ? `browser tests: FAILED (screenshots in ${OUT})` : `browser tests: all passed (screenshots in ${OUT})`);
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,120 @@
+// The server's HTTP API and game WebSocket (the contract in the server crate's docs).
+
+/** A refusal from the server: `code` is the kebab-case error code of the API. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: 'application/json' }, credentials: 'same-origin' };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, 'network', `the server cannot be reached (${err.message})`);
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON: only an error can be worth reporting, with the status line.
+  }
+  if (!response.ok) {
+    const error = data && data.error;
+    throw new ApiError(
+      response.status,
+      (error && error.code) || 'http-' + response.status,
+      (error && error.message) || `${response.status} ${response.statusText}`,
+    );
+  }
+  return data;
+}
+
+const gamePath = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+export const api = {
+  /** The signed-in guest `{id, name}`, or null. */
+  async session() {
+    try {
+      return await request('GET', '/api/session');
+    } catch (err) {
+      if (err.status === 401) return null;
+      throw err;
+    }
+  },
+  signIn: (name) => request('POST', '/api/session', { name }),
+  rules: () => request('GET', '/api/rules'),
+  levels: () => request('GET', '/api/levels'),
+  games: (status, limit) =>
+    request('GET', `/api/games?status=${encodeURIComponent(status)}&limit=${limit}`),
+  game: (id) => request('GET', gamePath(id)),
+  topology: (id) => request('GET', gamePath(id) + '/topology'),
+  create: (spec) => request('POST', '/api/games', spec),
+  /** Takes the open seat of the invite game whose code this is; its GameState. */
+  join: (code) => request('POST', '/api/join', { code }),
+  move: (id, move, ply) => request('POST', gamePath(id) + '/moves', { move, ply }),
+  resign: (id) => request('POST', gamePath(id) + '/resign'),
+  analysis: (id, ms) => request('GET', `${gamePath(id)}/analysis?ms=${ms}`),
+  sgfUrl: (id) => gamePath(id) + '/sgf',
+};
+
+/**
+ * The live connection to one game: `onState(GameState)` after every change, `onError(code,
+ * message)` for a refused message, `onStatus(open)` when the link goes up or down. It
+ * reconnects by itself (the server sends the state on connect) until `close()`.
+ */
+export function openGameSocket(id, { onState, onError, onStatus }) {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${gamePath(id)}/ws`;
+  let socket = null;
+  let closed = false;
+  let delay = 500;
+  let timer = null;
+
+  function connect() {
+    socket = new WebSocket(url);
+    socket.addEventListener('open', () => {
+      delay = 500;
+      onStatus(true);
+    });
+    socket.addEventListener('message', (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return; // Not ours to interpret.
+      }
+      if (message.type === 'state') onState(message.game);
+      else if (message.type === 'error') onError(message.code, message.message);
+    });
+    socket.addEventListener('close', () => {
+      onStatus(false);
+      if (closed) return;
+      timer = setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 8000);
+    });
+  }
+  connect();
+
+  return {
+    /** Sends a message; false when the link is down (the caller falls back to HTTP). */
+    send(message) {
+      if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (socket) socket.close();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// The page's entry: the guest session and the routes `/` (lobby), `/game/<id>` (play,
+// spectate, replay) and `/join/<id>/<code>` (accept an invitation).
+
+import { api } from './api.js';
+import { h, replaceChildren } from './dom.js';
+import { showGame } from './game.js';
+import { showLobby } from './lobby.js';
+
+const root = document.getElementById('app');
+const who = document.getElementById('who');
+let session = null;
+let teardown = () => {};
+let generation = 0; // routes started, so that a slow one does not outlive a newer one
+
+function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  route();
+}
+
+function showSession() {
+  replaceChildren(who, session ? h('span', { class: 'name', title: 'your guest name' }, session.name) : null);
+}
+
+// The guest sign-in; resolves once the server has given this browser a session.
+function signIn(view, reason) {
+  return new Promise((resolve) => {
+    const input = h('input', { id: 'guest-name', name: 'name', required: true, maxlength: 40, autocomplete: 'nickname' });
+    const error = h('p', { class: 'error', role: 'alert' });
+    const form = h('form', { class: 'sign-in card', 'aria-label': 'sign in' },
+      h('h2', null, 'Play as a guest'),
+      h('p', null, reason),
+      h('label', { for: 'guest-name' }, 'Your name'), input,
+      h('button', { type: 'submit', class: 'primary' }, 'Continue'),
+      error);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      try {
+        session = await api.signIn(input.value.trim());
+        showSession();
+        resolve();
+      } catch (err) {
+        error.textContent = err.message;
+      }
+    });
+    replaceChildren(view, form);
+    input.focus();
+  });
+}
+
+// Keeps a view's teardown, or runs it at once when another route started meanwhile.
+async function mount(generationAtStart, show) {
+  const stop = await show();
+  if (generationAtStart === generation) teardown = stop;
+  else stop();
+}
+
+// Each route draws into a container of its own, so a slow route that lost the race draws
+// into a detached element.
+async function route() {
+  teardown();
+  teardown = () => {};
+  const current = ++generation;
+  const view = h('div', { class: 'view' });
+  replaceChildren(root, view);
+  const path = location.pathname;
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'game' && parts.length === 2) {
+    await mount(current, () => showGame(view, parts[1]));
+  } else if (parts[0] === 'join' && parts.length === 2) {
+    if (!session) await signIn(view, 'You were invited to a game. Choose the name your opponent will see.');
+    try {
+      const game = await api.join(parts[1]);
+      navigate(`/game/${encodeURIComponent(game.id)}`, true);
+    } catch (err) {
+      replaceChildren(view, h('p', { class: 'error', role: 'alert' }, `Cannot join this game: ${err.message}`),
+        h('p', null, h('a', { href: '/' }, 'Go to the lobby')));
+    }
+  } else if (parts.length === 0) {
+    if (!session) await signIn(view, 'Choose a name to play, invite a friend or watch games.');
+    await mount(current, () => showLobby(view, navigate));
+  } else {
+    replaceChildren(view, h('p', { class: 'error' }, 'There is no such page. '), h('a', { href: '/' }, 'Go to the lobby'));
+  }
+}
+
+// Same-site links open inside the page instead of reloading it.
+document.addEventListener('click', (event) => {
+  const link = event.target.closest('a[href^="/"]');
+  if (!link || link.hasAttribute('download') || link.target || event.button !== 0
+    || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(link.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+
+try {
+  session = await api.session();
+} catch {
+  session = null; // The lobby shows the error when it cannot load.
+}
+showSession();
+route();

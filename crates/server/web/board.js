@@ -1,0 +1,345 @@
+// The SVG board: cells placed by `Geometry`, ghost copies across the seams, stones with
+// animated captures and turnovers, the last move, the decisive cells, a heat map, and a faint
+// stone on the legal cell under the pointer. It knows nothing of the server.
+
+import { s } from './dom.js';
+
+const STONE_R = 0.46;
+const LABEL_GAP = 0.85; // the band for the coordinates
+const ARROW_GAP = 0.7; // the band for the seam arrows
+
+// How the seams are glued, for the arrows drawn on them: top, bottom, left, right. Equal
+// arrows on opposite sides are glued straight; opposite arrows are glued in reverse.
+const SEAMS = {
+  torus: { top: 1, bottom: 1, left: 1, right: 1 },
+  cylinder: { left: 1, right: 1 },
+  'projective-plane': { top: 1, bottom: -1, left: 1, right: -1 },
+};
+
+export class BoardView {
+  /**
+   * `geometry`: where cells go. `onPick(name)`: a legal cell was chosen (a click, or a second
+   * tap on the same cell with a finger, so that a stray touch never plays).
+   */
+  constructor(geometry, onPick) {
+    this.geometry = geometry;
+    this.onPick = onPick;
+    this.ghosts = geometry.wraps;
+    this.state = null;
+    this.hovered = null;
+    this.selected = null;
+    this.pointerType = 'mouse';
+    this.svg = s('svg', {
+      class: `board lattice-${geometry.lattice} surface-${geometry.surface}`,
+      role: 'group',
+      'aria-label': 'board',
+    });
+    this.layout();
+  }
+
+  /** Shows or hides the ghost copies of the cells across the seams. */
+  setGhosts(on) {
+    this.ghosts = on;
+    this.layout();
+    if (this.state) this.render({ ...this.state, previous: null });
+  }
+
+  // The parts that do not change between positions.
+  layout() {
+    const g = this.geometry;
+    this.places = g.places(this.ghosts);
+    this.placesOf = g.cells.map(() => []);
+    for (const p of this.places) this.placesOf[p.index].push(p);
+    const layer = (name) => s('g', { class: name });
+    this.layers = {
+      backdrop: layer('backdrop'),
+      grid: layer('grid'),
+      seams: layer('seams'),
+      labels: layer('labels'),
+      heat: layer('heat'),
+      stones: layer('stones'),
+      highlight: layer('highlight'),
+      marks: layer('marks'),
+      preview: layer('preview'),
+      hits: layer('hits'),
+    };
+    this.frame = this.measure();
+    this.drawGrid();
+    this.drawSeams();
+    this.drawLabels();
+    this.drawHits();
+    this.svg.replaceChildren(defs(), ...Object.values(this.layers));
+    const { left, top, right, bottom } = this.frame.view;
+    const box = { x: left, y: top, width: right - left, height: bottom - top };
+    this.svg.setAttribute('viewBox', [box.x, box.y, box.width, box.height].map((v) => v.toFixed(3)).join(' '));
+    this.layers.backdrop.replaceChildren(s('rect', { ...box, rx: 0.3 }));
+  }
+
+  // The cells' extent, and around it a band for the coordinates and, on glued surfaces, one
+  // for the arrows that say how the sides are glued.
+  measure() {
+    const xs = this.places.map((p) => p.cx);
+    const ys = this.places.map((p) => p.cy);
+    const pad = 0.62;
+    const cells = { left: Math.min(...xs) - pad, top: Math.min(...ys) - pad, right: Math.max(...xs) + pad, bottom: Math.max(...ys) + pad };
+    const before = LABEL_GAP + (SEAMS[this.geometry.surface] ? ARROW_GAP : 0);
+    const after = SEAMS[this.geometry.surface] ? ARROW_GAP : 0.2;
+    return {
+      cells,
+      view: { left: cells.left - before, top: cells.top - before, right: cells.right + after, bottom: cells.bottom + after },
+    };
+  }
+
+  drawGrid() {
+    const g = this.geometry;
+    const grid = this.layers.grid;
+    if (g.lattice !== 'square') {
+      for (const p of this.places) {
+        const checker = !g.hex && Math.abs(p.x + p.y) % 2 === 1 ? ' alt' : '';
+        grid.append(s('polygon', { class: `tile${p.ghost ? ' ghost' : ''}${checker}`, points: g.outline(p.cx, p.cy) }));
+      }
+      return;
+    }
+    // Go-style lines through the points; a line leaving the board across a seam runs to the
+    // ghost copy, or without ghosts a short stub says that it goes on.
+    const at = new Map(this.places.map((p) => [p.x + ',' + p.y, p]));
+    for (const p of this.places) {
+      for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
+        const q = at.get(p.x + dx + ',' + (p.y + dy));
+        if (q && (dx > 0 || dy > 0)) {
+          grid.append(line(p.cx, p.cy, q.cx, q.cy, p.ghost || q.ghost ? 'line ghost' : 'line'));
+        } else if (!q && !p.ghost && g.wrap(p.x + dx, p.y + dy)) {
+          grid.append(line(p.cx, p.cy, p.cx + dx * 0.5, p.cy + dy * 0.5, 'line stub'));
+        }
+      }
+    }
+  }
+
+  // The glued sides of the board, one colour per pair, and beside the board an arrow along
+  // each: equal arrows on opposite sides are glued straight, opposite ones in reverse.
+  drawSeams() {
+    const g = this.geometry;
+    const sides = SEAMS[g.surface];
+    if (!sides) return;
+    const reversed = sides.bottom === -1 || sides.right === -1;
+    const glue = reversed ? 'glued in reverse (the arrows point opposite ways)' : 'glued straight';
+    const box = g.seamBox();
+    const { cells } = this.frame;
+    const [near, far] = [ARROW_GAP * 0.45, LABEL_GAP + ARROW_GAP * 0.55];
+    const ends = {
+      top: [box.left, cells.top - far, box.right, cells.top - far],
+      bottom: [box.left, cells.bottom + near, box.right, cells.bottom + near],
+      left: [cells.left - far, box.top, cells.left - far, box.bottom],
+      right: [cells.right + near, box.top, cells.right + near, box.bottom],
+    };
+    const path = (seam) => g.seamSides().filter((side) => side.seam === seam)
+      .map(({ x1, y1, x2, y2 }) => `M${x1.toFixed(3)},${y1.toFixed(3)}L${x2.toFixed(3)},${y2.toFixed(3)}`).join('');
+    for (const [seam, pair, names] of [['tb', 'top and bottom', ['top', 'bottom']], ['lr', 'left and right', ['left', 'right']]]) {
+      if (!names.some((n) => sides[n])) continue;
+      const arrows = names.map((n) => {
+        let [x1, y1, x2, y2] = ends[n];
+        if (sides[n] < 0) [x1, y1, x2, y2] = [x2, y2, x1, y1];
+        // One chevron on the top/bottom pair, two on the left/right pair, as in the usual
+        // drawing of a glued square.
+        return s('g', { class: 'seam-arrow' }, line(x1, y1, x2, y2, 'seam-shaft'), chevrons(x1, y1, x2, y2, seam === 'tb' ? 1 : 2));
+      });
+      this.layers.seams.append(s('g', { class: `seam seam-${seam}` },
+        s('title', null, `seam: the ${pair} edges are ${glue}`),
+        s('path', { class: 'seam-line', d: path(seam) }), ...arrows));
+    }
+  }
+
+  drawLabels() {
+    const g = this.geometry;
+    const { cells } = this.frame;
+    for (let x = 0; x < g.width; x++) {
+      const [cx] = g.center(x, 0);
+      this.layers.labels.append(s('text', { x: cx, y: cells.top - LABEL_GAP / 2, class: 'coord' }, g.names[g.indexAt.get(x + ',0')][0]));
+    }
+    for (let y = 0; y < g.height; y++) {
+      const [, cy] = g.center(0, y);
+      this.layers.labels.append(s('text', { x: cells.left - LABEL_GAP / 2, y: cy, class: 'coord' }, g.names[g.indexAt.get('0,' + y)][1]));
+    }
+  }
+
+  drawHits() {
+    this.hits = [];
+    for (const p of this.places) {
+      const name = this.geometry.names[p.index];
+      const hit = s('polygon', {
+        class: 'hit',
+        points: this.geometry.outline(p.cx, p.cy),
+        dataset: { name, ghost: p.ghost ? '1' : '0' },
+      }, s('title', null, p.ghost ? `${name} (across the seam)` : name));
+      hit.addEventListener('pointerdown', (e) => { this.pointerType = e.pointerType; });
+      hit.addEventListener('pointerenter', (e) => {
+        if (e.pointerType === 'mouse' || e.pointerType === 'pen') this.hover(p.index);
+      });
+      hit.addEventListener('pointerleave', () => this.hover(null));
+      hit.addEventListener('click', () => this.pick(p.index));
+      this.layers.hits.append(hit);
+      this.hits.push([hit, name]);
+    }
+  }
+
+  legal(index) {
+    return index !== null && this.state && this.state.legal && this.state.legal.has(this.geometry.names[index]);
+  }
+
+  hover(index) {
+    this.hovered = this.legal(index) ? index : null;
+    this.drawPreview();
+  }
+
+  pick(index) {
+    if (!this.legal(index)) return;
+    if (this.pointerType === 'touch' && this.selected !== index) {
+      this.selected = index;
+      this.drawPreview();
+      return;
+    }
+    this.selected = null;
+    this.hovered = null;
+    this.drawPreview();
+    this.onPick(this.geometry.names[index]);
+  }
+
+  drawPreview() {
+    const layer = this.layers.preview;
+    layer.replaceChildren();
+    const index = this.selected ?? this.hovered;
+    if (index === null || !this.legal(index)) return;
+    for (const p of this.placesOf[index]) {
+      layer.append(s('circle', { class: `stone ${this.state.toMove} preview${p.ghost ? ' ghost' : ''}`, cx: p.cx, cy: p.cy, r: STONE_R }));
+    }
+  }
+
+  /**
+   * Shows a position. `board`: stones by cell index ('b', 'w', '.'); `previous`: the board
+   * shown before, to animate what changed (null: nothing to animate; the same array: the
+   * stones have not changed); `last`: the index of the last placement or
+   * null; `highlight`: decisive cell indices; `legal`: a Set of the moves the viewer may
+   * click now (null: none); `toMove`: 'b' or 'w' for the hover stone; `heat`: visits by
+   * cell index or null.
+   */
+  render(state) {
+    this.state = state;
+    const { board, previous, last, highlight, heat } = state;
+    this.svg.dataset.board = this.boardRows(board);
+    this.drawHeat(heat);
+    this.drawHighlight(highlight);
+    // The same board again (a clock, a toggle): the stones stay, and so do their animations.
+    if (previous !== board) this.drawStones(board, previous);
+    this.layers.marks.replaceChildren(
+      ...(last === null ? [] : this.placesOf[last].map((p) =>
+        s('circle', { class: `last-move on-${board[last]}${p.ghost ? ' ghost' : ''}`, cx: p.cx, cy: p.cy, r: 0.16 }))),
+    );
+    if (this.selected !== null && !this.legal(this.selected)) this.selected = null;
+    this.drawPreview();
+    const legal = state.legal || new Set();
+    for (const [hit, name] of this.hits) hit.classList.toggle('legal', legal.has(name));
+    this.svg.classList.toggle('interactive', legal.size > 0);
+  }
+
+  drawStones(board, previous) {
+    const stones = this.layers.stones;
+    stones.replaceChildren();
+    for (const p of this.places) {
+      const stone = board[p.index];
+      const before = previous ? previous[p.index] : stone;
+      const ghost = p.ghost ? ' ghost' : '';
+      if (stone !== '.') {
+        let change = '';
+        if (before === '.') change = ' placed';
+        else if (before !== stone) change = ` flipped flip-to-${stone}`;
+        stones.append(s('circle', { class: `stone ${stone}${ghost}${change}`, cx: p.cx, cy: p.cy, r: STONE_R }));
+      } else if (before !== '.') {
+        // It fades out and stays, invisible, until the next position replaces the layer.
+        stones.append(s('circle', { class: `stone ${before}${ghost} captured`, cx: p.cx, cy: p.cy, r: STONE_R }));
+      }
+    }
+  }
+
+  // The board as rows joined by '/', the same letters as GameView.board (for tests and
+  // anyone inspecting the page).
+  boardRows(board) {
+    const g = this.geometry;
+    const rows = Array.from({ length: g.height }, () => Array(g.width).fill('.'));
+    g.cells.forEach(([x, y], i) => { rows[y][x] = board[i]; });
+    return rows.map((r) => r.join('')).join('/');
+  }
+
+  drawHeat(heat) {
+    const layer = this.layers.heat;
+    layer.replaceChildren();
+    if (!heat) return;
+    const most = Math.max(0, ...heat);
+    if (most === 0) return;
+    for (const p of this.places) {
+      const visits = heat[p.index] || 0;
+      if (visits === 0) continue;
+      // The square root spreads the colours: searches give most visits to a few moves.
+      const share = Math.sqrt(visits / most);
+      layer.append(s('polygon', {
+        class: `heat-cell${p.ghost ? ' ghost' : ''}`,
+        points: this.geometry.outline(p.cx, p.cy),
+        'fill-opacity': (0.08 + 0.72 * share).toFixed(3),
+        dataset: { visits },
+      }));
+    }
+  }
+
+  // Decisive cells get a ring and a dot; consecutive ones (a loop is listed in order) are
+  // joined where they are drawn side by side, across the seams too when ghosts are shown.
+  drawHighlight(highlight) {
+    const layer = this.layers.highlight;
+    layer.replaceChildren();
+    if (!highlight || highlight.length === 0) return;
+    const steps = highlight.length > 2 ? highlight.length : highlight.length - 1;
+    for (let i = 0; i < steps; i++) {
+      const a = highlight[i];
+      const b = highlight[(i + 1) % highlight.length];
+      for (const p of this.placesOf[a]) {
+        for (const q of this.placesOf[b]) {
+          if ((p.ghost && q.ghost) || Math.hypot(p.cx - q.cx, p.cy - q.cy) > 1.01) continue;
+          layer.append(line(p.cx, p.cy, q.cx, q.cy, 'win-link'));
+        }
+      }
+    }
+    for (const index of highlight) {
+      for (const p of this.placesOf[index]) {
+        const ghost = p.ghost ? ' ghost' : '';
+        layer.append(s('circle', { class: `win-cell${ghost}`, cx: p.cx, cy: p.cy, r: STONE_R + 0.02 }),
+          s('circle', { class: `win-dot${ghost}`, cx: p.cx, cy: p.cy, r: 0.1 }));
+      }
+    }
+  }
+}
+
+function line(x1, y1, x2, y2, cls) {
+  return s('line', { x1, y1, x2, y2, class: cls });
+}
+
+// `count` chevrons in the middle of the segment, pointing from its first end to its second.
+function chevrons(x1, y1, x2, y2, count) {
+  const length = Math.hypot(x2 - x1, y2 - y1);
+  const [ux, uy] = [(x2 - x1) / length, (y2 - y1) / length];
+  const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
+  const size = 0.28;
+  const parts = [];
+  for (let k = 0; k < count; k++) {
+    const shift = (k - (count - 1) / 2) * size * 1.1;
+    const [tx, ty] = [mx + ux * (shift + size / 2), my + uy * (shift + size / 2)];
+    const [bx, by] = [tx - ux * size, ty - uy * size];
+    parts.push(`M${(bx - uy * size).toFixed(3)},${(by + ux * size).toFixed(3)} L${tx.toFixed(3)},${ty.toFixed(3)} L${(bx + uy * size).toFixed(3)},${(by - ux * size).toFixed(3)}`);
+  }
+  return s('path', { class: 'seam-chevron', d: parts.join(' ') });
+}
+
+function defs() {
+  const gradient = (id, inner, outer) =>
+    s('radialGradient', { id, cx: '0.35', cy: '0.3', r: '0.75' },
+      s('stop', { offset: '0', 'stop-color': inner }),
+      s('stop', { offset: '1', 'stop-color': outer }));
+  return s('defs', null, gradient('stone-b', '#5d6166', '#0e0f11'), gradient('stone-w', '#ffffff', '#c9ccd1'));
+}

@@ -1,0 +1,411 @@
+// The game page: the board live over the WebSocket, clocks, move list, the players' buttons,
+// the result, analysis, and replay of any earlier ply.
+//
+// Replay asks the server for nothing: every board received live is kept, and the others are
+// rebuilt from the move list (rebuild.js); the last position always is the server's.
+
+import { api, openGameSocket } from './api.js';
+import { BoardView } from './board.js';
+import { h, replaceChildren } from './dom.js';
+import { clockText, colorName, paramsText, playerLabel, resultText } from './format.js';
+import { Geometry } from './geometry.js';
+import { adjacency, movers, rebuild } from './rebuild.js';
+
+const ANALYSIS_MS = 500;
+// What the board's coloured seams and arrows mean, by surface.
+const SURFACES = {
+  torus: 'A torus: the left and right sides are glued, and so are the top and bottom.',
+  cylinder: 'A cylinder: the left and right sides are glued.',
+  'projective-plane': 'A projective plane: opposite sides are glued in reverse (opposite arrows), '
+    + 'so leaving at the top of one column comes back at the bottom of the mirrored column.',
+};
+const GHOSTS_KEY = 'toroid.ghosts';
+
+/** Shows game `id` in `root`; returns a function that tears it down. */
+export async function showGame(root, id) {
+  replaceChildren(root, h('p', { class: 'loading' }, 'Loading the game…'));
+  let first;
+  let topology;
+  try {
+    [first, topology] = await Promise.all([api.game(id), api.topology(id)]);
+  } catch (err) {
+    replaceChildren(root, h('p', { class: 'error', role: 'alert' }, `This game cannot be shown: ${err.message}`),
+      h('p', null, h('a', { href: '/' }, 'Back to the lobby')));
+    return () => {};
+  }
+  const page = new GamePage(root, first, topology);
+  return () => page.dispose();
+}
+
+class GamePage {
+  constructor(root, state, topology) {
+    const view = state.position;
+    this.id = state.id;
+    this.geometry = new Geometry(view, topology.cells);
+    this.adj = adjacency(topology.cells.length, topology.edges);
+    this.toBoard = (rows) => this.geometry.cells.map(([x, y]) => rows[y][x]);
+    this.board = new BoardView(this.geometry, (move) => this.play(move));
+    this.seen = new Map(); // ply -> board received from the server
+    this.rebuilt = null; // boards rebuilt from the moves, made when first needed
+    this.viewPly = null; // null: follow the game live
+    this.shown = null; // the board on screen, to animate the next change
+    this.pending = null;
+    this.analysis = null;
+    this.analysing = false;
+    this.receivedAt = performance.now();
+    this.build(root);
+    this.apply(state);
+    this.socket = openGameSocket(this.id, {
+      onState: (s) => this.apply(s),
+      onError: (code, message) => this.refused(code, message),
+      onStatus: (open) => this.linkChanged(open),
+    });
+    this.ticker = setInterval(() => this.tick(), 200);
+  }
+
+  // A move in flight when the link drops may or may not have arrived: the state sent on
+  // reconnecting tells, so the page stops waiting for an answer.
+  linkChanged(open) {
+    this.link.classList.toggle('down', !open);
+    this.link.title = open ? 'connected: the game updates live' : 'reconnecting…';
+    if (!open && this.pending) {
+      this.pending = null;
+      this.showInfo();
+      this.showPosition();
+    }
+  }
+
+  dispose() {
+    this.socket.close();
+    clearInterval(this.ticker);
+  }
+
+  build(root) {
+    const button = (label, cls, onclick, aria) =>
+      h('button', { type: 'button', class: cls, onclick, 'aria-label': aria || label }, label);
+    this.title = h('h1', { class: 'game-title' });
+    this.players = h('p', { class: 'players' });
+    this.link = h('span', { class: 'link', title: 'connecting…' });
+    this.status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+    this.result = h('p', { class: 'result', hidden: true, role: 'status' });
+    this.invite = h('div', { class: 'invite', hidden: true });
+    this.clocks = { black: clockBox('black'), white: clockBox('white') };
+    this.score = h('p', { class: 'score' });
+    this.passButton = button('Pass', 'pass', () => this.play('pass'), 'Pass (play no stone)');
+    this.endButton = button('End turn', 'end-turn', () => this.play('end'), 'End the turn after one placement');
+    this.resignButton = button('Resign', 'resign danger', () => this.resign());
+    this.moveInput = h('input', { id: 'move-text', name: 'move', autocomplete: 'off', size: 6, placeholder: 'cc' });
+    this.moveForm = h('form', { class: 'move-entry', onsubmit: (e) => { e.preventDefault(); this.play(this.moveInput.value.trim()); } },
+      h('label', { for: 'move-text' }, 'Move'), this.moveInput, h('button', { type: 'submit' }, 'Play'));
+    this.error = h('p', { class: 'error', role: 'alert' });
+    const ghostsOn = remembered(GHOSTS_KEY) !== 'off';
+    this.board.setGhosts(ghostsOn && this.geometry.wraps);
+    const ghostToggle = this.geometry.wraps
+      ? toggle('ghosts', 'Ghosts: show the cells across the seams', ghostsOn, (on) => {
+        remember(GHOSTS_KEY, on ? 'on' : 'off');
+        this.board.setGhosts(on);
+      }).el
+      : null;
+    this.analysisToggle = toggle('analysis', "Analysis: the bot's thinking as a heat map", false, () => this.refreshAnalysis());
+    this.analysisPanel = h('div', { class: 'analysis-panel', 'aria-live': 'polite' });
+    this.moveList = h('ol', { class: 'moves', 'aria-label': 'moves' });
+    this.slider = h('input', { type: 'range', min: 0, max: 0, value: 0, class: 'ply-slider', 'aria-label': 'position after move', oninput: () => this.seek(Number(this.slider.value)) });
+    this.plyLabel = h('span', { class: 'ply-label' });
+    const step = (label, aria, target) => button(label, 'step', () => this.seek(target()), aria);
+    const replay = h('div', { class: 'replay' },
+      step('|◀', 'first position', () => 0),
+      step('◀', 'previous move', () => this.currentPly() - 1),
+      this.slider,
+      step('▶', 'next move', () => this.currentPly() + 1),
+      step('▶|', 'last position', () => this.lastPly()),
+      this.plyLabel);
+    replaceChildren(root, h('section', { class: 'game' },
+      h('div', { class: 'board-area' }, this.board.svg, replay,
+        SURFACES[this.geometry.surface]
+          ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], ' Faded cells are copies of the cells across a seam.')
+          : null),
+      h('aside', { class: 'panel' },
+        this.title, this.players,
+        h('div', { class: 'status-line' }, this.link, this.status),
+        this.result, this.invite,
+        h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),
+        this.score,
+        h('div', { class: 'actions' }, this.passButton, this.endButton, this.resignButton),
+        this.moveForm, this.error,
+        h('div', { class: 'toggles' }, ghostToggle, this.analysisToggle.el,
+          h('a', { href: api.sgfUrl(this.id), download: `toroid-${this.id}.sgf`, class: 'sgf' }, 'Download SGF')),
+        this.analysisPanel,
+        h('h2', null, 'Moves'), this.moveList)));
+  }
+
+  lastPly() {
+    return this.state.position.ply;
+  }
+
+  currentPly() {
+    return this.viewPly ?? this.lastPly();
+  }
+
+  myTurn() {
+    const s = this.state;
+    return s.status === 'live' && s.you && s.position.to_move === s.you;
+  }
+
+  // A new GameState from the server (on connect, after every change, or an HTTP answer).
+  apply(state) {
+    if (this.state && state.position.ply < this.state.position.ply) return; // an old answer
+    const grew = !this.state || state.position.ply !== this.state.position.ply;
+    this.state = state;
+    this.receivedAt = performance.now();
+    this.seen.set(state.position.ply, this.toBoard(state.position.board));
+    if (grew) this.rebuilt = null;
+    if (this.pending && (state.position.ply > this.pending.ply || state.status !== 'live')) this.pending = null;
+    document.title = `toroid — ${state.game}`;
+    this.showInfo();
+    this.showMoves();
+    this.showPosition();
+    if (grew || state.status !== 'live') this.refreshAnalysis();
+  }
+
+  showInfo() {
+    const s = this.state;
+    const view = s.position;
+    this.title.textContent = `${s.game} ${view.width}×${view.height}`;
+    this.title.title = paramsText(s.params);
+    this.players.replaceChildren(
+      h('span', { class: 'player black' }, playerLabel(s.players.black)),
+      ' vs ',
+      h('span', { class: 'player white' }, playerLabel(s.players.white)),
+      s.you ? h('span', { class: 'you' }, ` — you play ${s.you}`) : h('span', { class: 'you' }, ' — spectating'));
+    this.status.textContent = this.statusText();
+    const over = s.status === 'finished';
+    this.result.hidden = !over;
+    this.result.textContent = over ? resultText(s.result) || view.reason_text : '';
+    this.invite.hidden = !(s.status === 'waiting' && s.invite);
+    if (!this.invite.hidden && !this.invite.firstChild) this.showInvite(s.invite);
+    const mine = this.myTurn() && !this.pending;
+    const legal = new Set(view.legal_moves);
+    this.passButton.hidden = !(mine && legal.has('pass'));
+    this.endButton.hidden = !(mine && legal.has('end'));
+    this.resignButton.hidden = !(s.you && s.status === 'live');
+    this.moveForm.hidden = !(s.you && s.status === 'live');
+    this.score.textContent = scoreText(view);
+    const hasClock = !!s.clocks;
+    for (const color of ['black', 'white']) this.clocks[color].el.hidden = !hasClock;
+    this.tick();
+  }
+
+  statusText() {
+    const s = this.state;
+    if (s.status === 'waiting') return 'Waiting for an opponent to join.';
+    if (s.status === 'finished') return 'The game is over.';
+    if (this.pending) return `Sending ${this.pending.move}…`;
+    const toMove = colorName(s.position.to_move);
+    if (this.myTurn()) return `Your move (${toMove}).`;
+    return `${toMove[0].toUpperCase()}${toMove.slice(1)} to move.`;
+  }
+
+  showInvite(path) {
+    const url = new URL(path, location.origin).href;
+    const field = h('input', { class: 'invite-link', readonly: true, value: url, 'aria-label': 'invite link', onfocus: (e) => e.target.select() });
+    const copy = h('button', { type: 'button', class: 'copy', 'aria-label': 'Copy the invite link' }, 'Copy');
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        copy.textContent = 'Copied';
+      } catch {
+        field.select(); // No clipboard access: leave it selected for the user to copy.
+      }
+    });
+    this.invite.replaceChildren(h('p', null, 'Send this link to your opponent:'), h('div', { class: 'invite-row' }, field, copy));
+  }
+
+  showMoves() {
+    const moves = this.state.position.moves;
+    const by = movers(this.state.game, moves);
+    const current = this.currentPly();
+    this.moveList.replaceChildren(...moves.map((move, i) =>
+      h('li', { class: i + 1 === current ? 'current' : null },
+        h('button', { type: 'button', class: `move ${by[i]}`, onclick: () => this.seek(i + 1), 'aria-label': `move ${i + 1}, ${colorName(by[i])} ${move}` }, move))));
+    // Scroll the list, not the page, to the current move.
+    const item = this.moveList.querySelector('.current');
+    const list = this.moveList;
+    if (item && (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight)) {
+      list.scrollTop = item.offsetTop - list.clientHeight / 2;
+    }
+    this.slider.max = this.lastPly();
+    this.slider.value = current;
+    this.plyLabel.textContent = `${current} / ${this.lastPly()}`;
+  }
+
+  boardAt(ply) {
+    if (this.seen.has(ply)) return this.seen.get(ply);
+    if (!this.rebuilt) this.rebuilt = rebuild(this.state.game, this.geometry, this.adj, this.state.position.moves);
+    return this.rebuilt[ply];
+  }
+
+  showPosition() {
+    const view = this.state.position;
+    const live = this.viewPly === null;
+    const ply = this.currentPly();
+    const board = this.boardAt(ply);
+    const lastMove = ply > 0 ? this.geometry.index(view.moves[ply - 1]) : undefined;
+    const mine = live && this.myTurn() && !this.pending;
+    this.board.render({
+      board,
+      previous: this.shown,
+      last: lastMove ?? null,
+      highlight: live ? view.highlight.map((n) => this.geometry.index(n)).filter((i) => i !== undefined) : [],
+      legal: mine ? new Set(view.legal_moves) : null,
+      toMove: view.to_move === 'white' ? 'w' : 'b',
+      heat: live && this.analysisToggle.input.checked && this.analysis ? this.analysis.visit_map : null,
+    });
+    this.board.svg.dataset.ply = ply;
+    this.shown = board;
+  }
+
+  seek(ply) {
+    const last = this.lastPly();
+    const target = Math.max(0, Math.min(last, ply));
+    this.viewPly = target === last ? null : target;
+    this.showMoves();
+    this.showPosition();
+    this.showInfo();
+  }
+
+  async play(move) {
+    if (!move || !this.myTurn() || this.pending || this.viewPly !== null) return;
+    const ply = this.state.position.ply;
+    this.pending = { move, ply };
+    this.error.textContent = '';
+    this.moveInput.value = '';
+    this.showInfo();
+    this.showPosition();
+    if (this.socket.send({ type: 'move', move, ply })) return;
+    try {
+      this.apply(await api.move(this.id, move, ply));
+    } catch (err) {
+      this.refused(err.code, err.message);
+    }
+  }
+
+  async resign() {
+    const button = this.resignButton;
+    if (!button.classList.contains('confirm')) {
+      // A second click within a few seconds confirms: no modal dialog to get in the way.
+      button.classList.add('confirm');
+      button.textContent = 'Really resign?';
+      setTimeout(() => {
+        button.classList.remove('confirm');
+        button.textContent = 'Resign';
+      }, 4000);
+      return;
+    }
+    button.classList.remove('confirm');
+    button.textContent = 'Resign';
+    if (this.socket.send({ type: 'resign' })) return;
+    try {
+      this.apply(await api.resign(this.id));
+    } catch (err) {
+      this.refused(err.code, err.message);
+    }
+  }
+
+  refused(code, message) {
+    this.pending = null;
+    this.error.textContent = `${message} (${code})`;
+    this.showInfo();
+    this.showPosition();
+  }
+
+  // Counts the running clock down from the time the last state was received.
+  tick() {
+    const clocks = this.state.clocks;
+    if (!clocks) return;
+    const elapsed = performance.now() - this.receivedAt;
+    for (const color of ['black', 'white']) {
+      const running = clocks.running === color && this.state.status === 'live';
+      const left = clocks[`${color}_ms`] - (running ? elapsed : 0);
+      const box = this.clocks[color];
+      box.time.textContent = clockText(left);
+      box.el.classList.toggle('running', running);
+      box.el.classList.toggle('low', left < 10_000);
+    }
+  }
+
+  async refreshAnalysis() {
+    const on = this.analysisToggle.input.checked;
+    if (!on || this.state.status === 'finished') {
+      if (this.analysis) {
+        this.analysis = null;
+        this.showPosition();
+      }
+      this.analysisPanel.replaceChildren();
+      return;
+    }
+    if (this.analysing) return;
+    this.analysing = true;
+    const ply = this.lastPly();
+    try {
+      const analysis = await api.analysis(this.id, ANALYSIS_MS);
+      if (ply === this.lastPly()) {
+        this.analysis = analysis;
+        this.analysisPanel.replaceChildren(analysisSummary(analysis));
+        this.showPosition();
+      }
+    } catch (err) {
+      this.analysisPanel.replaceChildren(h('p', { class: 'error' }, `No analysis: ${err.message}`));
+    } finally {
+      this.analysing = false;
+    }
+    // A move came in while the search ran: look at the new position.
+    if (ply !== this.lastPly()) this.refreshAnalysis();
+  }
+}
+
+// The browser's storage of a setting; it may be off (private windows), and then nothing is
+// remembered.
+function remembered(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Not remembered: the setting still applies to this page.
+  }
+}
+
+function clockBox(color) {
+  const time = h('span', { class: 'time' }, '–');
+  const el = h('div', { class: `clock ${color}`, role: 'timer', 'aria-label': `${color}'s clock` },
+    h('span', { class: `dot ${color}` }), h('span', { class: 'who' }, color), time);
+  return { el, time };
+}
+
+function toggle(name, label, checked, onChange) {
+  const input = h('input', { type: 'checkbox', id: `toggle-${name}`, name, checked });
+  input.addEventListener('change', () => onChange(input.checked));
+  return { input, el: h('label', { class: `toggle toggle-${name}`, for: `toggle-${name}` }, input, ' ', label) };
+}
+
+function scoreText(view) {
+  if (view.score) return `Score: black ${view.score.black}, white ${view.score.white}`;
+  const { black, white } = view.captures;
+  if (black === 0 && white === 0) return '';
+  return `${view.game === 'ctor' ? 'Turned over' : 'Captured'}: black ${black}, white ${white}`;
+}
+
+function analysisSummary(analysis) {
+  const top = analysis.moves.slice(0, 5);
+  return h('div', null,
+    h('p', null, `${analysis.simulations} simulations`),
+    h('ol', { class: 'candidates' }, ...top.map((m) =>
+      h('li', null, h('strong', null, m.move), ` ${m.visits} visits, ${(m.win_rate * 100).toFixed(0)}% for the player to move`,
+        m.pv && m.pv.length > 1 ? h('span', { class: 'pv' }, ` — ${m.pv.slice(0, 6).join(' ')}`) : null))));
+}

@@ -1,0 +1,125 @@
+// The form that creates a game: any rule set with a field for each of its parameters (from
+// GET /api/rules), a time control, the opponent (a house bot of some level, or a person
+// through an invite link) and the colour.
+
+import { h, replaceChildren } from './dom.js';
+
+const CLOCKS = [
+  ['none', 'No clock'],
+  ['60+2', '1 min + 2 s a move'],
+  ['300+5', '5 min + 5 s a move'],
+  ['900+10', '15 min + 10 s a move'],
+  ['custom', 'Custom…'],
+];
+
+/** The form; `onCreate(spec)` gets the body of POST /api/games. */
+export function newGameForm(rules, levels, onCreate) {
+  const gameSelect = h('select', { id: 'new-game', name: 'game' },
+    ...rules.map((r) => h('option', { value: r.name }, r.name)));
+  const summary = h('p', { class: 'summary' });
+  const params = h('fieldset', { class: 'params' });
+  const showRules = () => {
+    const rule = rules.find((r) => r.name === gameSelect.value);
+    summary.textContent = rule.summary;
+    replaceChildren(params, h('legend', null, 'Parameters'), ...rule.params.map(paramField));
+  };
+  gameSelect.addEventListener('change', showRules);
+
+  const clockSelect = h('select', { id: 'new-clock', name: 'clock' },
+    ...CLOCKS.map(([value, label]) => h('option', { value }, label)));
+  const minutes = h('input', { id: 'clock-minutes', name: 'minutes', type: 'number', min: 0.5, step: 0.5, value: 10 });
+  const increment = h('input', { id: 'clock-increment', name: 'increment', type: 'number', min: 0, step: 1, value: 5 });
+  const custom = h('div', { class: 'custom-clock', hidden: true },
+    h('label', { for: 'clock-minutes' }, 'Minutes'), minutes,
+    h('label', { for: 'clock-increment' }, 'Seconds added a move'), increment);
+  clockSelect.addEventListener('change', () => { custom.hidden = clockSelect.value !== 'custom'; });
+
+  const levelSelect = h('select', { id: 'new-level', name: 'level' },
+    ...levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
+  const radio = (value, label, checked) => h('label', { class: 'choice' },
+    h('input', { type: 'radio', name: 'opponent', value, checked }), ' ', label);
+  const colorSelect = h('select', { id: 'new-color', name: 'color' },
+    ...['black', 'white', 'random'].map((c) => h('option', { value: c }, c)));
+  const error = h('p', { class: 'error', role: 'alert' });
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create game');
+
+  const form = h('form', { class: 'new-game', 'aria-label': 'new game' },
+    h('div', { class: 'field' }, h('label', { for: 'new-game' }, 'Rule set'), gameSelect),
+    summary,
+    params,
+    h('div', { class: 'field' }, h('label', { for: 'new-clock' }, 'Time control'), clockSelect),
+    custom,
+    h('fieldset', { class: 'opponent' }, h('legend', null, 'Opponent'),
+      h('div', { class: 'field' }, radio('house', 'House bot', true), levelSelect),
+      h('div', { class: 'field' }, radio('invite', 'A person: get an invite link', false))),
+    h('div', { class: 'field' }, h('label', { for: 'new-color' }, 'Your colour'), colorSelect),
+    submit, error);
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const opponent = form.elements.opponent.value === 'invite'
+      ? { kind: 'invite' }
+      : { kind: 'house', level: levelSelect.value };
+    const spec = {
+      game: gameSelect.value,
+      params: paramValues(params),
+      clock: clockSpec(clockSelect.value, Number(minutes.value), Number(increment.value)),
+      opponent,
+      color: colorSelect.value,
+    };
+    error.textContent = '';
+    submit.disabled = true;
+    try {
+      await onCreate(spec);
+    } catch (err) {
+      error.textContent = err.message;
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  showRules();
+  return form;
+}
+
+// One field for a parameter as `toroid games --json` describes it. A derived default (Go's
+// move limit) leaves the field empty and the rule set computes it.
+function paramField(param) {
+  const id = `param-${param.name}`;
+  let input;
+  if (param.kind === 'choice') {
+    input = h('select', { id, name: param.name },
+      ...param.choices.map((c) => h('option', { value: c, selected: c === param.default }, c)));
+  } else {
+    input = h('input', {
+      id,
+      name: param.name,
+      type: 'number',
+      step: param.kind === 'int' ? 1 : 'any',
+      min: param.min,
+      max: param.max,
+      value: param.default_derived ? null : param.default,
+      placeholder: param.default_derived ? param.default : null,
+      required: !param.default_derived,
+      dataset: { kind: param.kind },
+    });
+  }
+  return h('div', { class: 'field' },
+    h('label', { for: id }, param.name.replace(/_/g, ' ')), input,
+    h('small', { class: 'help' }, param.help));
+}
+
+function paramValues(fieldset) {
+  const values = {};
+  for (const input of fieldset.querySelectorAll('input, select')) {
+    if (input.value === '') continue;
+    values[input.name] = input.tagName === 'SELECT' ? input.value : Number(input.value);
+  }
+  return values;
+}
+
+function clockSpec(choice, minutes, increment) {
+  if (choice === 'none') return null;
+  if (choice === 'custom') return { initial_s: Math.round(minutes * 60), increment_s: increment };
+  const [initial, inc] = choice.split('+').map(Number);
+  return { initial_s: initial, increment_s: inc };
+}
