@@ -1,11 +1,16 @@
 //! `toroid serve` as a process: it starts on an empty data directory, and after SIGKILL and a
 //! restart on the same directory every acknowledged move is there and every game goes on.
+//! The web page in a real browser: crates/server/tests/browser/run.mjs drives Debian's
+//! chromium with playwright-core (both installed by `scripts/test`) through the page of a
+//! fresh server, saving a screenshot of every rule set's board under
+//! `test-output/browser`, and rebuild-check.mjs checks the page's replay against
+//! `toroid replay`.
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -217,4 +222,62 @@ async fn every_acknowledged_move_survives_sigkill() {
         .await;
     assert_eq!(answered["status"], "live");
     serve.kill();
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn browser_tests() -> PathBuf {
+    workspace().join("crates/server/tests/browser")
+}
+
+/// Fails with what to do when the browser or the npm packages are missing: `scripts/test`
+/// installs them, a bare `cargo test` does not.
+fn require_tools() {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    assert!(
+        Path::new(&chromium).exists(),
+        "no chromium at {chromium}: run scripts/test, which installs Debian's chromium"
+    );
+    assert!(
+        browser_tests().join("node_modules/playwright-core").exists(),
+        "playwright-core is not installed: run scripts/test (npm ci in crates/server/tests/browser)"
+    );
+}
+
+fn node(args: &[&str]) {
+    let status = Command::new("node")
+        .args(args)
+        .current_dir(workspace())
+        .status()
+        .expect("node runs (scripts/test installs it)");
+    assert!(status.success(), "node {} failed: {status}", args.join(" "));
+}
+
+#[test]
+fn the_page_plays_spectates_replays_and_shows_every_board_in_chromium() {
+    require_tools();
+    let dir = tempfile::tempdir().unwrap();
+    let serve = Serve::start(dir.path());
+    node(&[
+        "crates/server/tests/browser/run.mjs",
+        "--base",
+        &serve.base,
+        "--out",
+        "test-output/browser",
+    ]);
+    for game in ["torus", "hex-torus", "m-torus", "ctor", "capture-go", "go"] {
+        let shot = workspace().join(format!("test-output/browser/board-{game}.png"));
+        assert!(shot.exists(), "no screenshot {}", shot.display());
+    }
+}
+
+#[test]
+fn the_pages_replay_rebuilds_every_position_as_the_rules_do() {
+    node(&[
+        "crates/server/tests/browser/rebuild-check.mjs",
+        "--toroid",
+        env!("CARGO_BIN_EXE_toroid"),
+    ]);
 }

@@ -104,6 +104,8 @@ fn search(game: &AnyGame, policy: Policy, threads: usize, duration: Duration, se
         Policy::Playout => Rollout::Tactical,
         Policy::Uniform => Rollout::Uniform,
     };
+    // The measurement is the rate over the whole time, not a move.
+    config.settings.stop_early = false;
     let analysis = Mcts::new("bench", config, seed).analyse(game, None);
     let seconds = analysis.elapsed.as_secs_f64();
     format!(
