@@ -394,3 +394,61 @@ async fn a_bot_that_reconnects_is_told_its_games_again() {
     assert_eq!(over["result"]["reason"], "resignation");
     assert_eq!(over["result"]["winner"], "black");
 }
+
+/// The example client of the server crate, built by `cargo test` beside this test:
+/// target/<profile>/deps/bots-HASH -> target/<profile>/examples/bot_client.
+fn example_client() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let client = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .unwrap()
+        .join("examples")
+        .join(format!("bot_client{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        client.exists(),
+        "{} is missing: build it with `cargo build -p toroid-server --example bot_client`",
+        client.display()
+    );
+    client
+}
+
+#[tokio::test]
+async fn two_example_clients_seek_and_play_a_game_to_the_end() {
+    let (_server, base, _dir) = start().await;
+    let owner = Client::person(&base, "owner").await;
+    let mut clients = Vec::new();
+    for name in ["example-one", "example-two"] {
+        let token = register(&owner, name).await;
+        let base = base.clone();
+        clients.push(tokio::task::spawn_blocking(move || {
+            std::process::Command::new(example_client())
+                .args(["--url", &base, "--seek", "hex-torus", "--games", "1"])
+                .env("TOROID_BOT_TOKEN", token)
+                .output()
+        }));
+    }
+    let outputs = tokio::time::timeout(WAIT * 4, futures_util::future::join_all(clients))
+        .await
+        .expect("both example clients finish their game");
+    for output in outputs {
+        let output = output.unwrap().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let finished = Client::anonymous(&base)
+        .get("/api/games?status=finished")
+        .await;
+    let games = finished.body.as_array().unwrap();
+    assert_eq!(games.len(), 1, "{games:?}");
+    let players = &games[0]["players"];
+    let mut names = [
+        players["black"]["name"].clone(),
+        players["white"]["name"].clone(),
+    ];
+    names.sort_by_key(|n| n.to_string());
+    assert_eq!(names, [json!("example-one"), json!("example-two")]);
+}
