@@ -536,7 +536,10 @@ impl Hub {
             .map_err(|_| ApiError::Busy("every search thread is in use; try again soon"))?;
         let time = std::time::Duration::from_millis(ms).min(self.limits.analysis);
         let analysis = tokio::task::spawn_blocking(move || {
-            let config = MctsConfig::new(Budget::Time(time), 1);
+            let mut config = MctsConfig::new(Budget::Time(time), 1);
+            // The heat map shows a search of the time asked for, not one cut short once its
+            // move is settled.
+            config.settings.stop_early = false;
             let analysis = Mcts::new("analysis", config, rand::random()).analyse(&position, None);
             let topology = position.topology();
             let name = |mv: &toroid_rules::Move| mv.notation(topology).to_string();
