@@ -489,6 +489,57 @@ fn own_eyes_and_the_playout_policy() {
     assert!(!g.is_own_eye(cell(&g, "aa"), Color::Black));
 }
 
+#[test]
+fn the_neighborhood_reads_the_eight_cells_around_clockwise_from_above() {
+    let mut g = go(&["size=5"]);
+    position(&mut g, &["bw...", ".b..."], Color::Black);
+    // Around `ab` (x 0, y 1) on the plane: above `aa` black, `ba` white, `bb` black, then
+    // below and left of it the empty `bc` `ac` and three cells off the board.
+    let around = g.around(cell(&g, "ab"));
+    let off = None;
+    let at = |p| Some(cell(&g, p));
+    assert_eq!(
+        around,
+        [
+            at("aa"),
+            at("ba"),
+            at("bb"),
+            at("bc"),
+            at("ac"),
+            off,
+            off,
+            off
+        ]
+    );
+    let fields = [1, 2, 1, 0, 0, 3, 3, 3];
+    let expected = fields
+        .iter()
+        .enumerate()
+        .fold(0, |code, (i, &v)| code | v << (2 * i));
+    assert_eq!(g.neighborhood(cell(&g, "ab")), expected);
+}
+
+/// The 3×3 neighbourhood code of `c`, recomputed from the topology and the stones.
+fn naive_neighborhood(g: &Go, c: Cell) -> u16 {
+    const STEPS: [(i32, i32); 8] = [
+        (0, -1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+    ];
+    STEPS.iter().enumerate().fold(0, |code, (i, &(dx, dy))| {
+        let field = match g.topology().step(c, dx, dy) {
+            None => 3,
+            Some((n, _)) => g.stone(n).map_or(0, |color| color.index() as u16 + 1),
+        };
+        code | field << (2 * i)
+    })
+}
+
 /// Draws 40,000 moves and checks each of `expected` comes up within 10% of its fair share
 /// (and nothing else comes up).
 fn assert_uniform(expected: &[Move], mut draw: impl FnMut() -> Move) {
@@ -624,17 +675,19 @@ proptest! {
                     prop_assert!(!g.is_own_eye(m.cell().unwrap(), me));
                 }
             }
-            // A group self-atari is what playing there does: a chain of two or more stones
-            // with one liberty and nothing captured.
+            // A self-atari is what playing there does: a chain with one liberty and
+            // nothing captured.
             for c in g.topology().cells() {
                 let mut after = g.clone();
                 if g.stone(c).is_some() || after.play(Move::Place(c)).is_err() {
                     continue;
                 }
-                let expected = after.chain(c).len() >= 2
-                    && after.liberties(c) == 1
-                    && after.captures() == g.captures();
-                prop_assert_eq!(g.is_group_self_atari(c, me), expected, "at {:?}", c);
+                let expected = (after.liberties(c) == 1 && after.captures() == g.captures())
+                    .then(|| after.chain(c).len());
+                prop_assert_eq!(g.self_atari(c, me), expected, "at {:?}", c);
+            }
+            for c in g.topology().cells() {
+                prop_assert_eq!(g.neighborhood(c), naive_neighborhood(&g, c), "at {:?}", c);
             }
             // The uniform policy proposes only legal moves (with every ko rule).
             let u = g.uniform_move(&mut rng).unwrap();

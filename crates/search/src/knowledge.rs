@@ -6,6 +6,7 @@ use toroid_rules::games::{Ctor, Go, HexTorus, MTorus, Torus};
 use toroid_rules::{Move, Position};
 
 use crate::eval::pressure;
+use crate::patterns::mogo;
 use crate::surround::{captures_at, forced_win, safe_moves};
 use crate::tactics::losing_moves;
 
@@ -42,8 +43,13 @@ pub trait Knowledge: Position {
     }
 }
 
-/// The prior value of a pass in Go while the opponent has not passed.
+/// Prior values of Go moves ([`Knowledge::prior`]): a pass while the opponent has not
+/// passed, a capture or an escape from atari, a MoGo pattern's shape, a self-atari of a
+/// group.
 const PASS_PRIOR: f32 = 0.1;
+const ATARI_PRIOR: f32 = 0.8;
+const PATTERN_PRIOR: f32 = 0.6;
+const SELF_ATARI_PRIOR: f32 = 0.1;
 
 impl Knowledge for Go {
     /// Also a pass, while the opponent has not just passed and a point is left that is
@@ -68,10 +74,31 @@ impl Knowledge for Go {
         avoid
     }
 
-    /// Below the root, a pass starts low unless the opponent just passed, for the same
-    /// reason.
+    /// A pass starts low unless the opponent just passed, for the same reason. A placement
+    /// starts high when it captures or saves a chain in atari, fairly high when its shape
+    /// is a MoGo pattern, low when it puts a group in atari; other placements have no
+    /// prior.
     fn prior(&self, mv: Move) -> Option<f32> {
-        (mv == Move::Pass && self.consecutive_passes() == 0).then_some(PASS_PRIOR)
+        let Some(c) = mv.cell() else {
+            return (self.consecutive_passes() == 0).then_some(PASS_PRIOR);
+        };
+        let me = self.turn()?;
+        if self.self_atari(c, me).is_some_and(|size| size >= 2) {
+            return Some(SELF_ATARI_PRIOR);
+        }
+        // The last liberty of an adjacent chain: a capture, or an escape (an escape that
+        // leaves one liberty is a self-atari of a group, above).
+        let urgent = self
+            .topology()
+            .adjacent(c)
+            .any(|n| self.atari_point(n) == Some(c));
+        if urgent {
+            Some(ATARI_PRIOR)
+        } else {
+            mogo()
+                .matches(self.neighborhood(c))
+                .then_some(PATTERN_PRIOR)
+        }
     }
 }
 impl Knowledge for Ctor {}

@@ -13,6 +13,7 @@ pub mod greedy;
 pub mod knowledge;
 pub mod level;
 pub mod mcts;
+pub mod patterns;
 pub mod policy;
 pub mod random;
 pub mod search;

@@ -7,6 +7,7 @@ use toroid_rules::games::{Ctor, Go, HexTorus, MTorus, Torus};
 use toroid_rules::{Cell, Color, Move, Position};
 
 use crate::knowledge::Knowledge;
+use crate::patterns::mogo;
 use crate::surround::{
     captures_at, capturing_cells, last_liberty, rescues, self_threat, touched_by,
 };
@@ -82,18 +83,23 @@ fn placed(recent: &[(Move, Color)]) -> Option<Cell> {
 }
 
 impl Playout for Go {
-    /// Capture the chain of the stone just played if it is in atari, else extend an own
-    /// chain it put in atari.
-    fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], _rng: &mut R) -> Option<Move> {
+    /// In order: capture the chain of the stone just played if it is in atari; save an own
+    /// chain it put in atari by extending, where that gives the chain a second liberty;
+    /// answer its shape with a MoGo pattern move around it ([`crate::patterns`]).
+    fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
         let c = placed(recent)?;
         let me = self.turn()?;
         if let Some(capture) = self.atari_point(c) {
             return Some(Move::Place(capture));
         }
-        self.topology()
+        let escape = self
+            .topology()
             .adjacent(c)
             .filter(|&n| self.stone(n) == Some(me))
             .find_map(|n| self.atari_point(n))
+            .filter(|&p| self.self_atari(p, me).is_none());
+        escape
+            .or_else(|| pattern_reply(self, c, me, rng))
             .map(Move::Place)
     }
 
@@ -101,10 +107,29 @@ impl Playout for Go {
     /// living groups look dead and dead ones alive (a lone stone may still throw in).
     fn unwise(&self, mv: Move) -> bool {
         match (mv.cell(), self.turn()) {
-            (Some(c), Some(me)) => self.is_group_self_atari(c, me),
+            (Some(c), Some(me)) => self.self_atari(c, me).is_some_and(|size| size >= 2),
             _ => false,
         }
     }
+}
+
+/// A random one of the empty cells around `c` whose 3×3 shape is a MoGo pattern, leaving
+/// out own eyes and self-ataris.
+fn pattern_reply<R: Rng>(go: &Go, c: Cell, me: Color, rng: &mut R) -> Option<Cell> {
+    let patterns = mogo();
+    let mut replies = [Cell(0); 8];
+    let mut count = 0;
+    for n in go.around(c).into_iter().flatten() {
+        if go.stone(n).is_none()
+            && patterns.matches(go.neighborhood(n))
+            && go.self_atari(n, me).is_none()
+            && !go.is_own_eye(n, me)
+        {
+            replies[count] = n;
+            count += 1;
+        }
+    }
+    (count > 0).then(|| replies[rng.random_range(0..count)])
 }
 
 /// The cell completing a two-bridge of `me` that the opponent's stone on `c` just intruded

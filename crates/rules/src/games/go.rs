@@ -282,13 +282,32 @@ impl Go {
             && self.board.is_own_eye(p, code(color))
     }
 
-    /// Whether `color` playing on the empty `cell` would put a group of two or more of its
-    /// stones in atari without capturing anything (false for a cell that is not empty).
-    pub fn is_group_self_atari(&self, cell: Cell, color: Color) -> bool {
+    /// When `color` playing on the empty `cell` would leave the chain of that stone with
+    /// exactly one liberty without capturing anything (a self-atari), the chain's size
+    /// (`None` also for a cell that is not empty).
+    pub fn self_atari(&self, cell: Cell, color: Color) -> Option<usize> {
         let p = cell.index();
-        p < self.board.len()
-            && self.board.color(p) == EMPTY
-            && self.board.is_group_self_atari(p, code(color))
+        if p < self.board.len() && self.board.color(p) == EMPTY {
+            self.board.self_atari(p, code(color))
+        } else {
+            None
+        }
+    }
+
+    /// The eight cells around `cell`, clockwise from the one above it (`None` off the
+    /// board), as [`Go::neighborhood`] reads them.
+    pub fn around(&self, cell: Cell) -> [Option<Cell>; 8] {
+        let n = self.board.len();
+        self.board
+            .around(cell.index())
+            .map(|r| (usize::from(r) < n).then_some(Cell(r)))
+    }
+
+    /// The 3×3 neighbourhood of `cell` as a 16-bit code: two bits for each of the eight
+    /// cells of [`Go::around`], the first in the lowest bits, each 0 empty, 1 black, 2 white
+    /// or 3 off the board. Playout patterns are sets of these codes.
+    pub fn neighborhood(&self, cell: Cell) -> u16 {
+        self.board.neighborhood(cell.index())
     }
 
     /// The passes played in a row just before this position (1: the opponent just passed).

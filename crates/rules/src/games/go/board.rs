@@ -61,11 +61,26 @@ fn key(point: usize, code: u8) -> u64 {
     zobrist::stone(point, player(code))
 }
 
-/// The cell graph in the form the engine reads: exactly four neighbour slots per cell.
+/// The steps to the eight cells around a cell, clockwise from the one above: the order of
+/// [`Board::neighborhood`]'s fields.
+const AROUND: [(i32, i32); 8] = [
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+/// The cell graph in the form the engine reads: exactly four neighbour slots per cell, and
+/// the eight cells around each (the 3×3 neighbourhood that playout patterns read).
 #[derive(Debug)]
 pub(crate) struct Geometry {
     pub(crate) topology: Topology,
     neighbors: Box<[[u16; 4]]>,
+    around: Box<[[u16; 8]]>,
 }
 
 impl Geometry {
@@ -81,9 +96,14 @@ impl Geometry {
                 slots
             })
             .collect();
+        let around = topology
+            .cells()
+            .map(|c| AROUND.map(|(dx, dy)| topology.step(c, dx, dy).map_or(off, |(n, _)| n.0)))
+            .collect();
         Geometry {
             topology,
             neighbors,
+            around,
         }
     }
 }
@@ -262,6 +282,24 @@ impl Board {
         self.points[point].next as usize
     }
 
+    /// The eight cells around `point`, clockwise from the one above (`len()` off the board).
+    #[inline]
+    pub(crate) fn around(&self, point: usize) -> [u16; 8] {
+        self.geometry.around[point]
+    }
+
+    /// The colours of the eight cells around `point` in the order of [`Board::around`], two
+    /// bits each from the lowest: `EMPTY`, `BLACK`, `WHITE` or 3 off the board.
+    #[inline]
+    pub(crate) fn neighborhood(&self, point: usize) -> u16 {
+        self.around(point)
+            .iter()
+            .enumerate()
+            .fold(0, |code, (i, &r)| {
+                code | u16::from(self.points[r as usize].color) << (2 * i)
+            })
+    }
+
     pub(crate) fn empty_points(&self) -> &[u16] {
         &self.empty[..self.empty_len]
     }
@@ -338,9 +376,9 @@ impl Board {
         liberty & !eye
     }
 
-    /// Whether a `color` stone on the empty `point` would join a chain of two or more
-    /// stones left with exactly one liberty, capturing nothing: a self-atari of a group.
-    pub(crate) fn is_group_self_atari(&self, point: usize, color: u8) -> bool {
+    /// The size of the chain a `color` stone on the empty `point` would make, when that
+    /// chain is left with exactly one liberty and nothing is captured: a self-atari.
+    pub(crate) fn self_atari(&self, point: usize, color: u8) -> Option<usize> {
         let mut libs = Libs(0);
         let mut size = 1;
         let mut joined = [NO_POINT as usize; 4];
@@ -358,10 +396,10 @@ impl Board {
                     size += usize::from(self.chains[h].size);
                 }
             } else if p.color == color ^ 3 && self.chains[p.head as usize].libs.in_atari() {
-                return false;
+                return None;
             }
         }
-        size >= 2 && libs.count() > 0 && libs.in_atari()
+        (libs.count() > 0 && libs.in_atari()).then_some(size)
     }
 
     /// The stones' hash after a `color` stone on the empty `point` and its captures.

@@ -1,0 +1,122 @@
+//! Go knowledge of the search: the playout's tactical replies and the tree's priors, in
+//! hand-made 9×9 positions.
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid_rules::games::Go;
+use toroid_rules::{AnyGame, Cell, Color, GameKind, Move, Position};
+use toroid_search::knowledge::Knowledge;
+use toroid_search::patterns::mogo;
+use toroid_search::policy::Playout;
+
+/// A 9×9 Go position: `rows` from the top, `b` and `w` stones, `to_move` to play.
+fn position(rows: &[&str], to_move: Color) -> Go {
+    let Ok(AnyGame::Go(mut g)) = GameKind::Go.new_game::<&str>(&[]) else {
+        panic!("a go game");
+    };
+    let stones: Vec<_> = rows
+        .iter()
+        .enumerate()
+        .flat_map(|(y, row)| {
+            row.chars().enumerate().filter_map(move |(x, ch)| {
+                let color = match ch {
+                    'b' => Color::Black,
+                    'w' => Color::White,
+                    _ => return None,
+                };
+                Some((at(x, y), Some(color)))
+            })
+        })
+        .collect();
+    g.setup(&stones, to_move).unwrap();
+    g
+}
+
+fn at(x: usize, y: usize) -> Cell {
+    Cell((y * 9 + x) as u16)
+}
+
+/// Black's corner stone is in atari, a white stone in the middle is in atari.
+const ATARIS: &[&str] = &[
+    "b.w......",
+    "w........",
+    ".........",
+    "....b....",
+    "...bwb...",
+];
+
+/// A white stone attached to a black one: a hane below the white stone is a pattern move.
+const ATTACHMENT: &[&str] = &["", "", "", "", "....bw..."];
+
+fn prior(g: &Go, c: Cell) -> Option<f32> {
+    g.prior(Move::Place(c))
+}
+
+#[test]
+fn priors_favour_captures_escapes_and_shape_and_disfavour_self_atari() {
+    let black = position(ATARIS, Color::Black);
+    let white = position(ATARIS, Color::White);
+    let capture = prior(&black, at(4, 5)).unwrap();
+    let escape = prior(&white, at(4, 5)).unwrap();
+    // Extending the corner stone leaves the pair one liberty.
+    let self_atari = prior(&black, at(1, 0)).unwrap();
+    let hane = prior(&position(ATTACHMENT, Color::Black), at(5, 5)).unwrap();
+    assert!(capture > hane && escape > hane, "{capture} {escape} {hane}");
+    assert!(hane > 0.5 && self_atari < 0.5, "{hane} {self_atari}");
+    // Nothing is known of a quiet point.
+    assert_eq!(prior(&black, at(8, 8)), None);
+}
+
+fn tactical(g: &Go, last: Cell, seed: u64) -> Option<Move> {
+    let mover = g.turn().unwrap().opponent();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    g.tactical_move(&[(Move::Place(last), mover)], &mut rng)
+}
+
+#[test]
+fn playouts_capture_the_stone_just_played_in_atari_and_escape_from_atari() {
+    let black = position(ATARIS, Color::Black);
+    assert_eq!(tactical(&black, at(4, 4), 1), Some(Move::Place(at(4, 5))));
+    let white = position(ATARIS, Color::White);
+    assert_eq!(tactical(&white, at(4, 3), 1), Some(Move::Place(at(4, 5))));
+}
+
+#[test]
+fn playouts_do_not_escape_into_a_self_atari() {
+    // White's stone below the corner put black's in atari; extending leaves one liberty.
+    let black = position(ATARIS, Color::Black);
+    for seed in 0..20 {
+        assert_ne!(
+            tactical(&black, at(0, 1), seed),
+            Some(Move::Place(at(1, 0)))
+        );
+    }
+}
+
+#[test]
+fn playouts_answer_shape_with_pattern_moves_around_the_last_move() {
+    let g = position(ATTACHMENT, Color::Black);
+    let white = at(5, 4);
+    let mut seen = Vec::new();
+    for seed in 0..40 {
+        let Some(Move::Place(c)) = tactical(&g, white, seed) else {
+            panic!("no pattern reply to the attachment");
+        };
+        assert!(
+            g.around(white).contains(&Some(c)),
+            "{c:?} is not around the last move"
+        );
+        assert!(g.stone(c).is_none() && mogo().matches(g.neighborhood(c)));
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    // The hanes above and below the white stone are both answers, drawn at random.
+    assert!(
+        seen.contains(&at(5, 5)) && seen.contains(&at(5, 3)),
+        "{seen:?}"
+    );
+    // A lone stone in the open has no shape to answer.
+    let lone = position(&["", "", "", "", "....b...."], Color::White);
+    assert_eq!(tactical(&lone, at(4, 4), 1), None);
+}
