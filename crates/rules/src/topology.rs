@@ -95,25 +95,29 @@ impl fmt::Debug for Topology {
     }
 }
 
+/// The steps `(dx, dy)` to the eight cells around a square cell, clockwise from the one
+/// above: the neighbours of [`Lattice::Square8`], and the fields of a Go 3×3 neighbourhood
+/// (`Go::neighborhood`).
+pub const AROUND: [(i32, i32); 8] = [
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
 /// The steps `(dx, dy)` from a cell in row `y` to its neighbours, before any wrapping.
 fn steps(lattice: Lattice, y: usize) -> &'static [(i32, i32)] {
     const SQUARE4: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
-    const SQUARE8: [(i32, i32); 8] = [
-        (0, -1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-        (0, 1),
-        (-1, 1),
-        (-1, 0),
-        (-1, -1),
-    ];
     // Clockwise from the left neighbour, so consecutive entries are themselves neighbours.
     const HEX_EVEN: [(i32, i32); 6] = [(-1, 0), (-1, -1), (0, -1), (1, 0), (0, 1), (-1, 1)];
     const HEX_ODD: [(i32, i32); 6] = [(-1, 0), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1)];
     match lattice {
         Lattice::Square4 => &SQUARE4,
-        Lattice::Square8 => &SQUARE8,
+        Lattice::Square8 => &AROUND,
         Lattice::HexOddR if y.is_multiple_of(2) => &HEX_EVEN,
         Lattice::HexOddR => &HEX_ODD,
     }

@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::games::go::{CAPTURE_GO_PARAMS, GO_PARAMS};
 use toroid_rules::games::Go;
+use toroid_rules::topology::AROUND;
 use toroid_rules::zobrist::{self, WHITE_TO_MOVE};
 use toroid_rules::{
     Cell, Color, GameKind, IllegalMove, Move, ParamValue, Params, Position, Reason,
@@ -521,17 +522,7 @@ fn the_neighborhood_reads_the_eight_cells_around_clockwise_from_above() {
 
 /// The 3×3 neighbourhood code of `c`, recomputed from the topology and the stones.
 fn naive_neighborhood(g: &Go, c: Cell) -> u16 {
-    const STEPS: [(i32, i32); 8] = [
-        (0, -1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-        (0, 1),
-        (-1, 1),
-        (-1, 0),
-        (-1, -1),
-    ];
-    STEPS.iter().enumerate().fold(0, |code, (i, &(dx, dy))| {
+    AROUND.iter().enumerate().fold(0, |code, (i, &(dx, dy))| {
         let field = match g.topology().step(c, dx, dy) {
             None => 3,
             Some((n, _)) => g.stone(n).map_or(0, |color| color.index() as u16 + 1),

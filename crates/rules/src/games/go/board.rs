@@ -24,7 +24,7 @@
 use std::sync::Arc;
 
 use crate::color::Color;
-use crate::topology::Topology;
+use crate::topology::{Topology, AROUND};
 use crate::zobrist;
 
 pub(crate) const EMPTY: u8 = 0;
@@ -60,19 +60,6 @@ pub(crate) fn player(code: u8) -> Color {
 fn key(point: usize, code: u8) -> u64 {
     zobrist::stone(point, player(code))
 }
-
-/// The steps to the eight cells around a cell, clockwise from the one above: the order of
-/// [`Board::neighborhood`]'s fields.
-const AROUND: [(i32, i32); 8] = [
-    (0, -1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-];
 
 /// The cell graph in the form the engine reads: exactly four neighbour slots per cell, and
 /// the eight cells around each (the 3×3 neighbourhood that playout patterns read).
