@@ -22,7 +22,11 @@ pub fn evaluate(before: &AnyGame, after: &AnyGame, mv: Move, me: Color) -> f64 {
         AnyGame::Torus(_) => 10.0 * gained + pressure(after, cell, me),
         // A placement is a stone more; each turnover is a stone more and one fewer for them.
         AnyGame::Ctor(_) => 1.0 + 2.0 * gained,
-        AnyGame::HexTorus(_) | AnyGame::MTorus(_) => connection(after, cell, me),
+        // Building one's own loop, and taking the cell from the opponent's: what the same
+        // stone would have been worth to them.
+        AnyGame::HexTorus(_) | AnyGame::MTorus(_) => {
+            connection(after, cell, me) + connection(after, cell, me.opponent())
+        }
     }
 }
 
@@ -56,9 +60,10 @@ pub fn pressure<P: Position>(game: &P, cell: Cell, me: Color) -> f64 {
         .sum()
 }
 
-/// Loop games: own neighbours of the new stone, the size of its group, and how many rows or
-/// columns the group spans in the direction its owner's loops run (rows for black's rings in
-/// `hex-torus`, columns for white's bracelets, either in `m-torus`).
+/// Loop games, for a stone of `me` on `cell` (whoever holds it now): own neighbours, the size
+/// of the group it would join, and how many rows or columns that group spans in the direction
+/// `me`'s loops run (rows for black's rings in `hex-torus`, columns for white's bracelets,
+/// either in `m-torus`).
 fn connection(game: &AnyGame, cell: Cell, me: Color) -> f64 {
     let topo = game.topology();
     let own_neighbours = topo
