@@ -2,8 +2,8 @@
 //! restart on the same directory every acknowledged move is there and every game goes on.
 //! The web page in a real browser: crates/server/tests/browser/run.mjs drives Debian's
 //! chromium with playwright-core (both installed by `scripts/test`) through the page of a
-//! fresh server, saving a screenshot of every rule set's board under
-//! `test-output/browser`, and rebuild-check.mjs checks the page's replay against
+//! fresh server, saving a screenshot of every rule set's board in a temporary folder (each
+//! checked to be written by this run), and rebuild-check.mjs checks the page's replay against
 //! `toroid replay`.
 
 #[path = "../../server/tests/common/mod.rs"]
@@ -12,10 +12,9 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{to_move, Client};
+use common::{to_move, Client, WAIT};
 use serde_json::{json, Value};
 
 /// A `toroid serve` process on a free port, and its address.
@@ -131,9 +130,10 @@ async fn every_acknowledged_move_survives_sigkill() {
         .strip_prefix("/join/")
         .unwrap();
     bob.post("/api/join", json!({"code": code})).await;
-    let acknowledged: Arc<Mutex<Vec<String>>> = Arc::default();
+    // The player reports every acknowledged move list; it stops when the server is gone and
+    // fails on any answer other than a move, or a pause asked for by the rate limit.
+    let (acknowledged, mut seen) = tokio::sync::watch::channel(Vec::<String>::new());
     let player = {
-        let acknowledged = acknowledged.clone();
         let (alice, bob, id) = (alice.clone(), bob.clone(), id.clone());
         tokio::spawn(async move {
             let mut state = alice.get(&format!("/api/games/{id}")).await.body;
@@ -151,25 +151,34 @@ async fn every_acknowledged_move_survives_sigkill() {
                     )
                     .await
                 else {
-                    return; // killed
+                    return Ok(()); // killed
                 };
-                // The server's default rate limit paces this loop after its burst.
-                if answer.status == 429 {
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                    continue;
+                match answer.status {
+                    200 => {
+                        state = answer.body;
+                        acknowledged.send_replace(moves_of(&state));
+                    }
+                    // The server's default rate limit paces this loop after its burst.
+                    429 => tokio::time::sleep(Duration::from_millis(20)).await,
+                    status => return Err(format!("move at ply {ply}: {status} {:?}", answer.body)),
                 }
-                if answer.status != 200 {
-                    return;
-                }
-                state = answer.body;
-                *acknowledged.lock().unwrap() = moves_of(&state);
             }
         })
     };
-    tokio::time::sleep(Duration::from_millis(700)).await;
+    let five = tokio::time::timeout(WAIT, seen.wait_for(|moves| moves.len() >= 5))
+        .await
+        .expect("five moves are acknowledged in time")
+        .is_ok();
+    if !five {
+        panic!("the player stopped before five moves: {:?}", player.await);
+    }
     serve.kill();
-    let _ = tokio::time::timeout(Duration::from_secs(5), player).await;
-    let acknowledged = acknowledged.lock().unwrap().clone();
+    tokio::time::timeout(WAIT, player)
+        .await
+        .expect("the player stops once the server is gone")
+        .expect("the player does not panic")
+        .expect("every answer before the kill is a move or a pause");
+    let acknowledged = seen.borrow().clone();
     assert!(
         acknowledged.len() >= 5,
         "moves were played: {acknowledged:?}"
@@ -255,21 +264,41 @@ fn node(args: &[&str]) {
     assert!(status.success(), "node {} failed: {status}", args.join(" "));
 }
 
+/// The screenshots run.mjs must write on every run.
+const SCREENSHOTS: [&str; 11] = [
+    "board-torus.png",
+    "board-hex-torus.png",
+    "board-m-torus.png",
+    "board-ctor.png",
+    "board-capture-go.png",
+    "board-go.png",
+    "analysis-hex-torus.png",
+    "finished-go.png",
+    "finished-hex-torus.png",
+    "finished-m-torus.png",
+    "narrow-hex-torus.png",
+];
+
 #[test]
 fn the_page_plays_spectates_replays_and_shows_every_board_in_chromium() {
     require_tools();
     let dir = tempfile::tempdir().unwrap();
-    let serve = Serve::start(dir.path());
+    let serve = Serve::start(&dir.path().join("data"));
+    let out = dir.path().join("screenshots");
+    let started = std::time::SystemTime::now();
     node(&[
         "crates/server/tests/browser/run.mjs",
         "--base",
         &serve.base,
         "--out",
-        "test-output/browser",
+        out.to_str().unwrap(),
     ]);
-    for game in ["torus", "hex-torus", "m-torus", "ctor", "capture-go", "go"] {
-        let shot = workspace().join(format!("test-output/browser/board-{game}.png"));
-        assert!(shot.exists(), "no screenshot {}", shot.display());
+    for name in SCREENSHOTS {
+        let shot = out.join(name);
+        let bytes = std::fs::read(&shot).unwrap_or_else(|_| panic!("no screenshot {name}"));
+        assert!(bytes.starts_with(b"\x89PNG"), "{name} is not a PNG");
+        let written = std::fs::metadata(&shot).unwrap().modified().unwrap();
+        assert!(written >= started, "{name} is older than this run");
     }
 }
 

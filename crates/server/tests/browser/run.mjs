@@ -1,17 +1,20 @@
 // Browser tests of the toroid page: playwright-core drives Debian's chromium against a
 // running server (`toroid serve`), or against stub-server.mjs with --stub.
 //
-//   node run.mjs --base http://127.0.0.1:8080 --out test-output/browser
-//   node run.mjs --stub target/release/toroid --out test-output/browser
+//   node run.mjs --base http://127.0.0.1:8080 [--out DIR]
+//   node run.mjs --stub target/release/toroid [--out DIR]
 //
 // Options: --chromium PATH (default $CHROMIUM or /usr/bin/chromium), --level LEVEL (the house
 // bot, default random). A person signs in, plays hex-torus against a house bot by clicking
 // while a second browser spectates, plays Go to the end and replays it from a fresh page,
 // accepts an invitation from a third browser, plays by touch in a narrow window, and every
-// rule set's board is saved as a screenshot in the output folder. Exit status 0 when all
-// pass, 1 at the first failure (with a screenshot of it), 2 on bad arguments.
+// rule set's board is saved as a screenshot in the output folder (by default a fresh
+// temporary folder; a given one is cleared of the screenshots this script writes first, so
+// that none can be left from an earlier run). Exit status 0 when every step passed, 1 at the
+// first failure (with a screenshot of it) or on any error outside a step, 2 on bad arguments.
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -20,7 +23,7 @@ const { values: opts } = parseArgs({
   options: {
     base: { type: 'string' },
     stub: { type: 'string' },
-    out: { type: 'string', default: 'test-output/browser' },
+    out: { type: 'string' },
     chromium: { type: 'string', default: process.env.CHROMIUM || '/usr/bin/chromium' },
     level: { type: 'string', default: 'random' },
   },
@@ -30,12 +33,30 @@ if (!opts.base === !opts.stub) {
   process.exit(2);
 }
 
-const OUT = resolve(opts.out);
+// Anything thrown or rejected that no step reported fails the run, even where it ends the
+// script before the summary (the exit code is set at once).
+let failures = 0;
+function failOutsideSteps(err) {
+  failures++;
+  process.exitCode = 1;
+  console.log(`FAIL outside a step: ${err?.stack || err}`);
+}
+process.on('unhandledRejection', failOutsideSteps);
+process.on('uncaughtException', failOutsideSteps);
+
+// Every step below runs in every passing run (a step that is skipped fails it).
+const STEPS = 16;
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
 const WAIT = { timeout: 20_000 };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
+const OUT = opts.out ? resolve(opts.out) : await mkdtemp(join(tmpdir(), 'toroid-browser-'));
 await mkdir(OUT, { recursive: true });
+// Only this script's own files are removed from a folder it was given.
+const SHOTS = /^(board-.*|analysis-.*|finished-.*|narrow-.*|failure-.*)\.png$/;
+for (const name of await readdir(OUT)) {
+  if (SHOTS.test(name)) await rm(join(OUT, name));
+}
 let stub = null;
 if (opts.stub) {
   const { startStub } = await import('./stub-server.mjs');
@@ -44,7 +65,7 @@ if (opts.stub) {
 const BASE = (opts.base || stub.url).replace(/\/$/, '');
 const browser = await chromium.launch({ executablePath: opts.chromium, args: ['--no-sandbox'] });
 const pageErrors = [];
-let failures = 0;
+let stepsPassed = 0;
 
 // --- Helpers -----------------------------------------------------------------------------
 
@@ -150,16 +171,20 @@ async function shot(page, name, selector = '.board-area') {
   await page.locator(selector).screenshot({ path: join(OUT, name) });
 }
 
+/** A failure that `step` has already counted and reported. */
+class StepFailed extends Error {}
+
 async function step(name, page, body) {
   const started = Date.now();
   try {
     await body();
+    stepsPassed++;
     console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   } catch (err) {
     failures++;
-    console.log(`FAIL ${name}: ${err.message.split('\n')[0]}`);
+    console.log(`FAIL ${name}: ${String(err?.message ?? err).split('\n')[0]}`);
     if (page) await page.screenshot({ path: join(OUT, `failure-${name.replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => {});
-    throw err;
+    throw new StepFailed(name, { cause: err });
   }
 }
 
@@ -417,11 +442,12 @@ try {
   await step('no script errors on any page', null, async () => {
     expect(pageErrors.length === 0, pageErrors.join('; '));
   });
-} catch {
-  // Reported by `step`.
+} catch (err) {
+  if (!(err instanceof StepFailed)) failOutsideSteps(err);
 } finally {
-  await browser.close();
+  await browser.close().catch(failOutsideSteps);
   if (stub) stub.close();
 }
-console.log(failures ? `browser tests: FAILED (screenshots in ${OUT})` : `browser tests: all passed (screenshots in ${OUT})`);
+if (!failures && stepsPassed !== STEPS) failOutsideSteps(new Error(`${stepsPassed} of ${STEPS} steps ran`));
+console.log(failures ? `browser tests: FAILED (screenshots in ${OUT})` : `browser tests: all ${STEPS} steps passed (screenshots in ${OUT})`);
 process.exit(failures ? 1 : 0);
