@@ -1,6 +1,7 @@
-//! The storage layer against SQLite always, and against PostgreSQL when
-//! `TOROID_TEST_POSTGRES` names a server (`postgres://USER@HOST:PORT`; each test creates a
-//! database of its own there). `scripts/test` starts one.
+//! The storage layer against SQLite and against the PostgreSQL server that
+//! `TOROID_TEST_POSTGRES` names (`postgres://USER@HOST:PORT`; each test creates a database
+//! of its own there). `scripts/test` starts a throwaway server and sets the variable;
+//! without it the PostgreSQL tests fail and say so, rather than pass untested.
 
 use std::time::Instant;
 
@@ -32,27 +33,28 @@ fn sqlite() -> Db {
     }
 }
 
-/// A fresh database on the server of `TOROID_TEST_POSTGRES`, or `None` when it is not set.
-async fn postgres() -> Option<Db> {
+/// A fresh database on the server of `TOROID_TEST_POSTGRES`.
+async fn postgres() -> Db {
     use sqlx::Connection;
-    let Ok(server) = std::env::var("TOROID_TEST_POSTGRES") else {
-        eprintln!("TOROID_TEST_POSTGRES is not set: PostgreSQL storage test skipped");
-        return None;
-    };
+    let server = std::env::var("TOROID_TEST_POSTGRES").expect(
+        "TOROID_TEST_POSTGRES is not set: the PostgreSQL storage tests need a server \
+         (postgres://USER@HOST:PORT, a user who may create databases); scripts/test installs \
+         Debian's postgresql and starts a throwaway one",
+    );
     sqlx::any::install_default_drivers();
     let server = server.trim_end_matches('/');
     let name = format!("toroid_test_{}", toroid_server::ids::new_id());
     let mut admin = sqlx::AnyConnection::connect(&format!("{server}/postgres"))
         .await
-        .expect("TOROID_TEST_POSTGRES is reachable");
+        .unwrap_or_else(|e| panic!("TOROID_TEST_POSTGRES={server} is not reachable: {e}"));
     sqlx::query(&format!("CREATE DATABASE {name}"))
         .execute(&mut admin)
         .await
         .unwrap();
-    Some(Db {
+    Db {
         url: format!("{server}/{name}"),
         _dir: None,
-    })
+    }
 }
 
 /// Each test runs once on SQLite and once on PostgreSQL.
@@ -67,9 +69,7 @@ macro_rules! on_both_databases {
         mod postgres {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $test() {
-                if let Some(db) = super::postgres().await {
-                    super::$test(db).await
-                }
+                super::$test(super::postgres().await).await
             })*
         }
     };
