@@ -32,21 +32,20 @@ fn match_report(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("one JSON report")
 }
 
-/// Two games of 5×5 go between `engine` and `random`, half a second an answer.
-fn against_random(engine: &str) -> Value {
-    match_report(&[
-        "go",
-        "-p",
-        "size=5",
-        "--black",
-        engine,
-        "--white",
-        "random",
-        "--games",
-        "2",
-        "--engine-timeout",
-        "0.5",
-    ])
+/// How long the tests give an engine that hangs: the scripts sleep far longer, so it is
+/// always reached, and no answer that does come is late even on a loaded machine (every
+/// other engine gets the default minute).
+const HANG_TIMEOUT: &str = "3";
+
+/// Two games of 5×5 go between `engine` and `random`; `timeout` is `--engine-timeout`.
+fn against_random(engine: &str, timeout: Option<&str>) -> Value {
+    let mut args = vec![
+        "go", "-p", "size=5", "--black", engine, "--white", "random", "--games", "2",
+    ];
+    if let Some(seconds) = timeout {
+        args.extend(["--engine-timeout", seconds]);
+    }
+    match_report(&args)
 }
 
 fn faulty(mode: &str) -> String {
@@ -101,7 +100,8 @@ fn faulty_engines_lose_every_game_with_the_reason() {
     ];
     for (mode, code, words) in cases {
         let engine = faulty(mode);
-        let report = against_random(&engine);
+        let timeout = (mode == "hang").then_some(HANG_TIMEOUT);
+        let report = against_random(&engine, timeout);
         for (a_colour, winner, reason, detail) in games(&report) {
             assert_ne!(winner, a_colour, "{mode}: the engine must lose: {detail}");
             assert_ne!(winner, "draw", "{mode}: {detail}");
@@ -116,7 +116,7 @@ fn faulty_engines_lose_every_game_with_the_reason() {
 fn an_engine_and_everything_it_started_are_gone_after_a_timeout() {
     let marker = format!("toroid-engine-test-marker-{}", std::process::id());
     let engine = format!("{} {marker}", faulty("fork"));
-    let report = against_random(&engine);
+    let report = against_random(&engine, Some(HANG_TIMEOUT));
     for (_, _, reason, detail) in games(&report) {
         assert_eq!(reason, "timeout", "{detail}");
     }
