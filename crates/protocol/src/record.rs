@@ -17,6 +17,14 @@ mod sgf;
 
 pub use result::GameResult;
 
+/// A player's name as records hold it, whichever format it was read from: SGF's SimpleText
+/// turns line breaks into spaces, and real records break names across lines, so every run
+/// of white space is one space and none is kept at either end. A name then reads back
+/// exactly as it was written.
+fn simple_text(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// One node of the main line.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RecordNode {

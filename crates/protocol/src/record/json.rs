@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use toroid_rules::{Color, GameKind, Move};
 
-use super::{GameResult, Record, RecordError};
+use super::{simple_text, GameResult, Record, RecordError};
 
 #[derive(Serialize, Deserialize)]
 struct JsonRecord {
@@ -70,8 +70,8 @@ impl Record {
             moves.push(mv);
         }
         let mut record = Record::from_moves(kind, empty.params(), &moves)?;
-        record.black = json.black;
-        record.white = json.white;
+        record.black = json.black.as_deref().map(simple_text);
+        record.white = json.white.as_deref().map(simple_text);
         if let Some(result) = json.result {
             let winner = match result.winner.as_str() {
                 "draw" => None,

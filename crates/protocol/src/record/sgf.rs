@@ -7,7 +7,7 @@ use std::str::FromStr;
 use toroid_rules::cell::parse_point;
 use toroid_rules::{Cell, Color, GameKind, Move};
 
-use super::{GameResult, Record, RecordError, RecordNode};
+use super::{simple_text, GameResult, Record, RecordError, RecordNode};
 use crate::sgf::{self, GameTree, Node, Property};
 
 /// The game number of rule sets that FF[4] does not list (its numbers stop at 40).
@@ -68,8 +68,7 @@ impl Record {
             params.push((key.trim().into(), v.trim().into()));
         }
         let mut record = Record::from_assignments(kind, &params)?;
-        // Names are SimpleText: any line break or run of spaces is one space.
-        let name = |id| info(id).map(|(_, v)| v.split_whitespace().collect::<Vec<_>>().join(" "));
+        let name = |id| info(id).map(|(_, v)| simple_text(v));
         record.black = name("PB");
         record.white = name("PW");
         record.result = info("RE").and_then(|(_, v)| GameResult::from_sgf(v));
