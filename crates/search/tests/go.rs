@@ -83,12 +83,18 @@ fn playouts_capture_the_stone_just_played_in_atari_and_escape_from_atari() {
 
 #[test]
 fn playouts_do_not_escape_into_a_self_atari() {
-    // White's stone below the corner put black's in atari; extending leaves one liberty.
+    // White's stone below the corner put black's in atari; extending leaves one liberty, so
+    // the playout answers the shape around white's stone instead.
     let black = position(ATARIS, Color::Black);
+    let white = at(0, 1);
     for seed in 0..20 {
-        assert_ne!(
-            tactical(&black, at(0, 1), seed),
-            Some(Move::Place(at(1, 0)))
+        let Some(Move::Place(c)) = tactical(&black, white, seed) else {
+            panic!("no tactical reply to white's atari");
+        };
+        assert_ne!(c, at(1, 0), "the playout extended into a self-atari");
+        assert!(
+            black.around(white).contains(&Some(c)) && mogo().matches(black.neighborhood(c)),
+            "{c:?} is not a pattern move around the last move"
         );
     }
 }
