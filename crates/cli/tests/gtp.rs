@@ -67,8 +67,8 @@ fn session(level: &str, steps: &[(&str, Expect)]) -> Vec<String> {
 
 #[test]
 fn a_scripted_session_uses_every_command() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let sgf = dir.join("toroid-gtp-session.sgf");
+    let dir = tempfile::tempdir().unwrap();
+    let sgf = dir.path().join("toroid-gtp-session.sgf");
     let printsgf = format!("printsgf {}", sgf.display());
     let loadsgf = format!("loadsgf {} 3", sgf.display());
     let steps: Vec<(&str, Expect)> = vec![

@@ -1,7 +1,6 @@
 //! `toroid match` through the real binary: totals, alternating colours, JSON, records that
 //! replay to the same result, reproducibility, and refusals.
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -33,13 +32,6 @@ fn match_json(game: &[&str], extra: &[&str]) -> Value {
 
 fn n(value: &Value) -> u64 {
     value.as_u64().expect("a count")
-}
-
-/// A fresh empty folder under the target directory.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }
 
 const HEX: [&str; 1] = ["hex-torus"];
@@ -101,7 +93,9 @@ fn records_hold_each_game_and_replay_to_its_result() {
         (&HEX[..], "records-hex", "sgf"),
         (&GO5[..], "records-go", "json"),
     ] {
-        let dir = scratch(name);
+        let temp = tempfile::tempdir().unwrap();
+        // A folder that does not exist yet: `--records` creates it.
+        let dir = temp.path().join(name);
         let dir_text = dir.to_str().unwrap();
         let report = match_json(game, &["--records", dir_text, "--record-format", format]);
         let mut files: Vec<_> = std::fs::read_dir(&dir)

@@ -460,7 +460,8 @@ fn success(e: &mut Engine, line: &str) -> String {
 
 #[test]
 fn records_load_and_print() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let go = dir.join("gtp-printsgf-go.sgf");
     let go = go.to_str().unwrap();
     let (mut e, _) = engine();
