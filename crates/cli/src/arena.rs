@@ -3,8 +3,8 @@
 
 use toroid_protocol::gtp::{Answer, Fault as EngineFault, RemotePlayer};
 use toroid_protocol::record::{GameResult, Record, RecordError};
+use toroid_rules::Bot;
 use toroid_rules::{AnyGame, Color, IllegalMove, Move, Outcome, Position};
-use toroid_search::Bot;
 
 /// A player's side of a game: asked for its moves and told its opponent's.
 pub trait Seat {

@@ -1,11 +1,13 @@
 //! The GTP client against real processes: GNU Go, an engine that hangs, one that dies.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use support::Random;
 use toroid_protocol::gtp::{Client, ClientError, Engine};
 use toroid_rules::Position;
-use toroid_search::Level;
 
 /// GNU Go on PATH or in /usr/games (where Debian installs it); the test fails without it.
 fn gnugo() -> PathBuf {
@@ -40,7 +42,7 @@ fn gnugo_plays_a_short_game_against_our_engine() {
     gnugo.send("clear_board").unwrap();
     gnugo.send("komi 7.5").unwrap();
 
-    let mut ours = Engine::new(Level::Random.bot(11));
+    let mut ours = Engine::new(Random::bot(11));
     let mut ask_ours = |line: &str| {
         let reply = ours.handle(line).unwrap();
         assert!(reply.success, "our engine refused {line:?}: {}", reply.text);
@@ -138,7 +140,7 @@ fn the_engine_loop_answers_until_quit() {
     // `Engine::run` is what `toroid gtp` runs on standard input and output.
     let input = b"1 name\n\n# comment\nboardsize 5\n2 genmove black\nshowboard\nquit\nname\n";
     let mut output = Vec::new();
-    let mut engine = Engine::new(Level::Random.bot(3));
+    let mut engine = Engine::new(Random::bot(3));
     engine.run(&input[..], &mut output).unwrap();
     let text = String::from_utf8(output).unwrap();
     assert!(text.starts_with("=1 toroid\n\n= \n\n=2 "), "{text}");

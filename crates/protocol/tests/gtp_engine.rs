@@ -4,8 +4,10 @@
 use proptest::prelude::*;
 use toroid_protocol::gtp::engine::COMMANDS;
 use toroid_protocol::gtp::Engine;
-use toroid_rules::{AnyGame, Move, Position};
-use toroid_search::{Bot, Level, TimeLeft};
+mod support;
+
+use support::Random;
+use toroid_rules::{AnyGame, Bot, Move, Position, TimeLeft};
 
 /// Plays the first legal placement in cell order (or the first legal move): predictable
 /// replies for the script. Remembers the time it was last given.
@@ -359,7 +361,7 @@ fn the_extension_plays_every_game() {
 #[test]
 fn random_games_run_to_the_end_in_every_rule_set() {
     for (i, kind) in toroid_rules::GameKind::ALL.iter().enumerate() {
-        let mut e = Engine::new(Level::Random.bot(i as u64));
+        let mut e = Engine::new(Random::bot(i as u64));
         assert!(e.handle(&format!("toroid-game {kind}")).unwrap().success);
         let mut plies = 0;
         while let Some(color) = e.game().turn() {
@@ -435,7 +437,7 @@ proptest! {
 
     #[test]
     fn no_line_makes_the_engine_panic(lines in prop::collection::vec(line(), 1..40)) {
-        let mut e = Engine::new(Level::Random.bot(7));
+        let mut e = Engine::new(Random::bot(7));
         for l in &lines {
             if let Some(reply) = e.handle(l) {
                 let text = reply.to_string();

@@ -2,8 +2,10 @@
 //!
 //! One concept per module: [`cell`] (cells and their notation), [`topology`] (cell graphs with
 //! seam labels), [`moves`], [`params`], [`outcome`], [`zobrist`], the [`Position`] trait that
-//! every rule set implements, and one module per rule set under [`games`].
+//! every rule set implements, one module per rule set under [`games`], and the [`Bot`]
+//! trait of every player program.
 
+pub mod bot;
 pub mod cell;
 pub mod color;
 pub mod games;
@@ -15,6 +17,7 @@ pub mod setup;
 pub mod topology;
 pub mod zobrist;
 
+pub use bot::{Bot, TimeLeft};
 pub use cell::{Cell, PointError};
 pub use color::Color;
 pub use games::{AnyGame, GameKind, UnknownGame};

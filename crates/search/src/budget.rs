@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::bot::TimeLeft;
+use toroid_rules::TimeLeft;
 
 /// A search's budget per move. When the game has a clock, the search also stops at the
 /// clock's allowance ([`clock_allowance`]), whatever the budget says.

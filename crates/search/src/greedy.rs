@@ -7,9 +7,9 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::{AnyGame, Move, Position};
 
-use crate::bot::{Bot, TimeLeft};
 use crate::eval::evaluate;
 use crate::tactics::can_win_at_once;
+use toroid_rules::{Bot, TimeLeft};
 
 /// What letting the opponent win at once costs, far beyond any evaluation.
 const LOSING: f64 = -1e6;

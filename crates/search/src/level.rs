@@ -21,11 +21,11 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::bot::Bot;
 use crate::budget::Budget;
 use crate::greedy::GreedyBot;
 use crate::mcts::{all_cores, Mcts, MctsConfig};
 use crate::random::RandomBot;
+use toroid_rules::Bot;
 
 /// A house bot's strength.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -6,7 +6,6 @@
 //! losses); [`Mcts::analyse`] reports what it found as an [`Analysis`].
 
 pub mod analysis;
-pub mod bot;
 pub mod budget;
 pub mod eval;
 pub mod greedy;
@@ -22,7 +21,6 @@ pub mod tactics;
 pub mod tree;
 
 pub use analysis::{Analysis, MoveInfo};
-pub use bot::{Bot, TimeLeft};
 pub use budget::Budget;
 pub use greedy::GreedyBot;
 pub use level::{Level, UnknownLevel};

@@ -12,10 +12,10 @@ use std::time::Instant;
 use toroid_rules::{AnyGame, Move, Position};
 
 use crate::analysis::Analysis;
-use crate::bot::{Bot, TimeLeft};
 use crate::budget::{Budget, Limits};
 use crate::policy::Playout;
 use crate::search::{Searcher, Settings, ROOT_THREATS};
+use toroid_rules::{Bot, TimeLeft};
 
 /// How a search bot is set up.
 #[derive(Copy, Clone, Debug, PartialEq)]

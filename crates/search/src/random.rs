@@ -4,7 +4,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::{AnyGame, Move, Position};
 
-use crate::bot::{Bot, TimeLeft};
+use toroid_rules::{Bot, TimeLeft};
 
 /// Plays a uniformly random legal move. Deterministic under its seed.
 pub struct RandomBot {

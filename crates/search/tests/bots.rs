@@ -4,7 +4,8 @@
 use std::time::{Duration, Instant};
 
 use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
-use toroid_search::{Bot, Budget, Level, Mcts, MctsConfig, Proof, TimeLeft};
+use toroid_rules::{Bot, TimeLeft};
+use toroid_search::{Budget, Level, Mcts, MctsConfig, Proof};
 
 fn game(kind: GameKind, params: &[&str], moves: &[&str]) -> AnyGame {
     let mut g = kind.new_game(params).expect("valid parameters");

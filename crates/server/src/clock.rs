@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use toroid_rules::Color;
-use toroid_search::TimeLeft;
+use toroid_rules::TimeLeft;
 
 use crate::storage::TimeControl;
 

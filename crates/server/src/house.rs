@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
+use toroid_rules::Bot;
 use toroid_rules::{AnyGame, Color, Move};
-use toroid_search::{Bot, Budget, Level, RandomBot};
+use toroid_search::{Budget, Level, RandomBot};
 
 use crate::clock::Clock;
 

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use tokio::time::Instant as TokioInstant;
+use toroid_rules::Bot;
 use toroid_rules::{Color, Position};
-use toroid_search::Bot;
 
 use crate::game::Actor;
 use crate::hub::{Hub, LiveGame};

@@ -8,8 +8,9 @@ use toroid::arena::{Ending, Fault};
 use toroid::render::game_text;
 use toroid::seed::clock_seed;
 use toroid::setup::{new_game, parse_move};
+use toroid_rules::Bot;
 use toroid_rules::{AnyGame, Color, Move, Position};
-use toroid_search::{Bot, Level};
+use toroid_search::Level;
 
 use super::Failure;
 

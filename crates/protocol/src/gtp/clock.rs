@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use toroid_rules::Color;
-use toroid_search::TimeLeft;
+use toroid_rules::TimeLeft;
 
 /// The time system agreed for the game.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -60,7 +60,7 @@ impl Clock {
         self.left[color.index()] = Some((seconds, stones));
     }
 
-    /// What `color` may spend, for [`toroid_search::Bot::choose`]: the time left in main
+    /// What `color` may spend, for [`toroid_rules::Bot::choose`]: the time left in main
     /// time, or in overtime the period's time divided among the stones still owed (the
     /// move's own time). `None` without a time limit.
     pub fn time_left(&self, color: Color) -> Option<TimeLeft> {

@@ -7,8 +7,8 @@
 
 use std::io::{self, BufRead, Write};
 
+use toroid_rules::Bot;
 use toroid_rules::{AnyGame, Color, GameKind, IllegalMove, Move, Position, SetupChange};
-use toroid_search::Bot;
 
 use crate::gtp::board::{diagram, json, speaks_vertices};
 use crate::gtp::clock::{Clock, TimeSystem};

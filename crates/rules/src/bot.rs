@@ -1,8 +1,11 @@
-//! The interface every player program implements: house bots now, external engines later.
+//! The interface every player program implements (house bots, GTP engines), and the clock
+//! it is given. It lives with the rules so that the search, which implements it, and the
+//! protocols, which drive it, both build on it without depending on each other.
 
 use std::time::Duration;
 
-use toroid_rules::{AnyGame, Move};
+use crate::games::AnyGame;
+use crate::moves::Move;
 
 /// The mover's clock, when the game has one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
