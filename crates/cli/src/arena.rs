@@ -234,7 +234,7 @@ fn play_moves(game: &mut AnyGame, seats: &mut [Box<dyn Seat>; 2]) -> Played {
 
 #[cfg(test)]
 mod tests {
-    use toroid_rules::{Cell, GameKind};
+    use toroid_rules::Cell;
     use toroid_search::Level;
 
     use super::*;
@@ -282,13 +282,17 @@ mod tests {
         Box::new(HouseSeat(level.bot(seed)))
     }
 
+    fn default_game(name: &str) -> AnyGame {
+        crate::setup::new_game::<&str>(name, &[]).unwrap()
+    }
+
     fn names() -> [String; 2] {
         ["one".to_string(), "two".to_string()]
     }
 
     #[test]
     fn a_game_between_bots_replays_to_its_ending_and_records_it() {
-        let start = GameKind::HexTorus.default_game();
+        let start = default_game("hex-torus");
         let mut game = start.clone();
         let played = play_game(
             &mut game,
@@ -313,7 +317,7 @@ mod tests {
 
     #[test]
     fn an_illegal_move_forfeits_the_game() {
-        let start = GameKind::Go.default_game();
+        let start = default_game("go");
         let played = play_game(
             &mut start.clone(),
             [Box::new(Stubborn), house(Level::Random, 3)],
@@ -340,7 +344,7 @@ mod tests {
 
     #[test]
     fn resigning_and_failing_to_listen_lose() {
-        let start = GameKind::Torus.default_game();
+        let start = default_game("torus");
         let played = play_game(
             &mut start.clone(),
             [house(Level::Random, 4), Box::new(Quitter)],

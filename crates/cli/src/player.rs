@@ -130,7 +130,7 @@ mod tests {
     #[test]
     fn an_engine_that_does_not_start_is_reported_with_the_levels() {
         let player = PlayerSpec::parse("no-such-engine-anywhere").unwrap();
-        let start = toroid_rules::GameKind::Go.default_game();
+        let start = toroid_rules::GameKind::default().default_game();
         let e = player.check(&start, Timing::default()).unwrap_err();
         assert!(
             e.starts_with(

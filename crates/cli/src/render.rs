@@ -207,7 +207,7 @@ mod tests {
 
     impl Position for Stones {
         fn kind(&self) -> GameKind {
-            GameKind::Go
+            GameKind::default()
         }
         fn params(&self) -> &Params {
             &self.params

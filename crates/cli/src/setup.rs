@@ -4,23 +4,21 @@
 use std::fmt;
 
 use toroid_rules::cell::PointError;
-use toroid_rules::{AnyGame, GameKind, Move, ParamError, ParseMoveError, Position, Topology};
+use toroid_rules::{
+    AnyGame, GameKind, Move, ParamError, ParseMoveError, Position, Topology, UnknownGame,
+};
 
 /// Why a game could not be set up.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SetupError {
-    UnknownGame(String),
+    UnknownGame(UnknownGame),
     Params { game: GameKind, error: ParamError },
 }
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupError::UnknownGame(name) => write!(
-                f,
-                "unknown game '{name}' (known: {})",
-                GameKind::ALL.map(GameKind::name).join(", ")
-            ),
+            SetupError::UnknownGame(error) => error.fmt(f),
             SetupError::Params { game, error } => write!(f, "{game}: {error}"),
         }
     }
@@ -30,8 +28,7 @@ impl std::error::Error for SetupError {}
 
 /// The rule set called `name`.
 pub fn game_kind(name: &str) -> Result<GameKind, SetupError> {
-    name.parse()
-        .map_err(|_| SetupError::UnknownGame(name.to_string()))
+    name.parse().map_err(SetupError::UnknownGame)
 }
 
 /// A new game of the rule set called `name` with the given `KEY=VALUE` parameters.

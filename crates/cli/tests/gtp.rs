@@ -150,7 +150,7 @@ fn a_scripted_session_uses_every_command() {
         ("toroid-board", Starts("{\"board\":[\"b.....\",\".w....\"")),
         (
             "final_score",
-            Fails("not available in ctor: only in go and capture-go"),
+            Fails("not available in ctor: only in capture-go and go"),
         ),
         ("quit", Is("")),
         ("protocol_version", Is("never answered")),

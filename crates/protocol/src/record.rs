@@ -6,7 +6,7 @@
 use thiserror::Error;
 use toroid_rules::{
     AnyGame, Cell, Color, GameKind, IllegalMove, Move, ParamError, Params, Position, SetupError,
-    Topology,
+    Topology, UnknownGame,
 };
 
 use crate::sgf::{GameTree, Property, SgfError};
@@ -58,8 +58,8 @@ pub enum RecordError {
     Json(String),
     #[error("the SGF file holds no game")]
     NoGame,
-    #[error("unknown game '{0}' (known: torus, hex-torus, m-torus, ctor, capture-go, go)")]
-    UnknownGame(String),
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
     #[error("SGF game GM[{0}] is not played by toroid (GM[1] is Go; GM[100] needs TG[game])")]
     UnsupportedGame(String),
     #[error(transparent)]

@@ -203,7 +203,7 @@ fn handicap_commands() {
             ("toroid-game torus", Some("= \n\n")),
             (
                 "fixed_handicap 2",
-                Some("? not available in torus: only in go and capture-go\n\n"),
+                Some("? not available in torus: only in capture-go and go\n\n"),
             ),
         ],
     );
@@ -345,7 +345,7 @@ fn the_extension_plays_every_game() {
             ("undo", Some("= \n\n")),
             ("genmove white", Some("= ca\n\n")),
             ("showboard", Some("= \n    a b c d\n a  X O O . a\n b  . O . . b\n c  . . X . c\n d  . . . . d\n    a b c d\nctor · captures black 0, white 0 · white to move\n\n")),
-            ("final_score", Some("? not available in ctor: only in go and capture-go\n\n")),
+            ("final_score", Some("? not available in ctor: only in capture-go and go\n\n")),
             ("boardsize 5", Some("= \n\n")),
             ("toroid-board", Some("= {\"board\":[\".....\",\".....\",\".....\",\".....\",\".....\"],\"captures\":{\"black\":0,\"white\":0},\"game\":\"ctor\",\"height\":5,\"over\":false,\"params\":{\"size\":5},\"ply\":0,\"reason\":null,\"to_move\":\"black\",\"width\":5,\"winner\":null}\n\n")),
             ("toroid-game hex-torus", Some("= \n\n")),

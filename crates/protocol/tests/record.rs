@@ -174,7 +174,7 @@ fn bad_records_are_refused_with_reasons() {
     );
     assert_eq!(
         err("(;TG[chess])"),
-        RecordError::UnknownGame("chess".into())
+        RecordError::UnknownGame(toroid_rules::UnknownGame("chess".into()))
     );
     assert!(matches!(err("(;SZ[x])"), RecordError::BadProperty { .. }));
     assert!(matches!(err("(;SZ[9:7])"), RecordError::BadProperty { .. }));

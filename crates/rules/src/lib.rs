@@ -20,7 +20,7 @@ pub mod zobrist;
 pub use bot::{Bot, TimeLeft};
 pub use cell::{Cell, PointError};
 pub use color::Color;
-pub use games::{AnyGame, GameKind, UnknownGame};
+pub use games::{AnyGame, BoardSize, GameKind, NamedRules, RuleSet, UnknownGame};
 pub use moves::{IllegalMove, Move, ParseMoveError};
 pub use outcome::{Outcome, Reason};
 pub use params::{ParamError, ParamSpec, ParamValue, Params};

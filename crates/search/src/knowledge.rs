@@ -154,15 +154,13 @@ impl Knowledge for Torus {
 
 #[cfg(test)]
 mod tests {
-    use toroid_rules::{AnyGame, Cell, Color, GameKind};
+    use toroid_rules::games::go::GO_PARAMS;
+    use toroid_rules::{Cell, Color, Params};
 
     use super::*;
 
     fn go(params: &[&str]) -> Go {
-        match GameKind::Go.new_game(params) {
-            Ok(AnyGame::Go(g)) => g,
-            _ => panic!("a go game"),
-        }
+        Go::go(&Params::parse(GO_PARAMS, params).unwrap()).unwrap()
     }
 
     #[test]

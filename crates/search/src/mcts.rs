@@ -72,13 +72,7 @@ impl Mcts {
     /// Searches `game` within the budget (and the clock `time`, if any) and reports what it
     /// found; the best move is [`Analysis::best_move`]. An empty analysis for a finished game.
     pub fn analyse(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Analysis {
-        match game {
-            AnyGame::Torus(g) => self.search(g, time),
-            AnyGame::HexTorus(g) => self.search(g, time),
-            AnyGame::MTorus(g) => self.search(g, time),
-            AnyGame::Ctor(g) => self.search(g, time),
-            AnyGame::Go(g) => self.search(g, time),
-        }
+        toroid_rules::with_game!(game, g => self.search(g, time))
     }
 
     fn search<P: Playout>(&mut self, root: &P, time: Option<TimeLeft>) -> Analysis {

@@ -236,20 +236,21 @@ pub fn forced_win(position: &Torus, threats: u32) -> Option<Move> {
 mod tests {
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
-    use toroid_rules::GameKind;
+    use toroid_rules::Params;
 
     use super::*;
     use crate::tactics::{can_win_at_once, lets_opponent_win, wins_at_once};
+
+    fn torus(params: &[&str]) -> Torus {
+        Torus::new(&Params::parse(Torus::PARAMS, params).unwrap()).unwrap()
+    }
 
     /// Positions in play from random games on a 7×7 board, `plies` random moves in.
     fn positions(seeds: u64, plies: usize) -> Vec<Torus> {
         let mut out = Vec::new();
         for seed in 0..seeds {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let Ok(toroid_rules::AnyGame::Torus(mut g)) = GameKind::Torus.new_game(&["size=7"])
-            else {
-                panic!("a torus game");
-            };
+            let mut g = torus(&["size=7"]);
             for _ in 0..plies {
                 match g.playout_move(&mut rng) {
                     Some(mv) if g.turn().is_some() => g.play(mv).unwrap(),
@@ -336,9 +337,7 @@ mod tests {
 
     /// A 9×9 game after `moves`.
     fn replay(moves: &[&str]) -> Torus {
-        let Ok(toroid_rules::AnyGame::Torus(mut g)) = GameKind::Torus.new_game::<&str>(&[]) else {
-            panic!("a torus game");
-        };
+        let mut g = torus(&[]);
         for m in moves {
             g.play(Move::parse(m, g.topology()).unwrap()).unwrap();
         }

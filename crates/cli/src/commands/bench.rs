@@ -147,13 +147,7 @@ impl Stats {
 
 /// Measures on the concrete rule-set type, so that playouts pay no enum dispatch.
 fn measure_any(game: &AnyGame, policy: Policy, duration: Duration, rng: &mut impl Rng) -> Stats {
-    match game {
-        AnyGame::Torus(g) => measure(g, policy, duration, rng),
-        AnyGame::HexTorus(g) => measure(g, policy, duration, rng),
-        AnyGame::MTorus(g) => measure(g, policy, duration, rng),
-        AnyGame::Ctor(g) => measure(g, policy, duration, rng),
-        AnyGame::Go(g) => measure(g, policy, duration, rng),
-    }
+    toroid_rules::with_game!(game, g => measure(g, policy, duration, rng))
 }
 
 /// Plays whole games from `start` until `duration` has passed (at least one game).

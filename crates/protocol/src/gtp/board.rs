@@ -1,15 +1,14 @@
 //! The board as text (`showboard`) and as JSON (`toroid-board`).
 
 use serde_json::{json, Map, Value};
-use toroid_rules::{cell::value_letter, AnyGame, Color, GameKind, Position};
+use toroid_rules::{cell::value_letter, AnyGame, Color, Position};
 
 use crate::gtp::vertex::{column_letter, MAX_GTP_SIZE};
 
 /// Whether a game is Go on a board GTP vertices can name: standard commands then speak
 /// GTP vertices, and toroid notation otherwise.
 pub fn speaks_vertices(game: &AnyGame) -> bool {
-    matches!(game.kind(), GameKind::Go | GameKind::CaptureGo)
-        && game.topology().width() <= MAX_GTP_SIZE
+    game.kind().rule_set().go_like && game.topology().width() <= MAX_GTP_SIZE
 }
 
 /// A text diagram: `X` black, `O` white, `.` empty, labelled with GTP vertices for Go and

@@ -82,13 +82,6 @@ enum Refusal {
     Illegal(IllegalMove),
 }
 
-/// Whether the standard commands may play a colour out of turn by passing for the other
-/// player first (GTP lets a controller play either colour at any time; only Go has a pass
-/// that is always legal).
-fn passes_freely(kind: GameKind) -> bool {
-    matches!(kind, GameKind::Go | GameKind::CaptureGo)
-}
-
 fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
     s.parse().map_err(|_| SYNTAX.to_string())
 }
@@ -116,23 +109,29 @@ fn arity(args: &[String], n: usize) -> Result<(), String> {
     }
 }
 
+/// Refuses a standard Go command (scoring, handicap) in a rule set that is not Go-like.
 fn go_only(kind: GameKind) -> Result<(), String> {
-    if passes_freely(kind) {
-        Ok(())
-    } else {
-        Err(format!(
-            "not available in {kind}: only in go and capture-go"
-        ))
+    if kind.rule_set().go_like {
+        return Ok(());
     }
+    let go_like: Vec<&str> = (GameKind::ALL.into_iter())
+        .filter(|k| k.rule_set().go_like)
+        .map(GameKind::name)
+        .collect();
+    Err(format!(
+        "not available in {kind}: only in {}",
+        go_like.join(" and ")
+    ))
 }
 
 impl Engine {
-    /// An engine playing `go` at its defaults (9×9) with `bot` choosing its moves.
+    /// An engine playing the default rule set, `go`, at its defaults (9×9) with `bot`
+    /// choosing its moves.
     pub fn new(bot: Box<dyn Bot>) -> Engine {
         Engine {
-            kind: GameKind::Go,
+            kind: GameKind::default(),
             settings: Vec::new(),
-            game: GameKind::Go.default_game(),
+            game: GameKind::default().default_game(),
             setup: Vec::new(),
             setup_turn: Color::Black,
             moves: Vec::new(),
@@ -287,13 +286,9 @@ impl Engine {
     fn boardsize(&mut self, args: &[String]) -> Result<String, String> {
         arity(args, 1)?;
         let size: u32 = number(&args[0])?;
-        let names: Vec<&str> = self.kind.params().iter().map(|p| p.name).collect();
-        let keys: &[&str] = if names.contains(&"size") {
-            &["size"]
-        } else {
-            &["width", "height"]
-        };
-        let pairs: Vec<(&str, String)> = keys.iter().map(|&k| (k, size.to_string())).collect();
+        let pairs = (self.kind.rule_set().board)
+            .assignments(size as usize, size as usize)
+            .expect("a square board fits every rule set");
         let settings = self.settings_with(&pairs);
         self.reset(self.kind, settings)
             .map_err(|_| "unacceptable size".to_string())?;
@@ -306,9 +301,9 @@ impl Engine {
         if !komi.is_finite() {
             return Err(SYNTAX.into());
         }
-        // Only `go` counts komi; other games accept it (controllers always send it).
-        if self.kind == GameKind::Go {
-            let settings = self.settings_with(&[("komi", args[0].clone())]);
+        // Rule sets without komi accept it too (controllers always send it).
+        if let Some(key) = self.kind.rule_set().komi {
+            let settings = self.settings_with(&[(key, args[0].clone())]);
             self.game = self.replay(&settings, &self.moves)?;
             self.settings = settings;
         }
@@ -330,7 +325,11 @@ impl Engine {
         match game.turn() {
             None => Err(Refusal::Illegal(IllegalMove::GameOver)),
             Some(c) if c == color => Ok(()),
-            Some(_) if strict || !passes_freely(self.kind) => Err(Refusal::WrongColour),
+            // GTP lets a controller play either colour at any time: where a pass is always
+            // legal, the other player passes first.
+            Some(_) if strict || !self.kind.rule_set().pass_always_legal => {
+                Err(Refusal::WrongColour)
+            }
             Some(_) => game.play(Move::Pass).map_err(Refusal::Illegal),
         }
     }
@@ -383,7 +382,7 @@ impl Engine {
             Ok(()) => {}
             Err(Refusal::WrongColour) => return Err("wrong colour".into()),
             // A Go engine passes once the game is over; nothing is played.
-            Err(Refusal::Illegal(_)) if !strict && passes_freely(self.kind) => {
+            Err(Refusal::Illegal(_)) if !strict && self.kind.rule_set().pass_always_legal => {
                 return Ok("pass".into())
             }
             Err(Refusal::Illegal(_)) => return Err("game is over".into()),

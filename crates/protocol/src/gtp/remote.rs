@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use thiserror::Error;
-use toroid_rules::{AnyGame, Color, GameKind, Lattice, Move, Position, Surface, Topology};
+use toroid_rules::{AnyGame, Color, Lattice, Move, Position, Surface, Topology};
 
 use crate::gtp::board::speaks_vertices;
 use crate::gtp::client::{Client, ClientError};
@@ -122,10 +122,9 @@ impl RemotePlayer {
         } else if plain_go(start) {
             player.send(&format!("boardsize {}", start.topology().width()))?;
             player.send("clear_board")?;
-            if start.kind() == GameKind::Go {
-                if let Some(komi) = start.params().float("komi") {
-                    player.send(&format!("komi {komi}"))?;
-                }
+            let komi = start.kind().rule_set().komi;
+            if let Some(komi) = komi.and_then(|key| start.params().float(key)) {
+                player.send(&format!("komi {komi}"))?;
             }
         } else {
             return Err(Unplayable::NotGo {

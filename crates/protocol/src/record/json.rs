@@ -46,8 +46,7 @@ impl Record {
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
         let json: JsonRecord =
             serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
-        let kind = GameKind::from_str(&json.game)
-            .map_err(|_| RecordError::UnknownGame(json.game.clone()))?;
+        let kind = GameKind::from_str(&json.game)?;
         let mut assignments = Vec::new();
         for (key, value) in &json.params {
             let text = match value {

@@ -1,32 +1,20 @@
-//! Records as SGF: `GM[1]` for `go` and `capture-go`, the private `GM[100]` for the others;
+//! Records as SGF: `GM[1]` for the Go family, the private `GM[100]` for the others (each
+//! rule set says which, in its [`RuleSet`]);
 //! `TG[game]` names the rule set and `TP[key=value]` carries every parameter that `SZ` and
 //! `KM` do not (see `docs/records.md`).
 
 use std::str::FromStr;
 
 use toroid_rules::cell::parse_point;
-use toroid_rules::{Cell, Color, GameKind, Move};
+use toroid_rules::{BoardSize, Cell, Color, GameKind, Move, NamedRules, RuleSet};
 
 use super::{simple_text, GameResult, Record, RecordError, RecordNode};
 use crate::sgf::{self, GameTree, Node, Property};
-
-/// The game number of rule sets that FF[4] does not list (its numbers stop at 40).
-pub const TOROID_GM: &str = "100";
 
 /// Root properties that the record interprets and writes itself.
 const ROOT_IDS: &[&str] = &["FF", "CA", "AP", "GM", "SZ", "TG", "TP"];
 /// Game-info properties, read from the first main-line node that has them.
 const INFO_IDS: &[&str] = &["PB", "PW", "RE", "TO", "KM", "RU"];
-
-/// Standard `RU` names and the `go` parameters they mean.
-const RULES: &[(&str, &str, &str)] = &[
-    ("Japanese", "territory", "simple"),
-    ("Korean", "territory", "simple"),
-    ("Chinese", "area", "positional"),
-    ("AGA", "area", "situational"),
-    ("NZ", "area", "situational"),
-    ("GOE", "area", "situational"),
-];
 
 impl Record {
     /// Reads the first game of an SGF collection (further games are ignored).
@@ -46,20 +34,19 @@ impl Record {
                 .find_map(|(i, &n)| Some((i, tree.node(n).value(id)?)))
         };
         let kind = match (root.value("TG"), root.value("GM").map(str::trim)) {
-            (Some(name), _) => {
-                GameKind::from_str(name).map_err(|_| RecordError::UnknownGame(name.into()))?
-            }
-            (None, None | Some("1")) => GameKind::Go,
+            (Some(name), _) => GameKind::from_str(name)?,
+            (None, None | Some("1")) => GameKind::default(),
             (None, Some(other)) => return Err(RecordError::UnsupportedGame(other.into())),
         };
-        let mut params = size_params(kind, root)?;
-        if kind == GameKind::Go {
-            let komi = info("KM").map_or("0", |(_, v)| v.trim());
-            params.push(("komi".into(), komi.into()));
-            if let Some(&(_, scoring, ko)) = info("RU").and_then(|(_, name)| rules(name)) {
-                params.push(("scoring".into(), scoring.into()));
-                params.push(("ko".into(), ko.into()));
-            }
+        let rule_set = kind.rule_set();
+        let mut params = size_params(rule_set.board, root)?;
+        if let Some(komi) = rule_set.komi {
+            let value = info("KM").map_or("0", |(_, v)| v.trim());
+            params.push((komi.into(), value.into()));
+        }
+        if let Some(named) = info("RU").and_then(|(_, name)| named_rules(rule_set, name)) {
+            let assignments = named.params.iter();
+            params.extend(assignments.map(|(key, value)| (key.to_string(), value.to_string())));
         }
         for value in root.get("TP").map_or(&[][..], |p| &p.values) {
             let (key, v) = value
@@ -82,10 +69,10 @@ impl Record {
                     && info(id).is_some_and(|(at, _)| at == i)
                     && match id {
                         "RE" | "TO" => record.result.is_some(),
-                        "KM" => kind == GameKind::Go,
-                        "RU" => {
-                            kind == GameKind::Go && info("RU").and_then(|(_, v)| rules(v)).is_some()
-                        }
+                        "KM" => rule_set.komi.is_some(),
+                        "RU" => info("RU")
+                            .and_then(|(_, v)| named_rules(rule_set, v))
+                            .is_some(),
                         _ => true,
                     })
         };
@@ -143,17 +130,14 @@ impl Record {
     /// The record as an SGF game tree.
     pub fn to_sgf_tree(&self) -> GameTree {
         let kind = self.kind();
+        let rule_set = kind.rule_set();
         let params = self.params();
         let mut root = vec![
             Property::single("FF", "4"),
             Property::single("CA", "UTF-8"),
             Property::single("AP", concat!("toroid:", env!("CARGO_PKG_VERSION"))),
         ];
-        let go_family = matches!(kind, GameKind::Go | GameKind::CaptureGo);
-        root.push(Property::single(
-            "GM",
-            if go_family { "1" } else { TOROID_GM },
-        ));
+        root.push(Property::single("GM", rule_set.sgf_game.to_string()));
         root.push(Property::single("TG", kind.name()));
         let (w, h) = (self.topology().width(), self.topology().height());
         root.push(Property::single(
@@ -164,21 +148,21 @@ impl Record {
                 format!("{w}:{h}")
             },
         ));
-        if kind == GameKind::Go {
-            if let Some(komi) = params.float("komi") {
-                root.push(Property::single("KM", komi.to_string()));
-            }
-            let named = RULES.iter().find(|(_, scoring, ko)| {
-                params.choice("scoring") == Some(scoring) && params.choice("ko") == Some(ko)
-            });
-            let own_ru = self.nodes[0].properties.iter().any(|p| p.id == "RU");
-            if let (Some((name, _, _)), false) = (named, own_ru) {
-                root.push(Property::single("RU", *name));
-            }
+        if let Some(komi) = rule_set.komi.and_then(|key| params.float(key)) {
+            root.push(Property::single("KM", komi.to_string()));
         }
+        let named = rule_set.named_rules.iter().find(|named| {
+            (named.params.iter()).all(|&(key, value)| params.choice(key) == Some(value))
+        });
+        let own_ru = self.nodes[0].properties.iter().any(|p| p.id == "RU");
+        if let (Some(named), false) = (named, own_ru) {
+            root.push(Property::single("RU", named.name));
+        }
+        // SZ and KM hold the size and komi; TP every other parameter.
+        let in_sz_or_km = |name: &str| rule_set.board.sets(name) || rule_set.komi == Some(name);
         let rest: Vec<String> = params
             .iter()
-            .filter(|(name, _)| !matches!(*name, "size" | "width" | "height" | "komi"))
+            .filter(|(name, _)| !in_sz_or_km(name))
             .filter_map(|(name, value)| Some(format!("{name}={}", value?)))
             .collect();
         if !rest.is_empty() {
@@ -251,9 +235,8 @@ impl Record {
     /// `[end]` for the end of a CTOR turn.
     fn parse_move(&self, node: usize, id: &str, value: &str) -> Result<Move, RecordError> {
         let topology = self.topology();
-        let small_go = matches!(self.kind(), GameKind::Go | GameKind::CaptureGo)
-            && topology.width() <= 19
-            && topology.height() <= 19;
+        let small_go =
+            self.kind().rule_set().go_like && topology.width() <= 19 && topology.height() <= 19;
         match value {
             "" => Ok(Move::Pass),
             "tt" if small_go => Ok(Move::Pass),
@@ -282,8 +265,7 @@ impl Record {
 }
 
 /// The size parameters from `SZ` (`SZ[n]` or `SZ[w:h]`); Go's default side is 19.
-fn size_params(kind: GameKind, root: &Node) -> Result<Vec<(String, String)>, RecordError> {
-    let rectangular = matches!(kind, GameKind::HexTorus | GameKind::MTorus);
+fn size_params(board: BoardSize, root: &Node) -> Result<Vec<(String, String)>, RecordError> {
     let value = match root.value("SZ") {
         Some(v) => v.trim(),
         None if root.value("TG").is_none() => "19",
@@ -295,22 +277,18 @@ fn size_params(kind: GameKind, root: &Node) -> Result<Vec<(String, String)>, Rec
             .parse::<usize>()
             .map_err(|_| bad(0, "SZ", value, "not a board size"))
     };
-    let (w, h) = (number(w)?, number(h)?);
-    Ok(match rectangular {
-        true => vec![
-            ("width".into(), w.to_string()),
-            ("height".into(), h.to_string()),
-        ],
-        false if w == h => vec![("size".into(), w.to_string())],
-        false => return Err(bad(0, "SZ", value, "this game's board is square")),
-    })
+    let assignments = board
+        .assignments(number(w)?, number(h)?)
+        .ok_or_else(|| bad(0, "SZ", value, "this game's board is square"))?;
+    Ok(assignments
+        .into_iter()
+        .map(|(key, value)| (key.to_string(), value))
+        .collect())
 }
 
-/// The `go` scoring and ko rule of a standard `RU` name.
-fn rules(name: &str) -> Option<&'static (&'static str, &'static str, &'static str)> {
-    RULES
-        .iter()
-        .find(|(known, _, _)| known.eq_ignore_ascii_case(name.trim()))
+/// The standard rule name of `RU` (any case) that the rule set knows.
+fn named_rules(rule_set: &RuleSet, name: &str) -> Option<&'static NamedRules> {
+    (rule_set.named_rules.iter()).find(|named| named.name.eq_ignore_ascii_case(name.trim()))
 }
 
 fn bad(node: usize, property: &str, value: &str, why: &str) -> RecordError {

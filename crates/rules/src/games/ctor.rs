@@ -10,6 +10,7 @@ use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
+use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
@@ -62,6 +63,19 @@ pub struct Ctor {
 }
 
 impl Ctor {
+    pub const RULE_SET: RuleSet = RuleSet {
+        name: "ctor",
+        summary: "CTOR: torus with 8 neighbours, two placements a turn, stones with 5+ enemy neighbours turn over",
+        params: Ctor::PARAMS,
+        board: BoardSize::Square("size"),
+        sgf_game: TOROID_SGF_GAME,
+        go_like: false,
+        pass_always_legal: false,
+        komi: None,
+        named_rules: &[],
+        reasons: &[Reason::BoardFull],
+    };
+
     pub const PARAMS: &[ParamSpec] = &[ParamSpec::int(
         "size",
         10,

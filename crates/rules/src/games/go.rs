@@ -22,6 +22,7 @@ use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
+use crate::games::rule_set::{BoardSize, NamedRules, RuleSet};
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
@@ -36,6 +37,57 @@ use repetition::{KeySet, KoRule};
 use scoring::Scoring;
 
 const TOPOLOGIES: &[&str] = &["plane", "cylinder", "torus"];
+
+pub const CAPTURE_GO_RULE_SET: RuleSet = RuleSet {
+    name: "capture-go",
+    summary: "Capture Go: first to capture the target number of stones wins",
+    params: CAPTURE_GO_PARAMS,
+    board: BoardSize::Square("size"),
+    sgf_game: 1,
+    go_like: true,
+    pass_always_legal: true,
+    komi: None,
+    named_rules: &[],
+    reasons: &[Reason::CaptureTarget, Reason::TwoPasses],
+};
+
+pub const GO_RULE_SET: RuleSet = RuleSet {
+    name: "go",
+    summary: "Go with komi, ko rule, move limit and area, territory or stone scoring",
+    params: GO_PARAMS,
+    board: BoardSize::Square("size"),
+    sgf_game: 1,
+    go_like: true,
+    pass_always_legal: true,
+    komi: Some("komi"),
+    named_rules: &[
+        NamedRules {
+            name: "Japanese",
+            params: &[("scoring", "territory"), ("ko", "simple")],
+        },
+        NamedRules {
+            name: "Korean",
+            params: &[("scoring", "territory"), ("ko", "simple")],
+        },
+        NamedRules {
+            name: "Chinese",
+            params: &[("scoring", "area"), ("ko", "positional")],
+        },
+        NamedRules {
+            name: "AGA",
+            params: &[("scoring", "area"), ("ko", "situational")],
+        },
+        NamedRules {
+            name: "NZ",
+            params: &[("scoring", "area"), ("ko", "situational")],
+        },
+        NamedRules {
+            name: "GOE",
+            params: &[("scoring", "area"), ("ko", "situational")],
+        },
+    ],
+    reasons: &[Reason::TwoPasses, Reason::MoveLimit],
+};
 
 pub const CAPTURE_GO_PARAMS: &[ParamSpec] = &[
     ParamSpec::int("size", 9, 2, 25, "side of the square board"),

@@ -31,6 +31,7 @@ use std::ops::{Add, Neg, Sub};
 
 use crate::color::Color;
 use crate::games::loops::{Homology, LoopGame, LoopRules};
+use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::GameKind;
 use crate::outcome::Reason;
 use crate::params::{ParamError, ParamSpec, Params};
@@ -44,6 +45,19 @@ pub type HexTorus = LoopGame<HexRules>;
 pub struct HexRules;
 
 impl HexTorus {
+    pub const RULE_SET: RuleSet = RuleSet {
+        name: "hex-torus",
+        summary: "Mark Steere's Torus: hex cells on a torus; black makes a ring or right helix, white a bracelet or left helix",
+        params: HexTorus::PARAMS,
+        board: BoardSize::Rectangular("width", "height"),
+        sgf_game: TOROID_SGF_GAME,
+        go_like: false,
+        pass_always_legal: false,
+        komi: None,
+        named_rules: &[],
+        reasons: &[Reason::Ring, Reason::Bracelet, Reason::RightHelix, Reason::LeftHelix],
+    };
+
     pub const PARAMS: &[ParamSpec] = &[
         ParamSpec::int("width", 8, 4, 52, "cells per row"),
         ParamSpec::int("height", 8, 4, 52, "rows (even)"),

@@ -13,6 +13,7 @@ use std::ops::{Add, Neg, Sub};
 
 use crate::color::Color;
 use crate::games::loops::{Homology, LoopGame, LoopRules};
+use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::GameKind;
 use crate::outcome::Reason;
 use crate::params::{ParamError, ParamSpec, Params};
@@ -26,6 +27,19 @@ pub type MTorus = LoopGame<MRules>;
 pub struct MRules;
 
 impl MTorus {
+    pub const RULE_SET: RuleSet = RuleSet {
+        name: "m-torus",
+        summary: "Mark Steere's M-Torus: hex cells on a projective plane; first simple loop through the reversed seams wins",
+        params: MTorus::PARAMS,
+        board: BoardSize::Rectangular("width", "height"),
+        sgf_game: TOROID_SGF_GAME,
+        go_like: false,
+        pass_always_legal: false,
+        komi: None,
+        named_rules: &[],
+        reasons: &[Reason::SeamLoop],
+    };
+
     pub const PARAMS: &[ParamSpec] = &[
         ParamSpec::int("width", 9, 4, 52, "cells per row"),
         ParamSpec::int("height", 9, 5, 51, "rows (odd)"),

@@ -20,15 +20,18 @@ pub mod go;
 pub mod hex_torus;
 mod loops;
 pub mod m_torus;
+pub mod rule_set;
 pub mod torus;
 
 pub use ctor::Ctor;
 pub use go::Go;
 pub use hex_torus::HexTorus;
 pub use m_torus::MTorus;
+pub use rule_set::{BoardSize, NamedRules, RuleSet, TOROID_SGF_GAME};
 pub use torus::Torus;
 
-/// The rule sets, by their names in `SPEC.md`.
+/// The rule sets (docs/rules.md). This enum and its [`GameKind::rule_set`] and
+/// [`with_game!`] arms are the registry: a new rule set is a module plus one line in each.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
     Torus,
@@ -49,39 +52,31 @@ impl GameKind {
         GameKind::Go,
     ];
 
-    pub fn name(self) -> &'static str {
+    /// What the rule set says about itself: the one place that names each rule set's
+    /// description. Everything else the other layers need to know they ask it.
+    pub fn rule_set(self) -> &'static RuleSet {
         match self {
-            GameKind::Torus => "torus",
-            GameKind::HexTorus => "hex-torus",
-            GameKind::MTorus => "m-torus",
-            GameKind::Ctor => "ctor",
-            GameKind::CaptureGo => "capture-go",
-            GameKind::Go => "go",
+            GameKind::Torus => &Torus::RULE_SET,
+            GameKind::HexTorus => &HexTorus::RULE_SET,
+            GameKind::MTorus => &MTorus::RULE_SET,
+            GameKind::Ctor => &Ctor::RULE_SET,
+            GameKind::CaptureGo => &go::CAPTURE_GO_RULE_SET,
+            GameKind::Go => &go::GO_RULE_SET,
         }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.rule_set().name
     }
 
     /// One line on what the game is.
     pub fn summary(self) -> &'static str {
-        match self {
-            GameKind::Torus => "Go-like game on a torus: surround one enemy stone to win, capture along diagonals, no repeated boards",
-            GameKind::HexTorus => "Mark Steere's Torus: hex cells on a torus; black makes a ring or right helix, white a bracelet or left helix",
-            GameKind::MTorus => "Mark Steere's M-Torus: hex cells on a projective plane; first simple loop through the reversed seams wins",
-            GameKind::Ctor => "CTOR: torus with 8 neighbours, two placements a turn, stones with 5+ enemy neighbours turn over",
-            GameKind::CaptureGo => "Capture Go: first to capture the target number of stones wins",
-            GameKind::Go => "Go with komi, ko rule, move limit and area, territory or stone scoring",
-        }
+        self.rule_set().summary
     }
 
     /// The parameters this rule set takes.
     pub fn params(self) -> &'static [ParamSpec] {
-        match self {
-            GameKind::Torus => Torus::PARAMS,
-            GameKind::HexTorus => HexTorus::PARAMS,
-            GameKind::MTorus => MTorus::PARAMS,
-            GameKind::Ctor => Ctor::PARAMS,
-            GameKind::CaptureGo => go::CAPTURE_GO_PARAMS,
-            GameKind::Go => go::GO_PARAMS,
-        }
+        self.rule_set().params
     }
 
     /// A new game of this rule set from `KEY=VALUE` assignments.
@@ -97,9 +92,22 @@ impl GameKind {
         })
     }
 
+    /// Every rule set's name, joined by commas (for error messages).
+    pub fn names() -> String {
+        GameKind::ALL.map(GameKind::name).join(", ")
+    }
+
     /// A new game of this rule set with every parameter at its default.
     pub fn default_game(self) -> AnyGame {
         self.new_game::<&str>(&[]).expect("defaults are valid")
+    }
+}
+
+/// Go: the game GTP controllers expect before they choose another, and the one an SGF file
+/// means when it names none.
+impl Default for GameKind {
+    fn default() -> GameKind {
+        GameKind::Go
     }
 }
 
@@ -110,7 +118,7 @@ impl fmt::Display for GameKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown game '{0}' (known: torus, hex-torus, m-torus, ctor, capture-go, go)")]
+#[error("unknown game '{0}' (known: {known})", known = GameKind::names())]
 pub struct UnknownGame(pub String);
 
 impl FromStr for GameKind {
@@ -134,68 +142,73 @@ pub enum AnyGame {
     Go(Go),
 }
 
-macro_rules! dispatch {
-    ($self:expr, $g:ident => $body:expr) => {
-        match $self {
-            AnyGame::Torus($g) => $body,
-            AnyGame::HexTorus($g) => $body,
-            AnyGame::MTorus($g) => $body,
-            AnyGame::Ctor($g) => $body,
-            AnyGame::Go($g) => $body,
+/// Runs `$body` with `$g` bound to the rule set's own game type inside an [`AnyGame`]: the
+/// one hand-written dispatch from run-time choice to code generic over [`Position`]. Code in
+/// other crates uses it as `toroid_rules::with_game!(game, g => search(g))`, so that a new
+/// rule set is one more arm here and the compiler checks every use against it.
+#[macro_export]
+macro_rules! with_game {
+    ($game:expr, $g:ident => $body:expr) => {
+        match $game {
+            $crate::AnyGame::Torus($g) => $body,
+            $crate::AnyGame::HexTorus($g) => $body,
+            $crate::AnyGame::MTorus($g) => $body,
+            $crate::AnyGame::Ctor($g) => $body,
+            $crate::AnyGame::Go($g) => $body,
         }
     };
 }
 
 impl Position for AnyGame {
     fn kind(&self) -> GameKind {
-        dispatch!(self, g => g.kind())
+        with_game!(self, g => g.kind())
     }
     fn params(&self) -> &Params {
-        dispatch!(self, g => g.params())
+        with_game!(self, g => g.params())
     }
     fn topology(&self) -> &Topology {
-        dispatch!(self, g => g.topology())
+        with_game!(self, g => g.topology())
     }
     fn stone(&self, cell: Cell) -> Option<Color> {
-        dispatch!(self, g => g.stone(cell))
+        with_game!(self, g => g.stone(cell))
     }
     fn turn(&self) -> Option<Color> {
-        dispatch!(self, g => g.turn())
+        with_game!(self, g => g.turn())
     }
     fn outcome(&self) -> Option<Outcome> {
-        dispatch!(self, g => g.outcome())
+        with_game!(self, g => g.outcome())
     }
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        dispatch!(self, g => g.legal_moves(out))
+        with_game!(self, g => g.legal_moves(out))
     }
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        dispatch!(self, g => g.play(mv))
+        with_game!(self, g => g.play(mv))
     }
     fn check(&self, mv: Move) -> Result<(), IllegalMove> {
-        dispatch!(self, g => g.check(mv))
+        with_game!(self, g => g.check(mv))
     }
     fn setup(&mut self, changes: &[SetupChange], to_move: Color) -> Result<(), SetupError> {
-        dispatch!(self, g => g.setup(changes, to_move))
+        with_game!(self, g => g.setup(changes, to_move))
     }
     fn hash(&self) -> u64 {
-        dispatch!(self, g => g.hash())
+        with_game!(self, g => g.hash())
     }
     fn ply(&self) -> usize {
-        dispatch!(self, g => g.ply())
+        with_game!(self, g => g.ply())
     }
     fn captures(&self) -> [u32; 2] {
-        dispatch!(self, g => g.captures())
+        with_game!(self, g => g.captures())
     }
     fn score(&self) -> Option<[f64; 2]> {
-        dispatch!(self, g => g.score())
+        with_game!(self, g => g.score())
     }
     fn highlight(&self) -> Vec<Cell> {
-        dispatch!(self, g => g.highlight())
+        with_game!(self, g => g.highlight())
     }
     fn playout_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
-        dispatch!(self, g => g.playout_move(rng))
+        with_game!(self, g => g.playout_move(rng))
     }
     fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
-        dispatch!(self, g => g.uniform_move(rng))
+        with_game!(self, g => g.uniform_move(rng))
     }
 }

@@ -11,6 +11,7 @@ use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
+use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
@@ -124,6 +125,20 @@ fn spread(h: u64) -> u64 {
 }
 
 impl Torus {
+    pub const RULE_SET: RuleSet = RuleSet {
+        name: "torus",
+        summary: "Go-like game on a torus: surround one enemy stone to win, capture along diagonals, no repeated boards",
+        params: Torus::PARAMS,
+        board: BoardSize::Square("size"),
+        sgf_game: TOROID_SGF_GAME,
+        go_like: false,
+        // A pass is legal only without a legal placement.
+        pass_always_legal: false,
+        komi: None,
+        named_rules: &[],
+        reasons: &[Reason::Surrounded, Reason::TwoPasses],
+    };
+
     pub const PARAMS: &[ParamSpec] = &[ParamSpec::int(
         "size",
         9,
