@@ -1,17 +1,16 @@
 //! One game between two players from start to end: the seats they play from (a house bot
 //! or an external engine), how the game ended, and the record it leaves.
 
-use toroid_protocol::gtp::{Answer, Fault as EngineFault, RemotePlayer};
-use toroid_protocol::record::{GameResult, Record, RecordError};
-use toroid_rules::Bot;
-use toroid_rules::{AnyGame, Color, IllegalMove, Move, Outcome, Position};
+use toroid_protocol::gtp::{Answer, EngineFault, RemotePlayer};
+use toroid_protocol::record::{Record, RecordError};
+use toroid_rules::{AnyGame, Bot, Color, Fault, IllegalMove, Move, Outcome, Position};
 
 /// A player's side of a game: asked for its moves and told its opponent's.
 pub trait Seat {
     /// The move (or resignation) of the player to move in `game`.
-    fn choose(&mut self, game: &AnyGame) -> Result<Answer, Fault>;
+    fn choose(&mut self, game: &AnyGame) -> Result<Answer, Offence>;
     /// `color`, the opponent, played `mv`, which gave `game`.
-    fn observe(&mut self, game: &AnyGame, color: Color, mv: Move) -> Result<(), Fault>;
+    fn observe(&mut self, game: &AnyGame, color: Color, mv: Move) -> Result<(), Offence>;
     /// The game is over: release what the seat holds (an engine process).
     fn finish(self: Box<Self>) {}
 }
@@ -20,12 +19,12 @@ pub trait Seat {
 pub struct HouseSeat(pub Box<dyn Bot>);
 
 impl Seat for HouseSeat {
-    fn choose(&mut self, game: &AnyGame) -> Result<Answer, Fault> {
+    fn choose(&mut self, game: &AnyGame) -> Result<Answer, Offence> {
         Ok(Answer::Play(self.0.choose(game, None)))
     }
 
     /// The search finds the new position in its tree by hash; nothing to tell it.
-    fn observe(&mut self, _: &AnyGame, _: Color, _: Move) -> Result<(), Fault> {
+    fn observe(&mut self, _: &AnyGame, _: Color, _: Move) -> Result<(), Offence> {
         Ok(())
     }
 }
@@ -34,14 +33,14 @@ impl Seat for HouseSeat {
 pub struct EngineSeat(pub RemotePlayer);
 
 impl Seat for EngineSeat {
-    fn choose(&mut self, game: &AnyGame) -> Result<Answer, Fault> {
+    fn choose(&mut self, game: &AnyGame) -> Result<Answer, Offence> {
         let color = game
             .turn()
             .expect("a seat is asked only while the game goes on");
         Ok(self.0.genmove(game.topology(), color)?)
     }
 
-    fn observe(&mut self, game: &AnyGame, color: Color, mv: Move) -> Result<(), Fault> {
+    fn observe(&mut self, game: &AnyGame, color: Color, mv: Move) -> Result<(), Offence> {
         Ok(self.0.tell(game.topology(), color, mv)?)
     }
 
@@ -50,114 +49,78 @@ impl Seat for EngineSeat {
     }
 }
 
-/// What a player did that loses the game for it.
+/// What a player did that loses the game for it, in detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
+pub enum Offence {
     /// It chose a move the rules refuse.
     IllegalMove { attempted: Move, error: IllegalMove },
     /// Its engine crashed, hung, answered garbage or refused a command.
-    Engine {
-        /// As [`toroid_protocol::gtp::Fault::code`] gives it: `crash`, `timeout`, ...
-        code: &'static str,
-        message: String,
-    },
+    Engine { fault: Fault, message: String },
 }
 
-impl From<EngineFault> for Fault {
-    fn from(fault: EngineFault) -> Fault {
-        Fault::Engine {
-            code: fault.code(),
+impl From<EngineFault> for Offence {
+    fn from(fault: EngineFault) -> Offence {
+        Offence::Engine {
+            fault: fault.kind(),
             message: fault.to_string(),
         }
     }
 }
 
-impl Fault {
-    /// A kebab-case code: `illegal-move` or the engine fault's.
-    pub fn code(&self) -> &'static str {
+impl Offence {
+    /// The kind of fault, as records and reports name it.
+    pub fn fault(&self) -> Fault {
         match self {
-            Fault::IllegalMove { .. } => "illegal-move",
-            Fault::Engine { code, .. } => code,
+            Offence::IllegalMove { .. } => Fault::IllegalMove,
+            Offence::Engine { fault, .. } => *fault,
         }
     }
 
     /// What happened, in words, with `offender` as the subject.
-    fn describe(&self, game: &AnyGame, offender: Color) -> String {
+    pub fn describe(&self, game: &AnyGame, offender: Color) -> String {
         match self {
-            Fault::IllegalMove { attempted, error } => format!(
+            Offence::IllegalMove { attempted, error } => format!(
                 "{offender} played the illegal move '{}' ({error})",
                 attempted.notation(game.topology())
             ),
-            Fault::Engine { code, message } => format!("{offender} forfeits ({code}): {message}"),
+            Offence::Engine { fault, message } => {
+                format!("{offender} forfeits ({}): {message}", fault.code())
+            }
         }
     }
 }
 
-/// How a game ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ending {
-    /// The rules ended it.
-    Rules(Outcome),
-    /// This colour resigned.
-    Resigned(Color),
-    /// This colour lost by a fault.
-    Forfeit { offender: Color, fault: Fault },
-}
-
-impl Ending {
-    /// The winner; `None` for a draw.
-    pub fn winner(&self) -> Option<Color> {
-        match self {
-            Ending::Rules(outcome) => outcome.winner,
-            Ending::Resigned(loser)
-            | Ending::Forfeit {
-                offender: loser, ..
-            } => Some(loser.opponent()),
-        }
-    }
-
-    /// `"black"`, `"white"` or `"draw"`.
-    pub fn winner_name(&self) -> &'static str {
-        self.winner().map_or("draw", Color::name)
-    }
-
-    /// The reason as a kebab-case code: the rules' own (`"two-passes"`), `"resignation"`,
-    /// or the fault's (`"illegal-move"`, `"timeout"`, ...).
-    pub fn reason_code(&self) -> String {
-        match self {
-            Ending::Rules(outcome) => GameResult::from_outcome(outcome, None).reason,
-            Ending::Resigned(_) => "resignation".to_string(),
-            Ending::Forfeit { fault, .. } => fault.code().to_string(),
-        }
-    }
-
-    /// The ending in words, like `black wins: a ring was completed`.
-    pub fn describe(&self, game: &AnyGame) -> String {
-        match self {
-            Ending::Rules(outcome) => outcome.to_string(),
-            Ending::Resigned(loser) => format!("{} wins: {loser} resigned", loser.opponent()),
-            Ending::Forfeit { offender, fault } => format!(
-                "{} wins: {}",
-                offender.opponent(),
-                fault.describe(game, *offender)
-            ),
-        }
-    }
-}
-
-/// A finished game: its moves from the start and how it ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A finished game: its moves from the start, how it ended and, for a forfeit, what the
+/// loser did.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Played {
     pub moves: Vec<Move>,
-    pub ending: Ending,
+    pub ending: Outcome,
+    /// The offence that forfeited the game, in words (`black played the illegal move ...`).
+    pub offence: Option<String>,
 }
 
 impl Played {
-    /// A game lost before its first move, by a player that could not take its seat.
-    pub fn unseated(offender: Color, fault: Fault) -> Played {
+    fn forfeit(moves: Vec<Move>, game: &AnyGame, offender: Color, offence: Offence) -> Played {
         Played {
-            moves: Vec::new(),
-            ending: Ending::Forfeit { offender, fault },
+            moves,
+            ending: Outcome::forfeit(offender, offence.fault()),
+            offence: Some(offence.describe(game, offender)),
+        }
+    }
+
+    /// A game lost before its first move from `start`, by a player that could not take its
+    /// seat.
+    pub fn unseated(start: &AnyGame, offender: Color, offence: Offence) -> Played {
+        Played::forfeit(Vec::new(), start, offender, offence)
+    }
+
+    /// The ending in words, like `black wins: a ring was completed`, with the offence of a
+    /// forfeit in full.
+    pub fn describe(&self) -> String {
+        match &self.offence {
+            Some(offence) => format!("{} wins: {offence}", self.ending.winner_name()),
+            None => self.ending.to_string(),
         }
     }
 
@@ -168,18 +131,9 @@ impl Played {
         let [black, white] = names;
         record.black = Some(black);
         record.white = Some(white);
-        record.result = Some(match &self.ending {
-            Ending::Rules(_) => {
-                let end = record.replay()?;
-                GameResult::of_game(&end).expect("the rules ended the game")
-            }
-            Ending::Resigned(loser) => GameResult::resignation(loser.opponent()),
-            Ending::Forfeit { offender, fault } => {
-                GameResult::forfeit(offender.opponent(), fault.code())
-            }
-        });
-        if !matches!(self.ending, Ending::Rules(_)) {
-            record.comment(self.ending.describe(start));
+        record.result = Some(self.ending);
+        if !self.ending.reason.is_by_rules() {
+            record.comment(self.describe());
         }
         Ok(record)
     }
@@ -198,38 +152,41 @@ pub fn play_game(game: &mut AnyGame, seats: [Box<dyn Seat>; 2]) -> Played {
 
 fn play_moves(game: &mut AnyGame, seats: &mut [Box<dyn Seat>; 2]) -> Played {
     let mut moves = Vec::new();
-    let ending = loop {
-        if let Some(outcome) = game.outcome() {
-            break Ending::Rules(outcome);
+    loop {
+        if let Some(ending) = game.outcome() {
+            return Played {
+                moves,
+                ending,
+                offence: None,
+            };
         }
         let color = game
             .turn()
             .expect("a game that is not over has a player to move");
-        let forfeit = |fault| Ending::Forfeit {
-            offender: color,
-            fault,
-        };
         let mv = match seats[color.index()].choose(game) {
             Ok(Answer::Play(mv)) => mv,
-            Ok(Answer::Resign) => break Ending::Resigned(color),
-            Err(fault) => break forfeit(fault),
+            Ok(Answer::Resign) => {
+                return Played {
+                    moves,
+                    ending: Outcome::resignation(color),
+                    offence: None,
+                }
+            }
+            Err(offence) => return Played::forfeit(moves, game, color, offence),
         };
         if let Err(error) = game.play(mv) {
-            break forfeit(Fault::IllegalMove {
+            let offence = Offence::IllegalMove {
                 attempted: mv,
                 error,
-            });
+            };
+            return Played::forfeit(moves, game, color, offence);
         }
         moves.push(mv);
         let opponent = color.opponent();
-        if let Err(fault) = seats[opponent.index()].observe(game, color, mv) {
-            break Ending::Forfeit {
-                offender: opponent,
-                fault,
-            };
+        if let Err(offence) = seats[opponent.index()].observe(game, color, mv) {
+            return Played::forfeit(moves, game, opponent, offence);
         }
-    };
-    Played { moves, ending }
+    }
 }
 
 #[cfg(test)]
@@ -243,10 +200,10 @@ mod tests {
     struct Stubborn;
 
     impl Seat for Stubborn {
-        fn choose(&mut self, _: &AnyGame) -> Result<Answer, Fault> {
+        fn choose(&mut self, _: &AnyGame) -> Result<Answer, Offence> {
             Ok(Answer::Play(Move::Place(Cell(0))))
         }
-        fn observe(&mut self, _: &AnyGame, _: Color, _: Move) -> Result<(), Fault> {
+        fn observe(&mut self, _: &AnyGame, _: Color, _: Move) -> Result<(), Offence> {
             Ok(())
         }
     }
@@ -255,10 +212,10 @@ mod tests {
     struct Quitter;
 
     impl Seat for Quitter {
-        fn choose(&mut self, _: &AnyGame) -> Result<Answer, Fault> {
+        fn choose(&mut self, _: &AnyGame) -> Result<Answer, Offence> {
             Ok(Answer::Resign)
         }
-        fn observe(&mut self, _: &AnyGame, _: Color, _: Move) -> Result<(), Fault> {
+        fn observe(&mut self, _: &AnyGame, _: Color, _: Move) -> Result<(), Offence> {
             Ok(())
         }
     }
@@ -267,12 +224,12 @@ mod tests {
     struct Deaf(HouseSeat);
 
     impl Seat for Deaf {
-        fn choose(&mut self, game: &AnyGame) -> Result<Answer, Fault> {
+        fn choose(&mut self, game: &AnyGame) -> Result<Answer, Offence> {
             self.0.choose(game)
         }
-        fn observe(&mut self, _: &AnyGame, _: Color, _: Move) -> Result<(), Fault> {
-            Err(Fault::Engine {
-                code: "crash",
+        fn observe(&mut self, _: &AnyGame, _: Color, _: Move) -> Result<(), Offence> {
+            Err(Offence::Engine {
+                fault: Fault::Crash,
                 message: "gone".into(),
             })
         }
@@ -298,9 +255,11 @@ mod tests {
             &mut game,
             [house(Level::Random, 1), house(Level::Random, 2)],
         );
-        let Ending::Rules(outcome) = played.ending else {
-            panic!("house bots play legal moves: {:?}", played.ending);
-        };
+        let outcome = played.ending;
+        assert!(
+            outcome.reason.is_by_rules(),
+            "house bots play legal moves: {outcome:?}"
+        );
         let mut again = start.clone();
         for &mv in &played.moves {
             again.play(mv).unwrap();
@@ -309,9 +268,7 @@ mod tests {
         let record = played.record(&start, names()).unwrap();
         assert_eq!(record.moves().len(), played.moves.len());
         assert_eq!(record.black.as_deref(), Some("one"));
-        let result = record.result.clone().unwrap();
-        assert_eq!(result.winner, outcome.winner);
-        assert_eq!(result.reason, played.ending.reason_code());
+        assert_eq!(record.result, Some(outcome));
         assert!(record.nodes().iter().all(|n| n.comment.is_none()));
     }
 
@@ -322,20 +279,21 @@ mod tests {
             &mut start.clone(),
             [Box::new(Stubborn), house(Level::Random, 3)],
         );
-        let Ending::Forfeit { offender, .. } = played.ending else {
-            panic!("the stubborn bot repeats its point: {:?}", played.ending);
-        };
-        assert_eq!(offender, Color::Black);
-        assert_eq!(played.ending.winner(), Some(Color::White));
-        assert_eq!(played.ending.reason_code(), "illegal-move");
-        let text = played.ending.describe(&start);
+        assert_eq!(
+            played.ending,
+            Outcome::forfeit(Color::Black, Fault::IllegalMove),
+            "the stubborn bot repeats its point"
+        );
+        assert_eq!(played.ending.reason.code(), "illegal-move");
+        let text = played.describe();
         assert!(
             text.starts_with("white wins: black played the illegal move 'aa' ("),
             "{text}"
         );
         let record = played.record(&start, names()).unwrap();
         assert_eq!(record.moves().len(), 2, "the illegal move is not recorded");
-        assert_eq!(record.result.as_ref().unwrap().to_sgf(), "W+F");
+        let result = record.result.as_ref().unwrap();
+        assert_eq!(toroid_protocol::record::sgf_result(result), "W+F");
         assert_eq!(
             record.nodes().last().unwrap().comment.as_deref(),
             Some(&*text)
@@ -349,10 +307,10 @@ mod tests {
             &mut start.clone(),
             [house(Level::Random, 4), Box::new(Quitter)],
         );
-        assert_eq!(played.ending, Ending::Resigned(Color::White));
+        assert_eq!(played.ending, Outcome::resignation(Color::White));
         assert_eq!(played.moves.len(), 1);
-        assert_eq!(played.ending.reason_code(), "resignation");
-        assert_eq!(played.ending.describe(&start), "black wins: white resigned");
+        assert_eq!(played.ending.reason.code(), "resignation");
+        assert_eq!(played.describe(), "black wins: white resigned");
 
         let deaf = Box::new(Deaf(HouseSeat(Level::Random.bot(5))));
         let played = play_game(&mut start.clone(), [house(Level::Random, 6), deaf]);
@@ -361,10 +319,10 @@ mod tests {
             1,
             "white fails on hearing black's first move"
         );
-        assert_eq!(played.ending.winner(), Some(Color::Black));
-        assert_eq!(played.ending.reason_code(), "crash");
+        assert_eq!(played.ending.winner, Some(Color::Black));
+        assert_eq!(played.ending.reason.code(), "crash");
         assert_eq!(
-            played.ending.describe(&start),
+            played.describe(),
             "black wins: white forfeits (crash): gone"
         );
     }

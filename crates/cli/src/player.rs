@@ -5,10 +5,10 @@ use std::fmt;
 use std::time::Duration;
 
 use toroid_protocol::gtp::{Limits, RemotePlayer, Unplayable};
-use toroid_rules::AnyGame;
+use toroid_rules::{AnyGame, Fault};
 use toroid_search::{Budget, Level};
 
-use crate::arena::{EngineSeat, Fault, HouseSeat, Seat};
+use crate::arena::{EngineSeat, HouseSeat, Offence, Seat};
 
 /// A player of a match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +78,12 @@ impl PlayerSpec {
     }
 
     /// A fresh seat for one game from `start`; a house bot is deterministic under `seed`.
-    pub fn seat(&self, start: &AnyGame, seed: u64, timing: Timing) -> Result<Box<dyn Seat>, Fault> {
+    pub fn seat(
+        &self,
+        start: &AnyGame,
+        seed: u64,
+        timing: Timing,
+    ) -> Result<Box<dyn Seat>, Offence> {
         match self {
             PlayerSpec::House(level) => {
                 let budget = timing.move_time.map(Budget::Time);
@@ -88,8 +93,8 @@ impl PlayerSpec {
                 match RemotePlayer::start(command, start, timing.limits()) {
                     Ok(engine) => Ok(Box::new(EngineSeat(engine))),
                     Err(Unplayable::Fault(fault)) => Err(fault.into()),
-                    Err(e) => Err(Fault::Engine {
-                        code: "refused-command",
+                    Err(e) => Err(Offence::Engine {
+                        fault: Fault::RefusedCommand,
                         message: e.to_string(),
                     }),
                 }

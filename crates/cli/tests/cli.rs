@@ -496,7 +496,7 @@ fn replay_text_shows_the_board_the_turn_and_the_outcome() {
     );
     let text = stdout_of(&["replay", "go", "pass", "pass"]);
     assert!(
-        text.contains("game over after 2 moves: white wins: two consecutive passes"),
+        text.contains("game over after 2 moves: white wins by 7.5: two consecutive passes"),
         "{text}"
     );
     assert!(text.contains("score: black 0, white 7.5"), "{text}");

@@ -143,7 +143,7 @@ fn the_result_is_printed_when_the_game_ends() {
         "pass\nmoves\n",
     );
     assert!(
-        text.contains("white wins: the move limit was reached"),
+        text.contains("white wins by 7.5: the move limit was reached"),
         "{text}"
     );
     assert!(text.ends_with("game over: you lose\n"), "{text}");

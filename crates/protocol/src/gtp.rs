@@ -4,7 +4,7 @@
 //! - [`Engine`] answers GTP commands for a game of any rule set (standard GTP for `go` and
 //!   `capture-go`, the `toroid-*` extension for the others; `docs/protocol.md`).
 //! - [`Client`] runs an external engine as a child process and talks to it, and
-//!   [`RemotePlayer`] plays a game with it, every misstep a typed [`Fault`].
+//!   [`RemotePlayer`] plays a game with it, every misstep a typed [`EngineFault`].
 //!
 //! The parts: [`command`] (lines into commands, responses into text), [`vertex`] (GTP
 //! vertices and colours), [`clock`] (time settings), [`handicap`] (handicap points),
@@ -23,4 +23,4 @@ pub mod vertex;
 pub use client::{kill_all_engines, split_command_line, Client, ClientError};
 pub use command::{Command, Response};
 pub use engine::Engine;
-pub use remote::{Answer, Fault, Limits, RemotePlayer, Unplayable};
+pub use remote::{Answer, EngineFault, Limits, RemotePlayer, Unplayable};

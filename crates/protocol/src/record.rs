@@ -5,8 +5,8 @@
 
 use thiserror::Error;
 use toroid_rules::{
-    AnyGame, Cell, Color, GameKind, IllegalMove, Move, ParamError, Params, Position, SetupError,
-    Topology, UnknownGame,
+    AnyGame, Cell, Color, GameKind, IllegalMove, Move, Outcome, ParamError, Params, Position,
+    SetupError, Topology, UnknownGame,
 };
 
 use crate::sgf::{GameTree, Property, SgfError};
@@ -15,7 +15,7 @@ mod json;
 mod result;
 mod sgf;
 
-pub use result::GameResult;
+pub use result::{read_sgf_result, sgf_result};
 
 /// A player's name as records hold it, whichever format it was read from: SGF's SimpleText
 /// turns line breaks into spaces, and real records break names across lines, so every run
@@ -97,7 +97,7 @@ pub struct Record {
     start: AnyGame,
     pub black: Option<String>,
     pub white: Option<String>,
-    pub result: Option<GameResult>,
+    pub result: Option<Outcome>,
     nodes: Vec<RecordNode>,
 }
 

@@ -4,9 +4,9 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_protocol::record::{GameResult, Record, RecordError, SetupStone};
+use toroid_protocol::record::{read_sgf_result, sgf_result, Record, RecordError, SetupStone};
 use toroid_protocol::sgf::{self, GameTree};
-use toroid_rules::{Cell, Color, GameKind, IllegalMove, Move, Position, Reason};
+use toroid_rules::{Cell, Color, Fault, GameKind, IllegalMove, Move, Outcome, Position, Reason};
 
 fn shared(name: &str) -> String {
     let path = format!(
@@ -70,7 +70,7 @@ fn the_second_ff4_game_reads_game_info_from_the_main_line() {
     let record = Record::from_sgf_tree(&trees[1]).unwrap();
     assert_eq!(record.black.as_deref(), Some("B. Lack"));
     assert_eq!(record.white.as_deref(), Some("W. Hite"));
-    let result = record.result.clone().unwrap();
+    let result = record.result.unwrap();
     assert_eq!(
         (result.winner, result.margin),
         (Some(Color::White), Some(3.5))
@@ -87,7 +87,7 @@ fn the_blood_vomiting_game_replays() {
     let record = Record::from_sgf(&shared("blood-vomiting-game.sgf")).unwrap();
     assert_eq!(record.black.as_deref(), Some("Akaboshi Intetsu"));
     assert_eq!(record.white.as_deref(), Some("Honinbo Jowa"));
-    assert_eq!(record.result, Some(GameResult::resignation(Color::White)));
+    assert_eq!(record.result, Some(Outcome::resignation(Color::Black)));
     assert_eq!(
         record.params().choice("scoring"),
         Some("territory"),
@@ -312,27 +312,48 @@ fn json_records_read_and_write() {
 
 #[test]
 fn results_read_and_write_standard_re_values() {
-    let re = |s: &str| GameResult::from_sgf(s);
-    assert_eq!(re("B+R"), Some(GameResult::resignation(Color::Black)));
-    assert_eq!(re("W+Resign"), Some(GameResult::resignation(Color::White)));
-    assert_eq!(re("W+T").unwrap().reason, "time");
-    assert_eq!(re("B+F").unwrap().reason, "forfeit");
+    let re = read_sgf_result;
+    assert_eq!(re("B+R"), Some(Outcome::resignation(Color::White)));
+    assert_eq!(re("W+Resign"), Some(Outcome::resignation(Color::Black)));
+    assert_eq!(re("W+T").unwrap().reason, Reason::Time);
+    assert_eq!(
+        re("B+F").unwrap().reason,
+        Reason::Forfeit(Fault::Unspecified)
+    );
     assert_eq!(re("W+12.5").unwrap().margin, Some(12.5));
+    assert_eq!(re("W+12.5").unwrap().reason, Reason::Score);
     assert_eq!(re("0").unwrap().winner, None);
     assert_eq!(re("Draw").unwrap().winner, None);
     assert_eq!(re("Void"), None);
     assert_eq!(re("?"), None);
     assert_eq!(re("B+nan"), None);
     assert_eq!(
-        GameResult::forfeit(Color::White, "black's engine crashed").to_sgf(),
+        sgf_result(&Outcome::forfeit(Color::Black, Fault::Crash)),
         "W+F"
     );
-    let surrounded = GameResult {
-        winner: Some(Color::Black),
-        reason: "surrounded".into(),
-        margin: None,
-    };
-    assert_eq!(surrounded.to_sgf(), "B+");
+    assert_eq!(
+        sgf_result(&Outcome::win(Color::Black, Reason::Surrounded)),
+        "B+"
+    );
+    assert_eq!(
+        sgf_result(&Outcome::by_score(3.0, 20.5, Reason::TwoPasses)),
+        "W+17.5"
+    );
+    assert_eq!(sgf_result(&Outcome::abort()), "0");
+}
+
+#[test]
+fn toroid_reasons_travel_in_to_and_unknown_ones_are_refused() {
+    let read = |text: &str| Record::from_sgf(text).unwrap();
+    let record = read("(;GM[1]SZ[5]RE[B+F]TO[illegal-move];B[aa])");
+    let result = record.result.unwrap();
+    assert_eq!(result, Outcome::forfeit(Color::White, Fault::IllegalMove));
+    assert!(record.to_sgf().contains("RE[B+F]TO[illegal-move]"));
+    let unknown = Record::from_sgf("(;GM[1]SZ[5]RE[W+]TO[checkmate])").unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "node 0: bad TO[checkmate]: unknown end reason 'checkmate'"
+    );
 }
 
 #[test]
@@ -404,7 +425,7 @@ fn random_record(kind: GameKind, seed: u64) -> (Record, toroid_rules::AnyGame) {
         moves.push(mv);
     }
     let mut record = Record::from_moves(kind, game.params(), &moves).unwrap();
-    record.result = GameResult::of_game(&game);
+    record.result = game.outcome();
     if rng.random_bool(0.5) {
         record.black = Some("Bläck ] \\ player".into());
         record.comment("a comment with ] and \\ and\nlines");

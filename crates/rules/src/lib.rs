@@ -22,7 +22,7 @@ pub use cell::{Cell, PointError};
 pub use color::Color;
 pub use games::{AnyGame, BoardSize, GameKind, NamedRules, RuleSet, UnknownGame};
 pub use moves::{IllegalMove, Move, ParseMoveError};
-pub use outcome::{Outcome, Reason};
+pub use outcome::{Fault, Outcome, Reason, UnknownReason};
 pub use params::{ParamError, ParamSpec, ParamValue, Params};
 pub use position::{random_playout, uniform_playout, Position};
 pub use setup::{SetupChange, SetupError};

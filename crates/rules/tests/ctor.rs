@@ -310,7 +310,7 @@ proptest! {
             std::cmp::Ordering::Less => Some(Color::White),
             std::cmp::Ordering::Equal => None,
         };
-        prop_assert_eq!(g.outcome(), Some(Outcome { winner: expected, reason: Reason::BoardFull }));
+        prop_assert_eq!(g.outcome(), Some(Outcome { winner: expected, reason: Reason::BoardFull, margin: None }));
         prop_assert!(g.playout_move(&mut rng).is_none());
     }
 }

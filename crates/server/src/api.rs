@@ -5,10 +5,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use toroid_protocol::view::{GameView, ParamsView};
-use toroid_rules::Color;
+use toroid_rules::{Color, Outcome};
 use utoipa::ToSchema;
 
-use crate::outcome::GameEnd;
 use crate::storage::Status;
 
 /// A player as others see it.
@@ -60,7 +59,8 @@ pub struct GameState {
     /// The position as `toroid replay --json` prints it (docs: SPEC.md, README.md).
     #[schema(value_type = Object)]
     pub position: Arc<GameView>,
-    pub result: Option<GameEnd>,
+    #[schema(value_type = Option<ResultSchema>)]
+    pub result: Option<Outcome>,
     /// The colour of the session that asked, if it plays this game.
     #[schema(value_type = Option<String>)]
     pub you: Option<Color>,
@@ -70,6 +70,25 @@ pub struct GameState {
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
     pub finished_at: Option<i64>,
+}
+
+/// How a game ended, as the API writes it: [`toroid_rules::Outcome`] in JSON. (For the
+/// API description only.)
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ResultSchema {
+    /// `black`, `white` or `draw`.
+    #[schema(example = "white")]
+    winner: String,
+    /// A rules reason (`two-passes`, `ring`, …), `resignation`, `time`, a forfeit's fault
+    /// (`illegal-move`, `timeout`, …) or `abort`.
+    #[schema(example = "resignation")]
+    reason: String,
+    /// The winner's lead in points, where a score decided (`go`).
+    margin: Option<f64>,
+    /// The result in words.
+    #[schema(example = "white wins: black resigned")]
+    text: String,
 }
 
 /// A game in a list.
@@ -82,7 +101,8 @@ pub struct GameSummary {
     #[schema(value_type = String, example = "finished")]
     pub status: Status,
     pub players: Players,
-    pub result: Option<GameEnd>,
+    #[schema(value_type = Option<ResultSchema>)]
+    pub result: Option<Outcome>,
     pub plies: i64,
     pub created_at: i64,
     pub finished_at: Option<i64>,

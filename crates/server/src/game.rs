@@ -9,12 +9,11 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 use toroid_protocol::record::Record;
 use toroid_protocol::view::{GameView, ParamsView};
-use toroid_rules::{AnyGame, Color, GameKind, Move, ParseMoveError, Position};
+use toroid_rules::{AnyGame, Color, GameKind, Move, Outcome, ParseMoveError, Position};
 
 use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
 use crate::clock::Clock;
 use crate::error::ApiError;
-use crate::outcome::GameEnd;
 use crate::seat::Seat;
 use crate::storage::{GameRow, MoveRow, Status, StorageError, TimeControl, Write};
 
@@ -58,7 +57,7 @@ pub struct Change {
     played: Option<(AnyGame, Move)>,
     clock: Option<Clock>,
     seat: Option<(Color, Seat)>,
-    end: Option<GameEnd>,
+    end: Option<Outcome>,
     at: i64,
     pub writes: Vec<Write>,
 }
@@ -72,7 +71,7 @@ pub struct Game {
     pub seats: [Option<Seat>; 2],
     pub clock: Option<Clock>,
     pub status: Status,
-    pub result: Option<GameEnd>,
+    pub result: Option<Outcome>,
     pub creator: Option<String>,
     pub invite: Option<String>,
     pub created_at: i64,
@@ -202,7 +201,7 @@ impl Game {
             Some(Ok(clock)) => Some(clock),
             None => None,
         };
-        let end = GameEnd::by_rules(&position);
+        let end = position.outcome();
         let row = MoveRow {
             game_id: self.id.clone(),
             ply: self.moves.len() as i64,
@@ -225,7 +224,7 @@ impl Game {
     }
 
     /// Adds the end of the game to `change`: the clocks stop and the result is stored.
-    fn finish(&self, change: &mut Change, end: GameEnd, now: Instant) {
+    fn finish(&self, change: &mut Change, end: Outcome, now: Instant) {
         let mut clock = change.clock.or(self.clock);
         if let Some(clock) = clock.as_mut() {
             clock.stop(now);
@@ -233,14 +232,14 @@ impl Game {
         change.clock = clock;
         change.writes.push(Write::Finish {
             game_id: self.id.clone(),
-            result: end.clone(),
+            result: end,
             clocks: clock.map(|c| c.left(now).map(|ms| ms.max(0))),
             at: change.at,
         });
         change.end = Some(end);
     }
 
-    fn ending(&self, end: GameEnd, now: Instant, at: i64) -> Change {
+    fn ending(&self, end: Outcome, now: Instant, at: i64) -> Change {
         let mut change = Change {
             played: None,
             clock: None,
@@ -261,7 +260,7 @@ impl Game {
             .turn()
             .filter(|t| colors.contains(t))
             .unwrap_or(colors[0]);
-        Ok(self.ending(GameEnd::resignation(loser), now, at))
+        Ok(self.ending(Outcome::resignation(loser), now, at))
     }
 
     /// The end of the game on time, if the running clock has reached zero at `now`.
@@ -270,7 +269,7 @@ impl Game {
             return None;
         }
         let loser = self.clock?.fallen(now)?;
-        Some(self.ending(GameEnd::time(loser), now, at))
+        Some(self.ending(Outcome::time(loser), now, at))
     }
 
     /// `seat` takes the open seat of this waiting game, with the invite `code`.
@@ -364,7 +363,7 @@ impl Game {
                 }
             }),
             position: self.view.clone(),
-            result: self.result.clone(),
+            result: self.result,
             you,
             invite,
             created_at: self.created_at,
@@ -380,10 +379,7 @@ impl Game {
         let name = |c: Color| self.seats[c.index()].as_ref().map(|s| s.name().to_string());
         record.black = name(Color::Black);
         record.white = name(Color::White);
-        record.result = self
-            .result
-            .as_ref()
-            .map(|r| r.record_result(&self.position));
+        record.result = self.result;
         record
     }
 }
@@ -496,7 +492,7 @@ mod tests {
         play(&mut game, Actor::Session(BOB), "pass").unwrap();
         play(&mut game, Actor::Session(ALICE), "pass").unwrap();
         assert_eq!(game.status, Status::Finished);
-        assert_eq!(game.result.as_ref().unwrap().reason, "two-passes");
+        assert_eq!(game.result.as_ref().unwrap().reason.code(), "two-passes");
         assert_eq!(refused(&game, Actor::Session(BOB), 3, "dd"), "game-over");
         assert_eq!(
             game.state(Some(BOB), now).position.moves,
@@ -542,9 +538,9 @@ mod tests {
             }]
         ));
         game.apply(change);
-        let end = game.result.clone().unwrap();
+        let end = game.result.unwrap();
         assert_eq!(
-            (end.winner, end.reason.as_str()),
+            (end.winner, end.reason.code()),
             (Some(Color::Black), "time")
         );
         assert_eq!(game.state(None, late).clocks.unwrap().running, None);
@@ -602,7 +598,10 @@ mod tests {
         game.apply(change);
         assert_eq!(game.result.as_ref().unwrap().winner, Some(Color::White));
         let record = game.record();
-        assert_eq!(record.result.as_ref().unwrap().to_sgf(), "W+R");
+        assert_eq!(
+            toroid_protocol::record::sgf_result(record.result.as_ref().unwrap()),
+            "W+R"
+        );
         assert_eq!(record.black.as_deref(), Some(ALICE));
         // A corrupt move is reported, not played.
         let mut bad = stored;

@@ -17,7 +17,6 @@ pub mod house;
 pub mod http;
 pub mod hub;
 pub mod ids;
-pub mod outcome;
 pub mod referee;
 pub mod seat;
 pub mod server;

@@ -498,7 +498,10 @@ async fn an_invite_game_between_two_people_with_a_spectator() {
     assert_eq!(resign.code(), "game-over");
     let sgf = alice.get_text(&format!("/api/games/{id}/sgf")).await.2;
     let record = Record::read(&sgf).unwrap();
-    assert_eq!(record.result.unwrap().to_sgf(), "B+R");
+    assert_eq!(
+        toroid_protocol::record::sgf_result(&record.result.unwrap()),
+        "B+R"
+    );
     assert_eq!(
         (record.black.as_deref(), record.white.as_deref()),
         (Some("alice"), Some("bob"))

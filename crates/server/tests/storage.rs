@@ -5,9 +5,8 @@
 
 use std::time::Instant;
 
-use toroid_rules::Color;
+use toroid_rules::{Color, Outcome};
 use toroid_search::Level;
-use toroid_server::outcome::GameEnd;
 use toroid_server::seat::Seat;
 use toroid_server::storage::{
     BotKey, BotRow, GameRow, MoveRow, SessionRow, Status, Storage, TimeControl, Write,
@@ -207,11 +206,11 @@ async fn a_game_lives_and_ends(db: Db) {
         .collect();
     assert_eq!(unfinished, ["g1", "g2"]);
 
-    let end = GameEnd::resignation(Color::Black);
+    let end = Outcome::resignation(Color::Black);
     storage
         .commit(vec![Write::Finish {
             game_id: "g1".into(),
-            result: end.clone(),
+            result: end,
             clocks: Some([1, 2]),
             at: 99,
         }])
@@ -233,7 +232,7 @@ async fn a_game_lives_and_ends(db: Db) {
     // Finishing a game that does not exist is an error, not a silent no-op.
     let missing = Write::Finish {
         game_id: "nope".into(),
-        result: GameEnd::time(Color::White),
+        result: Outcome::time(Color::White),
         clocks: None,
         at: 1,
     };

@@ -105,7 +105,7 @@ const LABELS: [&str; 2] = ["A", "B"];
 
 /// One game of the match as `--json` lists it.
 #[derive(Serialize)]
-struct GameResult {
+struct ReportedGame {
     index: usize,
     seed: u64,
     /// `"A"` or `"B"`.
@@ -115,7 +115,7 @@ struct GameResult {
     winner: &'static str,
     /// A code: the rules' reason, `resignation`, or the loser's fault (`illegal-move`,
     /// `timeout`, `crash`, `malformed-answer`, `refused-command`, `wrong-colour`).
-    reason: String,
+    reason: &'static str,
     /// The ending in words.
     detail: String,
     plies: usize,
@@ -142,7 +142,7 @@ struct Report<'a> {
     params: ParamsView,
     seed: u64,
     players: PerLabel<'a>,
-    games: Vec<GameResult>,
+    games: Vec<ReportedGame>,
     summary: Summary,
 }
 
@@ -221,7 +221,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut white_wins = 0;
     for (index, played) in results.iter().enumerate() {
         let seats = Players::seats(index);
-        let winner = match played.ending.winner() {
+        let winner = match played.ending.winner {
             None => None,
             Some(Color::Black) => {
                 black_wins += 1;
@@ -254,14 +254,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 .enumerate()
                 .map(|(index, played)| {
                     let seats = Players::seats(index);
-                    GameResult {
+                    ReportedGame {
                         index,
                         seed: game_seed(args.seed, index),
                         black: LABELS[seats.black],
                         white: LABELS[seats.white],
                         winner: played.ending.winner_name(),
-                        reason: played.ending.reason_code(),
-                        detail: played.ending.describe(&start),
+                        reason: played.ending.reason.code(),
+                        detail: played.describe(),
                         plies: played.moves.len(),
                     }
                 })
@@ -299,13 +299,13 @@ fn play_one(start: &AnyGame, players: &Players, timing: Timing, seed: u64, index
     };
     let black = match seat(Color::Black) {
         Ok(seat) => seat,
-        Err(fault) => return Played::unseated(Color::Black, fault),
+        Err(offence) => return Played::unseated(start, Color::Black, offence),
     };
     let white = match seat(Color::White) {
         Ok(seat) => seat,
-        Err(fault) => {
+        Err(offence) => {
             black.finish();
-            return Played::unseated(Color::White, fault);
+            return Played::unseated(start, Color::White, offence);
         }
     };
     play_game(&mut start.clone(), [black, white])

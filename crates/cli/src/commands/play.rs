@@ -4,12 +4,11 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-use toroid::arena::{Ending, Fault};
+use toroid::arena::Offence;
 use toroid::render::game_text;
 use toroid::seed::clock_seed;
 use toroid::setup::{new_game, parse_move};
-use toroid_rules::Bot;
-use toroid_rules::{AnyGame, Color, Move, Position};
+use toroid_rules::{AnyGame, Bot, Color, Move, Outcome, Position};
 use toroid_search::Level;
 
 use super::Failure;
@@ -96,8 +95,9 @@ struct Session {
     bot: Box<dyn Bot>,
     /// `white (casual)`.
     bot_name: String,
-    /// Set when the bot chose an illegal move, which ends the game.
-    forfeit: Option<Ending>,
+    /// Set when the bot chose an illegal move, which ends the game: the ending and the
+    /// offence in words.
+    forfeit: Option<(Outcome, String)>,
 }
 
 impl Session {
@@ -142,10 +142,8 @@ impl Session {
     }
 
     /// How the game ended, if it has.
-    fn ending(&self) -> Option<Ending> {
-        self.forfeit
-            .clone()
-            .or_else(|| self.game.outcome().map(Ending::Rules))
+    fn ending(&self) -> Option<Outcome> {
+        (self.forfeit.as_ref().map(|(ending, _)| *ending)).or_else(|| self.game.outcome())
     }
 
     /// Lets the bot play until it is the person's turn or the game is over.
@@ -159,24 +157,24 @@ impl Session {
                     writeln!(out, "{} plays {name}", self.bot_name)?;
                 }
                 Err(error) => {
-                    self.forfeit = Some(Ending::Forfeit {
-                        offender: self.person.opponent(),
-                        fault: Fault::IllegalMove {
-                            attempted: mv,
-                            error,
-                        },
-                    });
+                    let offence = Offence::IllegalMove {
+                        attempted: mv,
+                        error,
+                    };
+                    let offender = self.person.opponent();
+                    let words = offence.describe(&self.game, offender);
+                    self.forfeit = Some((Outcome::forfeit(offender, offence.fault()), words));
                 }
             }
         }
         Ok(())
     }
 
-    fn announce(&self, ending: Ending, out: &mut impl Write) -> io::Result<()> {
-        if let Ending::Forfeit { .. } = ending {
-            writeln!(out, "{}", ending.describe(&self.game))?;
+    fn announce(&self, ending: Outcome, out: &mut impl Write) -> io::Result<()> {
+        if let Some((_, words)) = &self.forfeit {
+            writeln!(out, "{} wins: {words}", ending.winner_name())?;
         }
-        let verdict = match ending.winner() {
+        let verdict = match ending.winner {
             None => "a draw",
             Some(color) if color == self.person => "you win",
             Some(_) => "you lose",

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use toroid::render::game_text;
 use toroid::setup::{new_game, play_moves};
 use toroid::view::GameView;
-use toroid_protocol::record::{GameResult, Record};
+use toroid_protocol::record::Record;
 use toroid_rules::{AnyGame, Move, Position};
 
 use super::{print, print_json, Failure};
@@ -75,7 +75,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             None => Record::from_moves(before.kind(), before.params(), &extra)
                 .map_err(Failure::usage)?,
         };
-        if let Some(result) = GameResult::of_game(&game) {
+        if let Some(result) = game.outcome() {
             saved.result = Some(result);
         }
         let text = match format {
@@ -92,7 +92,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let mut text = game_text(&game, &history);
         if let Some(result) = record.as_ref().and_then(|r| r.result.as_ref()) {
             if game.outcome().is_none() {
-                text.push_str(&format!("the record's result: {}\n", result.to_sgf()));
+                let re = toroid_protocol::record::sgf_result(result);
+                text.push_str(&format!("the record's result: {result} ({re})\n"));
             }
         }
         print(&text)

@@ -15,7 +15,7 @@ use crate::gtp::clock::{Clock, TimeSystem};
 use crate::gtp::command::{Command, Response};
 use crate::gtp::handicap::fixed_points;
 use crate::gtp::vertex::{move_vertex, parse_color, parse_move};
-use crate::record::{GameResult, Record};
+use crate::record::Record;
 
 /// Every command the engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -558,7 +558,7 @@ impl Engine {
             game.play(mv).map_err(|e| e.to_string())?;
             record.push_move(color, mv).map_err(|e| e.to_string())?;
         }
-        record.result = GameResult::of_game(&game);
+        record.result = game.outcome();
         Ok(record)
     }
 

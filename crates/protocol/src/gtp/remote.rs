@@ -5,13 +5,13 @@
 //! `toroid-game` are driven with the `toroid-*` extension in every rule set (toroid
 //! notation, exact parameters); other engines are standard Go engines and can play `go` and
 //! `capture-go` on a plain square board only, set up with `boardsize`, `clear_board` and
-//! `komi`. Everything the engine does wrong is a typed [`Fault`], so that a referee can
+//! `komi`. Everything the engine does wrong is a typed [`EngineFault`], so that a referee can
 //! score the game against it.
 
 use std::time::Duration;
 
 use thiserror::Error;
-use toroid_rules::{AnyGame, Color, Lattice, Move, Position, Surface, Topology};
+use toroid_rules::{AnyGame, Color, Fault, Lattice, Move, Position, Surface, Topology};
 
 use crate::gtp::board::speaks_vertices;
 use crate::gtp::client::{Client, ClientError};
@@ -31,7 +31,7 @@ pub struct Limits {
 
 /// What an engine did wrong. The game is lost for it.
 #[derive(Debug, Error)]
-pub enum Fault {
+pub enum EngineFault {
     /// It could not start, stopped, timed out, answered garbage or refused a command.
     #[error(transparent)]
     Client(#[from] ClientError),
@@ -43,18 +43,20 @@ pub enum Fault {
     WrongColour { asked: Color, answer: String },
 }
 
-impl Fault {
-    /// A kebab-case code for records and scripts: `crash`, `timeout`, `malformed-answer`,
-    /// `refused-command` or `wrong-colour`.
-    pub fn code(&self) -> &'static str {
+impl EngineFault {
+    /// The kind of fault that records and reports name (`crash`, `timeout`,
+    /// `malformed-answer`, `refused-command` or `wrong-colour`).
+    pub fn kind(&self) -> Fault {
         match self {
-            Fault::Client(ClientError::Spawn { .. } | ClientError::Crashed { .. }) => "crash",
-            Fault::Client(ClientError::Timeout { .. }) => "timeout",
-            Fault::Client(ClientError::Malformed { .. }) | Fault::NotAMove { .. } => {
-                "malformed-answer"
+            EngineFault::Client(ClientError::Spawn { .. } | ClientError::Crashed { .. }) => {
+                Fault::Crash
             }
-            Fault::Client(ClientError::Refused { .. }) => "refused-command",
-            Fault::WrongColour { .. } => "wrong-colour",
+            EngineFault::Client(ClientError::Timeout { .. }) => Fault::Timeout,
+            EngineFault::Client(ClientError::Malformed { .. }) | EngineFault::NotAMove { .. } => {
+                Fault::MalformedAnswer
+            }
+            EngineFault::Client(ClientError::Refused { .. }) => Fault::RefusedCommand,
+            EngineFault::WrongColour { .. } => Fault::WrongColour,
         }
     }
 }
@@ -64,7 +66,7 @@ impl Fault {
 #[derive(Debug, Error)]
 pub enum Unplayable {
     #[error(transparent)]
-    Fault(#[from] Fault),
+    Fault(#[from] EngineFault),
     #[error(
         "'{engine}' does not list toroid-game, so it is taken for a Go engine, which can \
          play only go and capture-go on a plain square board of at most 25×25, not {game}"
@@ -103,7 +105,7 @@ impl RemotePlayer {
         start: &AnyGame,
         limits: Limits,
     ) -> Result<RemotePlayer, Unplayable> {
-        let client = Client::spawn(command_line, limits.setup).map_err(Fault::from)?;
+        let client = Client::spawn(command_line, limits.setup).map_err(EngineFault::from)?;
         let mut player = RemotePlayer {
             client,
             extension: false,
@@ -135,20 +137,20 @@ impl RemotePlayer {
         if let Some(time) = limits.move_time {
             // Optional for the engine: one that refuses it simply gets no time settings.
             match player.send(&format!("time_settings 0 {} 1", time.as_secs_f64())) {
-                Ok(_) | Err(Fault::Client(ClientError::Refused { .. })) => {}
+                Ok(_) | Err(EngineFault::Client(ClientError::Refused { .. })) => {}
                 Err(fault) => return Err(fault.into()),
             }
         }
         Ok(player)
     }
 
-    fn send(&mut self, command: &str) -> Result<String, Fault> {
+    fn send(&mut self, command: &str) -> Result<String, EngineFault> {
         Ok(self.client.send(command)?)
     }
 
     /// Asks for `color`'s move in the position the engine has been told, on a board of
     /// this `topology`.
-    pub fn genmove(&mut self, topology: &Topology, color: Color) -> Result<Answer, Fault> {
+    pub fn genmove(&mut self, topology: &Topology, color: Color) -> Result<Answer, EngineFault> {
         let command = if self.extension {
             format!("toroid-genmove {}", color.name())
         } else {
@@ -165,14 +167,14 @@ impl RemotePlayer {
             // Some engines echo the colour before the move.
             (Some(colour), Some(word), None) if parse_color(colour).is_some() => {
                 if parse_color(colour) != Some(color) {
-                    return Err(Fault::WrongColour {
+                    return Err(EngineFault::WrongColour {
                         asked: color,
                         answer,
                     });
                 }
                 word
             }
-            _ => return Err(Fault::NotAMove { command, answer }),
+            _ => return Err(EngineFault::NotAMove { command, answer }),
         };
         if token.eq_ignore_ascii_case("resign") {
             return Ok(Answer::Resign);
@@ -183,11 +185,11 @@ impl RemotePlayer {
             parse_move(token, topology)
         };
         mv.map(Answer::Play)
-            .ok_or(Fault::NotAMove { command, answer })
+            .ok_or(EngineFault::NotAMove { command, answer })
     }
 
     /// Tells the engine that `color` played `mv` on a board of this `topology`.
-    pub fn tell(&mut self, topology: &Topology, color: Color, mv: Move) -> Result<(), Fault> {
+    pub fn tell(&mut self, topology: &Topology, color: Color, mv: Move) -> Result<(), EngineFault> {
         let command = if self.extension {
             format!("toroid-play {} {}", color.name(), mv.notation(topology))
         } else {

@@ -4,9 +4,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use toroid_rules::{Color, GameKind, Move};
+use toroid_rules::{GameKind, Move, Outcome};
 
-use super::{simple_text, GameResult, Record, RecordError};
+use super::{simple_text, Record, RecordError};
 
 #[derive(Serialize, Deserialize)]
 struct JsonRecord {
@@ -19,18 +19,9 @@ struct JsonRecord {
     white: Option<String>,
     moves: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    result: Option<JsonResult>,
+    result: Option<Outcome>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     comments: Vec<JsonComment>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct JsonResult {
-    /// `"black"`, `"white"` or `"draw"`.
-    winner: String,
-    reason: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    margin: Option<f64>,
 }
 
 /// A comment on the position after `ply` moves (0: before the first move).
@@ -71,26 +62,7 @@ impl Record {
         let mut record = Record::from_moves(kind, empty.params(), &moves)?;
         record.black = json.black.as_deref().map(simple_text);
         record.white = json.white.as_deref().map(simple_text);
-        if let Some(result) = json.result {
-            let winner = match result.winner.as_str() {
-                "draw" => None,
-                name => Some(
-                    Color::BOTH
-                        .into_iter()
-                        .find(|c| c.name() == name)
-                        .ok_or_else(|| {
-                            RecordError::Json(format!(
-                                "winner '{name}' is not black, white or draw"
-                            ))
-                        })?,
-                ),
-            };
-            record.result = Some(GameResult {
-                winner,
-                reason: result.reason,
-                margin: result.margin,
-            });
-        }
+        record.result = json.result;
         for comment in json.comments {
             let node = record.nodes.get_mut(comment.ply).ok_or_else(|| {
                 RecordError::Json(format!("comment after move {}: no such move", comment.ply))
@@ -133,11 +105,7 @@ impl Record {
             black: self.black.clone(),
             white: self.white.clone(),
             moves: self.move_notation(),
-            result: self.result.as_ref().map(|r| JsonResult {
-                winner: r.winner.map_or("draw", Color::name).into(),
-                reason: r.reason.clone(),
-                margin: r.margin,
-            }),
+            result: self.result,
             comments,
         };
         serde_json::to_string_pretty(&json).map_err(|e| RecordError::Json(e.to_string()))

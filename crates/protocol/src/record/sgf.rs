@@ -6,9 +6,9 @@
 use std::str::FromStr;
 
 use toroid_rules::cell::parse_point;
-use toroid_rules::{BoardSize, Cell, Color, GameKind, Move, NamedRules, RuleSet};
+use toroid_rules::{BoardSize, Cell, Color, GameKind, Move, NamedRules, Reason, RuleSet};
 
-use super::{simple_text, GameResult, Record, RecordError, RecordNode};
+use super::{read_sgf_result, sgf_result, simple_text, Record, RecordError, RecordNode};
 use crate::sgf::{self, GameTree, Node, Property};
 
 /// Root properties that the record interprets and writes itself.
@@ -58,9 +58,11 @@ impl Record {
         let name = |id| info(id).map(|(_, v)| simple_text(v));
         record.black = name("PB");
         record.white = name("PW");
-        record.result = info("RE").and_then(|(_, v)| GameResult::from_sgf(v));
-        if let (Some(result), Some((_, reason))) = (&mut record.result, info("TO")) {
-            result.reason = reason.to_string();
+        record.result = info("RE").and_then(|(_, v)| read_sgf_result(v));
+        // toroid's TO names the reason that RE cannot.
+        if let (Some(result), Some((at, code))) = (&mut record.result, info("TO")) {
+            result.reason =
+                (code.trim().parse::<Reason>()).map_err(|e| bad(at, "TO", code, &e.to_string()))?;
         }
         // What the record holds in typed form is not kept a second time.
         let consumed = |i: usize, id: &str| {
@@ -174,8 +176,8 @@ impl Record {
             }
         }
         if let Some(result) = &self.result {
-            root.push(Property::single("RE", result.to_sgf()));
-            root.push(Property::single("TO", result.reason.as_str()));
+            root.push(Property::single("RE", sgf_result(result)));
+            root.push(Property::single("TO", result.reason.code()));
         }
         let mut tree = GameTree::new(Node::new(root));
         self.write_node(&self.nodes[0], tree.node_mut(GameTree::ROOT));

@@ -478,8 +478,12 @@ impl Go {
                 if self.captures[mover.index()] >= target {
                     Some(Outcome::win(mover, Reason::CaptureTarget))
                 } else if self.passes >= 2 {
+                    // Captures decide, but they are no score: no margin.
                     let [black, white] = self.captures.map(f64::from);
-                    Some(compare(black, white, Reason::TwoPasses))
+                    Some(Outcome {
+                        margin: None,
+                        ..Outcome::by_score(black, white, Reason::TwoPasses)
+                    })
                 } else {
                     None
                 }
@@ -497,7 +501,7 @@ impl Go {
                     return None;
                 };
                 let [black, white] = scoring.score(&self.board, komi);
-                Some(compare(black, white, reason))
+                Some(Outcome::by_score(black, white, reason))
             }
         }
     }
@@ -553,16 +557,6 @@ fn repetition_key(rule: KoRule, stones: u64, to_move: Color) -> u64 {
     match (rule, to_move) {
         (KoRule::Situational, Color::White) => stones ^ WHITE_TO_MOVE,
         _ => stones,
-    }
-}
-
-fn compare(black: f64, white: f64, reason: Reason) -> Outcome {
-    if black > white {
-        Outcome::win(Color::Black, reason)
-    } else if white > black {
-        Outcome::win(Color::White, reason)
-    } else {
-        Outcome::draw(reason)
     }
 }
 

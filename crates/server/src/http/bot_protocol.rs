@@ -6,10 +6,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use toroid_protocol::view::{GameView, ParamsView};
-use toroid_rules::Color;
+use toroid_rules::{Color, Outcome};
 
 use crate::api::{ClockSettings, ClocksView, PlayerView};
-use crate::outcome::GameEnd;
 
 /// The protocol's version, in `hello` and `welcome`.
 pub const PROTOCOL: u32 = 1;
@@ -96,7 +95,7 @@ pub enum ToBot {
     },
     GameOver {
         game_id: String,
-        result: Option<GameEnd>,
+        result: Option<Outcome>,
         position: Arc<GameView>,
     },
     Error {

@@ -1,7 +1,8 @@
 //! What the storage layer reads and writes: one type per table row, and the writes that the
 //! group-commit writer applies.
 
-use crate::outcome::GameEnd;
+use toroid_rules::Outcome;
+
 use crate::seat::Seat;
 
 /// Where a game is in its life.
@@ -71,7 +72,7 @@ pub struct GameRow {
     pub creator: Option<String>,
     pub invite: Option<String>,
     pub status: Status,
-    pub result: Option<GameEnd>,
+    pub result: Option<Outcome>,
     /// The clocks when the game ended.
     pub final_clocks: Option<[i64; 2]>,
     pub created_at: i64,
@@ -104,7 +105,7 @@ pub enum Write {
     Move(MoveRow),
     Finish {
         game_id: String,
-        result: GameEnd,
+        result: Outcome,
         clocks: Option<[i64; 2]>,
         at: i64,
     },

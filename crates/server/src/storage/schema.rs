@@ -20,7 +20,7 @@ const MIGRATIONS: &[&[&str]] = &[&[
         token_hash TEXT NOT NULL UNIQUE,
         created_at BIGINT NOT NULL)",
     // Seats are JSON (`crate::seat::Seat`), NULL while open; `result` is JSON
-    // (`crate::outcome::GameEnd`); `black_ms`/`white_ms` are the clocks when it ended.
+    // (`toroid_rules::Outcome` as JSON); `black_ms`/`white_ms` are the clocks when it ended.
     "CREATE TABLE games (
         id TEXT PRIMARY KEY,
         game TEXT NOT NULL,
