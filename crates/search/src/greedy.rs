@@ -1,15 +1,14 @@
 //! The one-ply greedy bot: wins at once when it can, avoids moves after which the opponent
-//! wins at once, and otherwise plays the move the per-game evaluation ([`crate::eval`]) likes
-//! best, breaking ties at random.
+//! wins at once, and otherwise plays the move its rule set's evaluation
+//! ([`Knowledge::evaluate`]) likes best, breaking ties at random.
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{AnyGame, Move, Position};
+use toroid_rules::{AnyGame, Bot, Move, TimeLeft};
 
-use crate::eval::evaluate;
+use crate::knowledge::Knowledge;
 use crate::tactics::can_win_at_once;
-use toroid_rules::{Bot, TimeLeft};
 
 /// What letting the opponent win at once costs, far beyond any evaluation.
 const LOSING: f64 = -1e6;
@@ -39,6 +38,15 @@ impl Bot for GreedyBot {
     }
 
     fn choose(&mut self, game: &AnyGame, _time: Option<TimeLeft>) -> Move {
+        toroid_rules::with_game!(game, g => self.choose_in(g))
+    }
+}
+
+/// Passing, or ending a CTOR turn early, gives up a placement.
+const NO_PLACEMENT: f64 = -5.0;
+
+impl GreedyBot {
+    fn choose_in<P: Knowledge>(&mut self, game: &P) -> Move {
         let me = game
             .turn()
             .expect("choose is only called on games that are not over");
@@ -58,7 +66,10 @@ impl Bot for GreedyBot {
                 }
                 Some(Some(_)) => LOSING,
                 Some(None) => DRAWING,
-                None => evaluate(game, &after, mv, me),
+                None => match mv.cell() {
+                    Some(cell) => game.evaluate(&after, cell, me),
+                    None => NO_PLACEMENT,
+                },
             };
             if after.turn() == Some(me.opponent()) && can_win_at_once(&after, &mut self.replies) {
                 score += LOSING;

@@ -7,16 +7,14 @@
 
 pub mod analysis;
 pub mod budget;
-pub mod eval;
+pub mod games;
 pub mod greedy;
 pub mod knowledge;
 pub mod level;
 pub mod mcts;
-pub mod patterns;
 pub mod policy;
 pub mod random;
 pub mod search;
-pub mod surround;
 pub mod tactics;
 pub mod tree;
 

@@ -13,7 +13,7 @@ use toroid_rules::{AnyGame, Move, Position};
 
 use crate::analysis::Analysis;
 use crate::budget::{Budget, Limits};
-use crate::policy::Playout;
+use crate::knowledge::Knowledge;
 use crate::search::{Searcher, Settings, ROOT_THREATS};
 use toroid_rules::{Bot, TimeLeft};
 
@@ -75,7 +75,7 @@ impl Mcts {
         toroid_rules::with_game!(game, g => self.search(g, time))
     }
 
-    fn search<P: Playout>(&mut self, root: &P, time: Option<TimeLeft>) -> Analysis {
+    fn search<P: Knowledge>(&mut self, root: &P, time: Option<TimeLeft>) -> Analysis {
         let start = Instant::now();
         let cells = root.topology().len();
         if root.turn().is_none() {

@@ -21,8 +21,8 @@ use std::time::Instant;
 use toroid_rules::{Color, Move};
 
 use crate::budget::Limits;
-use crate::knowledge::Forcing;
-use crate::policy::{playout_step, Playout, Rollout};
+use crate::knowledge::{Forcing, Knowledge};
+use crate::policy::{playout_step, Rollout};
 use crate::tactics::wins_at_once;
 use crate::tree::{Node, NodeId, Proof, Tree, ROOT};
 
@@ -134,7 +134,7 @@ impl Searcher {
     /// when `reuse` and the position is at most a few plies below, else a new tree. Gives
     /// the root its children, marks those whose move is in `avoid` so that the search never
     /// plays them, and proves those that win at once.
-    pub fn prepare<P: Playout>(
+    pub fn prepare<P: Knowledge>(
         &mut self,
         root: &P,
         reuse: bool,
@@ -168,7 +168,7 @@ impl Searcher {
     /// moves where the rule set knows them ([`crate::knowledge`]), with the rule set's priors
     /// as AMAF statistics. Proves a child that wins, and the node itself when the forced moves
     /// decide it.
-    fn expand<P: Playout>(&mut self, id: NodeId, pos: &P, settings: &Settings) {
+    fn expand<P: Knowledge>(&mut self, id: NodeId, pos: &P, settings: &Settings) {
         let mover = pos.turn().expect("only positions in play are expanded");
         self.moves.clear();
         let threats = if id == ROOT {
@@ -215,7 +215,7 @@ impl Searcher {
     }
 
     /// Runs simulations from `root` until `limits` say stop; returns how many ran.
-    pub fn run<P: Playout>(&mut self, root: &P, limits: &Limits, settings: &Settings) -> u64 {
+    pub fn run<P: Knowledge>(&mut self, root: &P, limits: &Limits, settings: &Settings) -> u64 {
         let cells = root.topology().len();
         self.stamps.resize(2 * (cells + 2), 0);
         let start = Instant::now();
@@ -270,7 +270,7 @@ impl Searcher {
         u64::from(best.visits - second) > left
     }
 
-    fn simulate<P: Playout>(&mut self, root: &P, settings: &Settings, cells: usize) {
+    fn simulate<P: Knowledge>(&mut self, root: &P, settings: &Settings, cells: usize) {
         let mut pos = root.clone();
         self.path.clear();
         self.path.push(ROOT);

@@ -3,17 +3,15 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid_rules::games::go::GO_PARAMS;
 use toroid_rules::games::Go;
-use toroid_rules::{AnyGame, Cell, Color, GameKind, Move, Position};
+use toroid_rules::{Cell, Color, Move, Params, Position};
+use toroid_search::games::go::patterns::mogo;
 use toroid_search::knowledge::Knowledge;
-use toroid_search::patterns::mogo;
-use toroid_search::policy::Playout;
 
 /// A 9×9 Go position: `rows` from the top, `b` and `w` stones, `to_move` to play.
 fn position(rows: &[&str], to_move: Color) -> Go {
-    let Ok(AnyGame::Go(mut g)) = GameKind::Go.new_game::<&str>(&[]) else {
-        panic!("a go game");
-    };
+    let mut g = Go::go(&Params::defaults(GO_PARAMS)).unwrap();
     let stones: Vec<_> = rows
         .iter()
         .enumerate()

@@ -1,0 +1,38 @@
+//! CTOR: what the bots know beyond the rules. The playouts turn stones over where a few
+//! sampled cells can; greedy counts stones.
+
+use rand::Rng;
+use toroid_rules::games::Ctor;
+use toroid_rules::{Cell, Color, Move, Position};
+
+use crate::knowledge::{captured, Knowledge};
+use crate::policy::best_sampled;
+
+impl Knowledge for Ctor {
+    /// The best of a few sampled cells by the enemy stones a placement there turns over
+    /// directly (those that already have 4 of the mover's stones around them), if any.
+    fn tactical_move<R: Rng>(&self, _recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
+        let me = self.turn()?;
+        let topo = self.topology();
+        let turned = |x| {
+            topo.adjacent(x)
+                .filter(|&e| {
+                    self.stone(e) == Some(me.opponent())
+                        && topo
+                            .adjacent(e)
+                            .filter(|&n| self.stone(n) == Some(me))
+                            .count()
+                            >= 4
+                })
+                .count() as u32
+        };
+        best_sampled(self, rng, |x| Some(turned(x)))
+            .filter(|&(_, g)| g > 0)
+            .map(|(mv, _)| mv)
+    }
+
+    /// A placement is a stone more; each turnover is a stone more and one fewer for them.
+    fn evaluate(&self, after: &Ctor, _cell: Cell, me: Color) -> f64 {
+        1.0 + 2.0 * captured(self, after, me)
+    }
+}

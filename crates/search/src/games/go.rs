@@ -1,0 +1,177 @@
+//! Go and Capture Go: what the bots know beyond the rules. The tree avoids an early pass
+//! and favours captures, escapes from atari and MoGo's shapes ([`patterns`]); the playouts
+//! answer the last move's shape and avoid self-ataris of groups; greedy likes liberties and
+//! ataris.
+
+pub mod patterns;
+
+use rand::Rng;
+use toroid_rules::games::Go;
+use toroid_rules::{Cell, Color, Move, Position};
+
+use crate::knowledge::{captured, Knowledge};
+use crate::policy::placed;
+use crate::tactics::losing_moves;
+use patterns::mogo;
+
+/// Prior values of Go moves ([`Knowledge::prior`]): a pass while the opponent has not
+/// passed, a capture or an escape from atari, a MoGo pattern's shape, a self-atari of a
+/// group.
+const PASS_PRIOR: f32 = 0.1;
+const ATARI_PRIOR: f32 = 0.8;
+const PATTERN_PRIOR: f32 = 0.6;
+const SELF_ATARI_PRIOR: f32 = 0.1;
+
+impl Knowledge for Go {
+    /// Also a pass, while the opponent has not just passed and a point is left that is
+    /// worth playing (not an own eye, not a move that loses at once). Playouts hardly punish
+    /// a lost tempo, so a pass looks about as good as any move and, with little
+    /// exploration, could collect the most visits in the middle of a game.
+    fn avoid(&self, _threats: u32) -> Vec<Move> {
+        let mut avoid = losing_moves(self);
+        if self.consecutive_passes() == 0 && !avoid.contains(&Move::Pass) {
+            let Some(me) = self.turn() else {
+                return avoid;
+            };
+            let mut moves = Vec::new();
+            self.legal_moves(&mut moves);
+            let worth_playing = moves.iter().any(|&mv| {
+                mv.cell().is_some_and(|c| !self.is_own_eye(c, me)) && !avoid.contains(&mv)
+            });
+            if worth_playing {
+                avoid.push(Move::Pass);
+            }
+        }
+        avoid
+    }
+
+    /// A pass starts low unless the opponent just passed, for the same reason. A placement
+    /// starts high when it captures or saves a chain in atari, fairly high when its shape
+    /// is a MoGo pattern, low when it puts a group in atari; other placements have no
+    /// prior.
+    fn prior(&self, mv: Move) -> Option<f32> {
+        let Some(c) = mv.cell() else {
+            return (self.consecutive_passes() == 0).then_some(PASS_PRIOR);
+        };
+        let me = self.turn()?;
+        if self.self_atari(c, me).is_some_and(|size| size >= 2) {
+            return Some(SELF_ATARI_PRIOR);
+        }
+        // The last liberty of an adjacent chain: a capture, or an escape (an escape that
+        // leaves one liberty is a self-atari of a group, above).
+        let urgent = self
+            .topology()
+            .adjacent(c)
+            .any(|n| self.atari_point(n) == Some(c));
+        if urgent {
+            Some(ATARI_PRIOR)
+        } else {
+            mogo()
+                .matches(self.neighborhood(c))
+                .then_some(PATTERN_PRIOR)
+        }
+    }
+
+    /// In order: capture the chain of the stone just played if it is in atari; save an own
+    /// chain it put in atari by extending, where that gives the chain a second liberty;
+    /// answer its shape with a MoGo pattern move around it ([`patterns`]).
+    fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
+        let c = placed(recent)?;
+        let me = self.turn()?;
+        if let Some(capture) = self.atari_point(c) {
+            return Some(Move::Place(capture));
+        }
+        let escape = self
+            .topology()
+            .adjacent(c)
+            .filter(|&n| self.stone(n) == Some(me))
+            .find_map(|n| self.atari_point(n))
+            .filter(|&p| self.self_atari(p, me).is_none());
+        escape
+            .or_else(|| pattern_reply(self, c, me, rng))
+            .map(Move::Place)
+    }
+
+    /// A self-atari of a group: random playouts play them far too often, which makes
+    /// living groups look dead and dead ones alive (a lone stone may still throw in).
+    fn unwise(&self, mv: Move) -> bool {
+        match (mv.cell(), self.turn()) {
+            (Some(c), Some(me)) => self.self_atari(c, me).is_some_and(|size| size >= 2),
+            _ => false,
+        }
+    }
+
+    /// Captures, the shape of the new chain, and never an own eye.
+    fn evaluate(&self, after: &Go, cell: Cell, me: Color) -> f64 {
+        let eye = if self.is_own_eye(cell, me) { 20.0 } else { 0.0 };
+        10.0 * captured(self, after, me) + go_shape(after, cell, me) - eye
+    }
+}
+
+/// A random one of the empty cells around `c` whose 3×3 shape is a MoGo pattern, leaving
+/// out own eyes and self-ataris.
+fn pattern_reply<R: Rng>(go: &Go, c: Cell, me: Color, rng: &mut R) -> Option<Cell> {
+    let patterns = mogo();
+    let mut replies = [Cell(0); 8];
+    let mut count = 0;
+    for n in go.around(c).into_iter().flatten() {
+        if go.stone(n).is_none()
+            && patterns.matches(go.neighborhood(n))
+            && go.self_atari(n, me).is_none()
+            && !go.is_own_eye(n, me)
+        {
+            replies[count] = n;
+            count += 1;
+        }
+    }
+    (count > 0).then(|| replies[rng.random_range(0..count)])
+}
+
+/// Go: liberties of the new chain (up to 4), a penalty for putting it in atari, a bonus for
+/// every enemy chain next to it put in atari.
+fn go_shape(g: &Go, cell: Cell, me: Color) -> f64 {
+    let liberties = g.liberties(cell).min(4) as f64;
+    let self_atari = if g.in_atari(cell) { 8.0 } else { 0.0 };
+    let ataris = g
+        .topology()
+        .adjacent(cell)
+        .filter(|&n| g.stone(n) == Some(me.opponent()) && g.in_atari(n))
+        .count() as f64;
+    liberties - self_atari + 2.0 * ataris
+}
+
+#[cfg(test)]
+mod tests {
+    use toroid_rules::games::go::GO_PARAMS;
+    use toroid_rules::{Cell, Color, Params};
+
+    use super::*;
+
+    fn go(params: &[&str]) -> Go {
+        Go::go(&Params::parse(GO_PARAMS, params).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn go_avoids_a_pass_while_points_are_worth_playing() {
+        let mut g = go(&["size=5"]);
+        assert!(g.avoid(1).contains(&Move::Pass));
+        assert_eq!(g.prior(Move::Pass), Some(PASS_PRIOR));
+        assert_eq!(g.prior(Move::Place(Cell(0))), None);
+        // After the opponent's pass, passing may end the game and is searched as any move.
+        g.play(Move::Pass).unwrap();
+        assert!(!g.avoid(1).contains(&Move::Pass));
+        assert_eq!(g.prior(Move::Pass), None);
+    }
+
+    #[test]
+    fn go_may_pass_when_only_its_own_eyes_are_left() {
+        let mut g = go(&["size=5"]);
+        // Black everywhere but two single-point eyes at the first and last cell.
+        let last = g.topology().len() - 1;
+        let stones: Vec<_> = (1..last)
+            .map(|i| (Cell(i as u16), Some(Color::Black)))
+            .collect();
+        g.setup(&stones, Color::Black).unwrap();
+        assert!(!g.avoid(1).contains(&Move::Pass));
+    }
+}
