@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use toroid_protocol::gtp::vertex::{move_vertex, parse_move};
 use toroid_protocol::gtp::Client;
-use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
+use toroid_rules::{AnyGame, Color, GameKind, Move, Position, Reason};
 
 const TOROID: &str = env!("CARGO_BIN_EXE_toroid");
 const PYTHON_BOT: &str = concat!(
@@ -152,7 +152,7 @@ fn framing_and_error_answers_follow_gtp() {
                 // White's reply to black C3 on an empty 5×5 Go board: any other point.
                 "= VERTEX" => {
                     let vertex = answer.strip_prefix("= ").unwrap_or(answer);
-                    let mut game = GameKind::Go.new_game(&["size=5"]).unwrap();
+                    let mut game = new_game("go", &["size=5"]);
                     game.play(parse_move("C3", game.topology()).unwrap())
                         .unwrap();
                     let mv = parse_move(vertex, game.topology());
@@ -165,7 +165,7 @@ fn framing_and_error_answers_follow_gtp() {
                 // White's turn in CTOR after black aa: any other point of the 4×4 board.
                 "=4 MOVE" => {
                     let point = answer.strip_prefix("=4 ").unwrap_or(answer);
-                    let mut game = GameKind::Ctor.new_game(&["size=4"]).unwrap();
+                    let mut game = new_game("ctor", &["size=4"]);
                     game.play(Move::parse("aa", game.topology()).unwrap())
                         .unwrap();
                     let mv = Move::parse(point, game.topology());
@@ -181,17 +181,20 @@ fn framing_and_error_answers_follow_gtp() {
 }
 
 /// Small boards of every rule set, so that whole games take moments.
-const GAMES: [(GameKind, &[&str]); 6] = [
-    (GameKind::Torus, &["size=5"]),
-    (GameKind::HexTorus, &["width=4", "height=4"]),
-    (GameKind::MTorus, &["width=4", "height=5"]),
-    (GameKind::Ctor, &["size=4"]),
-    (
-        GameKind::CaptureGo,
-        &["size=5", "topology=torus", "target=3"],
-    ),
-    (GameKind::Go, &["size=5", "topology=cylinder", "komi=0.5"]),
+const GAMES: [(&str, &[&str]); 6] = [
+    ("torus", &["size=5"]),
+    ("hex-torus", &["width=4", "height=4"]),
+    ("m-torus", &["width=4", "height=5"]),
+    ("ctor", &["size=4"]),
+    ("capture-go", &["size=5", "topology=torus", "target=3"]),
+    ("go", &["size=5", "topology=cylinder", "komi=0.5"]),
 ];
+
+/// A new game of the rule set called `name`.
+fn new_game(name: &str, params: &[&str]) -> AnyGame {
+    let kind: GameKind = name.parse().expect("a rule set");
+    kind.new_game(params).expect("valid parameters")
+}
 
 const MAX_PLIES: usize = 300;
 
@@ -289,9 +292,8 @@ fn every_answer_is_a_legal_move_in_every_rule_set_and_dialect() {
         // One process for every game: each game's first commands must reset the bot. A
         // fresh bot plays go, as a Go controller expects.
         let mut bot = Client::spawn(&command_line(&words), TIMEOUT).unwrap();
-        let plain_go = GameKind::Go.new_game(&["size=5", "komi=0.5"]).unwrap();
-        let games =
-            GAMES.map(|(kind, params)| (Dialect::Extension, kind.new_game(params).unwrap()));
+        let plain_go = new_game("go", &["size=5", "komi=0.5"]);
+        let games = GAMES.map(|(name, params)| (Dialect::Extension, new_game(name, params)));
         for (dialect, start) in [(Dialect::PlainGo, plain_go)].into_iter().chain(games) {
             for color in Color::BOTH {
                 play_game(&mut bot, name, dialect, &start, color);
@@ -301,25 +303,11 @@ fn every_answer_is_a_legal_move_in_every_rule_set_and_dialect() {
     }
 }
 
-/// How the rules end a game; any other reason in a match report is a resignation or a
-/// player's fault.
-const RULES_REASONS: [&str; 10] = [
-    "two-passes",
-    "surrounded",
-    "ring",
-    "bracelet",
-    "right-helix",
-    "left-helix",
-    "seam-loop",
-    "board-full",
-    "capture-target",
-    "move-limit",
-];
-
-/// Two games of `toroid match` between `bot` and a house bot, which must end by the rules.
-fn match_against(kind: GameKind, params: &[&str], bot: &str, house: &str) {
+/// Two games of `toroid match` between `bot` and a house bot, which must end by the rules
+/// (any other reason in the report is a resignation or a player's fault).
+fn match_against(kind: &str, params: &[&str], bot: &str, house: &str) {
     let mut command = Command::new(TOROID);
-    command.args(["match", kind.name()]);
+    command.args(["match", kind]);
     for param in params {
         command.args(["-p", param]);
     }
@@ -334,7 +322,7 @@ fn match_against(kind: GameKind, params: &[&str], bot: &str, house: &str) {
     for game in games {
         let reason = game["reason"].as_str().unwrap_or_default();
         assert!(
-            RULES_REASONS.contains(&reason),
+            reason.parse::<Reason>().is_ok_and(Reason::is_by_rules),
             "{context}: {}",
             game["detail"]
         );

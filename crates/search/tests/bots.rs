@@ -7,7 +7,9 @@ use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
 use toroid_rules::{Bot, TimeLeft};
 use toroid_search::{Budget, Level, Mcts, MctsConfig, Proof};
 
-fn game(kind: GameKind, params: &[&str], moves: &[&str]) -> AnyGame {
+/// A game of the rule set called `name` after `moves`.
+fn game(name: &str, params: &[&str], moves: &[&str]) -> AnyGame {
+    let kind: GameKind = name.parse().expect("a rule set");
     let mut g = kind.new_game(params).expect("valid parameters");
     for m in moves {
         let mv = Move::parse(m, g.topology()).expect("valid notation");
@@ -56,13 +58,9 @@ fn lets_opponent_win(g: &AnyGame, mv: Move) -> bool {
     after.turn() == Some(me.opponent()) && !winning_moves(&after).is_empty()
 }
 
-fn plays_legally_to_the_end(
-    kind: GameKind,
-    params: &[&str],
-    black: &mut dyn Bot,
-    white: &mut dyn Bot,
-) {
-    let mut g = game(kind, params, &[]);
+fn plays_legally_to_the_end(start: &AnyGame, black: &mut dyn Bot, white: &mut dyn Bot) {
+    let kind = start.kind();
+    let mut g = start.clone();
     while let Some(turn) = g.turn() {
         let bot: &mut dyn Bot = if turn == Color::Black {
             &mut *black
@@ -77,16 +75,17 @@ fn plays_legally_to_the_end(
     }
 }
 
-/// Small boards keep whole games quick.
-fn small(kind: GameKind) -> &'static [&'static str] {
-    match kind {
-        GameKind::Torus => &["size=6"],
-        GameKind::HexTorus => &["width=6", "height=6"],
-        GameKind::MTorus => &["width=5", "height=5"],
-        GameKind::Ctor => &["size=6"],
-        GameKind::CaptureGo => &["size=6"],
-        GameKind::Go => &["size=6"],
-    }
+/// A game on a small board (6×6, or 5×5 where the rule set wants odd sides), which keeps
+/// whole games quick.
+fn small(kind: GameKind) -> AnyGame {
+    [6, 5]
+        .into_iter()
+        .find_map(|side| {
+            let sizes = kind.rule_set().board.assignments(side, side)?;
+            let texts: Vec<String> = sizes.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            kind.new_game(&texts).ok()
+        })
+        .expect("a small board")
 }
 
 #[test]
@@ -95,11 +94,11 @@ fn every_bot_plays_only_legal_moves_on_every_rule_set() {
         for (i, level) in [Level::Random, Level::Greedy].into_iter().enumerate() {
             let mut search = mcts(64, 1 + i, 7);
             let mut other = level.bot(3);
-            plays_legally_to_the_end(kind, small(kind), &mut search, other.as_mut());
-            plays_legally_to_the_end(kind, small(kind), other.as_mut(), &mut search);
+            plays_legally_to_the_end(&small(kind), &mut search, other.as_mut());
+            plays_legally_to_the_end(&small(kind), other.as_mut(), &mut search);
         }
         let (mut a, mut b) = (Level::Greedy.bot(1), Level::Random.bot(2));
-        plays_legally_to_the_end(kind, small(kind), a.as_mut(), b.as_mut());
+        plays_legally_to_the_end(&small(kind), a.as_mut(), b.as_mut());
     }
 }
 
@@ -107,31 +106,27 @@ fn every_bot_plays_only_legal_moves_on_every_rule_set() {
 fn wins_available() -> Vec<AnyGame> {
     vec![
         // White's cc has black on three sides; cd surrounds it.
-        game(
-            GameKind::Torus,
-            &["size=5"],
-            &["bc", "cc", "dc", "aa", "cb", "ae"],
-        ),
+        game("torus", &["size=5"], &["bc", "cc", "dc", "aa", "cb", "ae"]),
         // Black's column x=1 needs bd to close a ring.
         game(
-            GameKind::HexTorus,
+            "hex-torus",
             &["width=4", "height=4"],
             &["ba", "da", "bb", "db", "bc", "ad"],
         ),
         // Black's middle column needs ce to close a loop through the top/bottom seam.
         game(
-            GameKind::MTorus,
+            "m-torus",
             &["width=5", "height=5"],
             &["ca", "aa", "cb", "ab", "cc", "ea", "cd", "eb"],
         ),
         // White's bb is in atari; bc captures the one stone the target asks for.
         game(
-            GameKind::CaptureGo,
+            "capture-go",
             &["size=5", "target=1"],
             &["ab", "bb", "cb", "ee", "ba", "ea"],
         ),
         // White passed while behind on the board (komi 0.5): passing ends the game won.
-        game(GameKind::Go, &["size=5", "komi=0.5"], &["cc", "pass"]),
+        game("go", &["size=5", "komi=0.5"], &["cc", "pass"]),
         ctor_endgame(),
     ]
 }
@@ -142,7 +137,7 @@ fn ctor_endgame() -> AnyGame {
     use rand::SeedableRng;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
     loop {
-        let mut g = game(GameKind::Ctor, &["size=4"], &[]);
+        let mut g = game("ctor", &["size=4"], &[]);
         while g.turn().is_some() {
             let wins = winning_moves(&g);
             let mut all = Vec::new();
@@ -190,7 +185,7 @@ fn search_stops_once_more_simulations_cannot_change_the_move() {
         );
     }
     // On a tiny board the best move soon leads by more than what is left of the budget.
-    let g = game(GameKind::Go, &["size=5"], &[]);
+    let g = game("go", &["size=5"], &[]);
     let early = mcts(BUDGET, 1, 3).analyse(&g, None);
     assert!(early.simulations < BUDGET, "{}", early.simulations);
     let whole = mcts_whole_budget(BUDGET, 1, 3).analyse(&g, None);
@@ -203,27 +198,23 @@ fn search_stops_once_more_simulations_cannot_change_the_move() {
 /// Positions where the opponent threatens to win at once and the mover can stop it.
 fn threats() -> Vec<AnyGame> {
     vec![
+        game("torus", &["size=5"], &["bc", "cc", "dc", "aa", "cb"]),
         game(
-            GameKind::Torus,
-            &["size=5"],
-            &["bc", "cc", "dc", "aa", "cb"],
-        ),
-        game(
-            GameKind::HexTorus,
+            "hex-torus",
             // White's row y=1 needs only db to close a bracelet (a straight gap in a hex
             // row has one filling; a gap in a column has two).
             &["width=6", "height=6"],
             &["ae", "ab", "be", "bb", "de", "cb", "ee", "eb", "cd", "fb"],
         ),
         game(
-            GameKind::MTorus,
+            "m-torus",
             // White's middle row needs only cc to close a loop through the left/right seam.
             &["width=5", "height=5"],
             &["aa", "ac", "ee", "bc", "ae", "dc", "ea", "ec"],
         ),
         // Black threatens bc, capturing white's bb.
         game(
-            GameKind::CaptureGo,
+            "capture-go",
             &["size=5", "target=1"],
             &["ab", "bb", "cb", "ee", "ba"],
         ),
@@ -275,7 +266,7 @@ fn greedy_takes_the_immediate_win() {
 }
 
 fn record(seed: u64) -> Vec<Move> {
-    let mut g = game(GameKind::Go, &["size=7"], &[]);
+    let mut g = game("go", &["size=7"], &[]);
     let mut black = mcts(200, 2, seed);
     let mut white = Level::Greedy.bot(seed);
     let mut moves = Vec::new();
@@ -300,7 +291,7 @@ fn the_same_seed_gives_the_same_game() {
 
 #[test]
 fn time_budgets_are_kept() {
-    let g = GameKind::Go.default_game();
+    let g = game("go", &[], &[]);
     let mut bot = Mcts::new(
         "t",
         MctsConfig::new(Budget::Time(Duration::from_millis(100)), 2),
@@ -328,7 +319,7 @@ fn time_budgets_are_kept() {
 
 #[test]
 fn analysis_reports_candidates_visits_and_variations() {
-    let g = GameKind::Go.new_game(&["size=7"]).unwrap();
+    let g = game("go", &["size=7"], &[]);
     let analysis = mcts_whole_budget(2000, 2, 9).analyse(&g, None);
     assert_eq!(analysis.simulations, 2000);
     assert_eq!(analysis.visit_map.len(), 49);
@@ -356,7 +347,7 @@ fn pass_visits(a: &toroid_search::Analysis) -> u32 {
 
 #[test]
 fn the_tree_is_reused_after_the_opponents_reply() {
-    let mut g = game(GameKind::Go, &["size=7"], &[]);
+    let mut g = game("go", &["size=7"], &[]);
     let mut bot = mcts(2000, 1, 4);
     let first = bot.analyse(&g, None);
     let mine = first.best_move().unwrap();
@@ -380,7 +371,7 @@ const TORUS_COMBINATION: [&str; 5] = ["ae", "be", "ea", "ie", "eh"];
 
 #[test]
 fn search_proves_a_forced_win_and_plays_it() {
-    let start = game(GameKind::Torus, &[], &TORUS_COMBINATION);
+    let start = game("torus", &[], &TORUS_COMBINATION);
     assert!(winning_moves(&start).is_empty());
     let analysis = mcts(300, 1, 3).analyse(&start, None);
     assert_eq!(analysis.moves[0].proof, Proof::Win);
@@ -410,7 +401,7 @@ fn search_proves_a_forced_win_and_plays_it() {
 fn search_avoids_a_move_that_allows_a_forced_win() {
     // Black to move before eh: after most moves white's ad, black's forced af and white's
     // ig leave black without a saving move.
-    let g = game(GameKind::Torus, &[], &TORUS_COMBINATION[..4]);
+    let g = game("torus", &[], &TORUS_COMBINATION[..4]);
     let mv = mcts(300, 1, 5).choose(&g, None);
     let mut line = g.clone();
     line.play(mv).unwrap();
