@@ -1,24 +1,24 @@
-//! One game between two players from start to end: the seats they play from (a house bot
-//! or an external engine), how the game ended, and the record it leaves.
+//! One game between two players from start to end: the players (a house bot or an external
+//! engine), how the game ended, and the record it leaves.
 
 use toroid_protocol::gtp::{Answer, EngineFault, RemotePlayer};
 use toroid_protocol::record::{Record, RecordError};
 use toroid_rules::{AnyGame, Bot, Color, Fault, IllegalMove, Move, Outcome, Position};
 
-/// A player's side of a game: asked for its moves and told its opponent's.
-pub trait Seat {
+/// A player in one game: asked for its moves and told its opponent's.
+pub trait Player {
     /// The move (or resignation) of the player to move in `game`.
     fn choose(&mut self, game: &AnyGame) -> Result<Answer, Offence>;
     /// `color`, the opponent, played `mv`, which gave `game`.
     fn observe(&mut self, game: &AnyGame, color: Color, mv: Move) -> Result<(), Offence>;
-    /// The game is over: release what the seat holds (an engine process).
+    /// The game is over: release what the player holds (an engine process).
     fn finish(self: Box<Self>) {}
 }
 
-/// A house bot's seat.
-pub struct HouseSeat(pub Box<dyn Bot>);
+/// A house bot as a player.
+pub struct HousePlayer(pub Box<dyn Bot>);
 
-impl Seat for HouseSeat {
+impl Player for HousePlayer {
     fn choose(&mut self, game: &AnyGame) -> Result<Answer, Offence> {
         Ok(Answer::Play(self.0.choose(game, None)))
     }
@@ -29,14 +29,14 @@ impl Seat for HouseSeat {
     }
 }
 
-/// An external engine's seat.
-pub struct EngineSeat(pub RemotePlayer);
+/// An external engine as a player.
+pub struct EnginePlayer(pub RemotePlayer);
 
-impl Seat for EngineSeat {
+impl Player for EnginePlayer {
     fn choose(&mut self, game: &AnyGame) -> Result<Answer, Offence> {
         let color = game
             .turn()
-            .expect("a seat is asked only while the game goes on");
+            .expect("a player is asked only while the game goes on");
         Ok(self.0.genmove(game.topology(), color)?)
     }
 
@@ -141,7 +141,7 @@ impl Played {
 
 /// Plays `game` to its end, `seats[color.index()]` playing each colour, and releases the
 /// seats.
-pub fn play_game(game: &mut AnyGame, seats: [Box<dyn Seat>; 2]) -> Played {
+pub fn play_game(game: &mut AnyGame, seats: [Box<dyn Player>; 2]) -> Played {
     let mut seats = seats;
     let played = play_moves(game, &mut seats);
     for seat in seats {
@@ -150,7 +150,7 @@ pub fn play_game(game: &mut AnyGame, seats: [Box<dyn Seat>; 2]) -> Played {
     played
 }
 
-fn play_moves(game: &mut AnyGame, seats: &mut [Box<dyn Seat>; 2]) -> Played {
+fn play_moves(game: &mut AnyGame, seats: &mut [Box<dyn Player>; 2]) -> Played {
     let mut moves = Vec::new();
     loop {
         if let Some(ending) = game.outcome() {
@@ -199,7 +199,7 @@ mod tests {
     /// Always plays the first point, so its second stone there is illegal.
     struct Stubborn;
 
-    impl Seat for Stubborn {
+    impl Player for Stubborn {
         fn choose(&mut self, _: &AnyGame) -> Result<Answer, Offence> {
             Ok(Answer::Play(Move::Place(Cell(0))))
         }
@@ -211,7 +211,7 @@ mod tests {
     /// Resigns at once.
     struct Quitter;
 
-    impl Seat for Quitter {
+    impl Player for Quitter {
         fn choose(&mut self, _: &AnyGame) -> Result<Answer, Offence> {
             Ok(Answer::Resign)
         }
@@ -221,9 +221,9 @@ mod tests {
     }
 
     /// Plays well enough but fails when told the opponent's move.
-    struct Deaf(HouseSeat);
+    struct Deaf(HousePlayer);
 
-    impl Seat for Deaf {
+    impl Player for Deaf {
         fn choose(&mut self, game: &AnyGame) -> Result<Answer, Offence> {
             self.0.choose(game)
         }
@@ -235,8 +235,8 @@ mod tests {
         }
     }
 
-    fn house(level: Level, seed: u64) -> Box<dyn Seat> {
-        Box::new(HouseSeat(level.bot(seed)))
+    fn house(level: Level, seed: u64) -> Box<dyn Player> {
+        Box::new(HousePlayer(level.bot(seed)))
     }
 
     fn default_game(name: &str) -> AnyGame {
@@ -312,7 +312,7 @@ mod tests {
         assert_eq!(played.ending.reason.code(), "resignation");
         assert_eq!(played.describe(), "black wins: white resigned");
 
-        let deaf = Box::new(Deaf(HouseSeat(Level::Random.bot(5))));
+        let deaf = Box::new(Deaf(HousePlayer(Level::Random.bot(5))));
         let played = play_game(&mut start.clone(), [house(Level::Random, 6), deaf]);
         assert_eq!(
             played.moves.len(),

@@ -1,8 +1,7 @@
-//! What the `toroid` command shows, in a form other front ends (the server) can reuse:
-//! starting a game from text and replaying moves onto it ([`setup`]), the JSON shapes of the
-//! inspection interface ([`view`]), text boards that show the wrap ([`render`]), players named
-//! on the command line ([`player`]), games between bots and their records ([`arena`]), match
-//! statistics ([`elo`]) and seeds ([`seed`]).
+//! The library behind the `toroid` command, split from `main.rs` so that its tests can use
+//! it: starting a game from text and replaying moves onto it ([`setup`]), text boards that
+//! show the wrap ([`render`]), players named on the command line ([`player`]), games between
+//! bots and their records ([`arena`]), match statistics ([`elo`]) and seeds ([`seed`]).
 
 pub mod arena;
 pub mod elo;

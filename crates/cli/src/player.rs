@@ -4,11 +4,11 @@
 use std::fmt;
 use std::time::Duration;
 
-use toroid_protocol::gtp::{Limits, RemotePlayer, Unplayable};
+use toroid_protocol::gtp::{EngineLimits, RemotePlayer, Unplayable};
 use toroid_rules::{AnyGame, Fault};
 use toroid_search::{Budget, Level};
 
-use crate::arena::{EngineSeat, HouseSeat, Offence, Seat};
+use crate::arena::{EnginePlayer, HousePlayer, Offence, Player};
 
 /// A player of a match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,12 +31,12 @@ pub struct Timing {
 }
 
 impl Timing {
-    fn limits(&self) -> Limits {
+    fn limits(&self) -> EngineLimits {
         let genmove = self.engine_timeout.unwrap_or_else(|| match self.move_time {
             Some(t) => t + t / 2 + Duration::from_secs(1),
             None => Duration::from_secs(60),
         });
-        Limits {
+        EngineLimits {
             // Starting an interpreter can take a while on a loaded machine.
             setup: genmove.max(Duration::from_secs(10)),
             genmove,
@@ -83,15 +83,15 @@ impl PlayerSpec {
         start: &AnyGame,
         seed: u64,
         timing: Timing,
-    ) -> Result<Box<dyn Seat>, Offence> {
+    ) -> Result<Box<dyn Player>, Offence> {
         match self {
             PlayerSpec::House(level) => {
                 let budget = timing.move_time.map(Budget::Time);
-                Ok(Box::new(HouseSeat(level.bot_with(seed, None, budget))))
+                Ok(Box::new(HousePlayer(level.bot_with(seed, None, budget))))
             }
             PlayerSpec::Engine(command) => {
                 match RemotePlayer::start(command, start, timing.limits()) {
-                    Ok(engine) => Ok(Box::new(EngineSeat(engine))),
+                    Ok(engine) => Ok(Box::new(EnginePlayer(engine))),
                     Err(Unplayable::Fault(fault)) => Err(fault.into()),
                     Err(e) => Err(Offence::Engine {
                         fault: Fault::RefusedCommand,

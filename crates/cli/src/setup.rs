@@ -10,32 +10,32 @@ use toroid_rules::{
 
 /// Why a game could not be set up.
 #[derive(Debug, Clone, PartialEq)]
-pub enum SetupError {
+pub enum GameTextError {
     UnknownGame(UnknownGame),
     Params { game: GameKind, error: ParamError },
 }
 
-impl fmt::Display for SetupError {
+impl fmt::Display for GameTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupError::UnknownGame(error) => error.fmt(f),
-            SetupError::Params { game, error } => write!(f, "{game}: {error}"),
+            GameTextError::UnknownGame(error) => error.fmt(f),
+            GameTextError::Params { game, error } => write!(f, "{game}: {error}"),
         }
     }
 }
 
-impl std::error::Error for SetupError {}
+impl std::error::Error for GameTextError {}
 
 /// The rule set called `name`.
-pub fn game_kind(name: &str) -> Result<GameKind, SetupError> {
-    name.parse().map_err(SetupError::UnknownGame)
+pub fn game_kind(name: &str) -> Result<GameKind, GameTextError> {
+    name.parse().map_err(GameTextError::UnknownGame)
 }
 
 /// A new game of the rule set called `name` with the given `KEY=VALUE` parameters.
-pub fn new_game<S: AsRef<str>>(name: &str, assignments: &[S]) -> Result<AnyGame, SetupError> {
+pub fn new_game<S: AsRef<str>>(name: &str, assignments: &[S]) -> Result<AnyGame, GameTextError> {
     let game = game_kind(name)?;
     game.new_game(assignments)
-        .map_err(|error| SetupError::Params { game, error })
+        .map_err(|error| GameTextError::Params { game, error })
 }
 
 /// A move of a move list that could not be played: its 1-based number, its text, and why.

@@ -131,7 +131,7 @@ fn topology_counts_cells_and_directed_edges() {
         ("torus", &[], 81, 81 * 4),
         ("ctor", &[], 100, 100 * 8),
         ("hex-torus", &[], 64, 64 * 6),
-        // Two cells have 4 neighbours and two have 5 (SPEC.md); 81 − 480/2 + 160 = 1.
+        // Two cells have 4 neighbours and two have 5 (docs/rules.md); 81 − 480/2 + 160 = 1.
         ("m-torus", &[], 81, 81 * 6 - 2 * 2 - 2),
     ];
     for (game, params, cells, edges) in cases {

@@ -23,4 +23,4 @@ pub mod vertex;
 pub use client::{kill_all_engines, split_command_line, Client, ClientError};
 pub use command::{Command, Response};
 pub use engine::Engine;
-pub use remote::{Answer, EngineFault, Limits, RemotePlayer, Unplayable};
+pub use remote::{Answer, EngineFault, EngineLimits, RemotePlayer, Unplayable};

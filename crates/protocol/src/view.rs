@@ -1,4 +1,4 @@
-//! The JSON shapes of the inspection interface (`SPEC.md`): a game as `toroid replay --json`
+//! The JSON shapes of the inspection interface: a game as `toroid replay --json`
 //! prints it, a cell graph as `toroid topology --json` prints it, and the rule sets with
 //! their parameters as `toroid games --json` prints them.
 
@@ -70,7 +70,8 @@ pub fn lattice_name(lattice: Lattice) -> &'static str {
     }
 }
 
-/// A game as the inspection interface shows it: `SPEC.md`'s fields, then extras.
+/// A game as the inspection interface shows it: the board, the turn and the outcome, then
+/// extras.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GameView {
     pub game: &'static str,

@@ -31,10 +31,10 @@ impl Bot for FirstLegal {
     }
 }
 
-type Clock = std::sync::Arc<std::sync::Mutex<Option<TimeLeft>>>;
+type GtpClock = std::sync::Arc<std::sync::Mutex<Option<TimeLeft>>>;
 
-fn engine() -> (Engine, Clock) {
-    let clock = Clock::default();
+fn engine() -> (Engine, GtpClock) {
+    let clock = GtpClock::default();
     let bot = FirstLegal {
         last_time: clock.clone(),
     };
@@ -212,7 +212,7 @@ fn handicap_commands() {
 #[test]
 fn time_settings_reach_the_bot() {
     let (mut e, clock) = engine();
-    let seen = |clock: &Clock| {
+    let seen = |clock: &GtpClock| {
         clock
             .lock()
             .unwrap()

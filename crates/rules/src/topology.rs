@@ -3,7 +3,7 @@
 //! Every board is a `width × height` grid of cells. A [`Topology`] fixes which cells are
 //! neighbours (square grids with 4 or 8 neighbours, hexagonal "odd-r" grids) and how the grid
 //! is glued at its edges (plane, cylinder, torus, or the projective plane of M-Torus). Every
-//! directed adjacency carries a [`Seam`] label, as `SPEC.md` defines it.
+//! directed adjacency carries a [`Seam`] label (docs/rules.md, "Common conventions").
 
 use std::fmt;
 

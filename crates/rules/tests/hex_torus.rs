@@ -28,7 +28,7 @@ fn cells(g: &HexTorus, xy: &[(usize, usize)]) -> Vec<Cell> {
         .collect()
 }
 
-/// The kind of a loop by its winding `(a, b)` and whom it wins for, as `SPEC.md` says.
+/// The kind of a loop by its winding `(a, b)` and whom it wins for, as docs/rules.md says.
 fn kind((a, b): (i32, i32)) -> Option<(Reason, Color)> {
     match (a, b) {
         (0, 0) => None,

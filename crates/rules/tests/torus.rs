@@ -1,5 +1,5 @@
 //! `torus`: the seed's situations, and random games checked against a plain reference
-//! implementation of the numbered steps of `SPEC.md`.
+//! implementation of the numbered steps of docs/rules.md.
 
 mod support;
 

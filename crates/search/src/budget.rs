@@ -16,15 +16,15 @@ pub enum Budget {
 
 /// What one search may spend: at most `playouts` simulations, and stop at `deadline`.
 #[derive(Copy, Clone, Debug)]
-pub struct Limits {
+pub struct SearchLimits {
     pub playouts: u64,
     pub deadline: Option<Instant>,
 }
 
-impl Limits {
+impl SearchLimits {
     /// The limits for a move starting now under `budget` and the mover's clock `time`.
     /// `moves_left` estimates how many more moves the mover will make.
-    pub fn new(budget: Budget, time: Option<TimeLeft>, moves_left: u32) -> Limits {
+    pub fn new(budget: Budget, time: Option<TimeLeft>, moves_left: u32) -> SearchLimits {
         let start = Instant::now();
         let (playouts, by_budget) = match budget {
             Budget::Playouts(n) => (n, None),
@@ -35,7 +35,7 @@ impl Limits {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        Limits {
+        SearchLimits {
             // At least one simulation, so that there is always a move to choose.
             playouts: playouts.max(1),
             deadline: spend.map(|d| start + d),
@@ -112,9 +112,9 @@ mod tests {
             increment: Duration::ZERO,
             overtime: Duration::ZERO,
         };
-        let limits = Limits::new(Budget::Time(ms(5_000)), Some(t), 100);
+        let limits = SearchLimits::new(Budget::Time(ms(5_000)), Some(t), 100);
         let left = limits.deadline.unwrap() - Instant::now();
         assert!(left <= ms(100));
-        assert_eq!(Limits::new(Budget::Playouts(0), None, 1).playouts, 1);
+        assert_eq!(SearchLimits::new(Budget::Playouts(0), None, 1).playouts, 1);
     }
 }

@@ -1,4 +1,4 @@
-//! The named house-bot levels of SPEC.md, weakest to strongest.
+//! The named house-bot levels (docs/strength.md), weakest to strongest.
 //!
 //! | level      | bot                                                     |
 //! |------------|---------------------------------------------------------|

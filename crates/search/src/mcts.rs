@@ -12,7 +12,7 @@ use std::time::Instant;
 use toroid_rules::{AnyGame, Move, Position};
 
 use crate::analysis::Analysis;
-use crate::budget::{Budget, Limits};
+use crate::budget::{Budget, SearchLimits};
 use crate::knowledge::Knowledge;
 use crate::search::{Searcher, Settings, ROOT_THREATS};
 use toroid_rules::{Bot, TimeLeft};
@@ -81,7 +81,7 @@ impl Mcts {
         if root.turn().is_none() {
             return Analysis::merge(&[], cells, 0, start.elapsed());
         }
-        let limits = Limits::new(self.config.budget, time, moves_left(root));
+        let limits = SearchLimits::new(self.config.budget, time, moves_left(root));
         let threads = self.searchers.len() as u64;
         let settings = self.config.settings;
         let reuse = self.config.reuse_tree;
@@ -101,7 +101,7 @@ impl Mcts {
                         // The playouts split evenly, the first threads taking the remainder.
                         let share = limits.playouts / threads
                             + u64::from((i as u64) < limits.playouts % threads);
-                        let limits = Limits {
+                        let limits = SearchLimits {
                             playouts: share.max(1),
                             ..limits
                         };

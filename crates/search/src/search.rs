@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use toroid_rules::{Color, Move};
 
-use crate::budget::Limits;
+use crate::budget::SearchLimits;
 use crate::knowledge::{Forcing, Knowledge};
 use crate::policy::{playout_step, Rollout};
 use crate::tactics::wins_at_once;
@@ -215,7 +215,12 @@ impl Searcher {
     }
 
     /// Runs simulations from `root` until `limits` say stop; returns how many ran.
-    pub fn run<P: Knowledge>(&mut self, root: &P, limits: &Limits, settings: &Settings) -> u64 {
+    pub fn run<P: Knowledge>(
+        &mut self,
+        root: &P,
+        limits: &SearchLimits,
+        settings: &Settings,
+    ) -> u64 {
         let cells = root.topology().len();
         self.stamps.resize(2 * (cells + 2), 0);
         let start = Instant::now();
@@ -235,7 +240,7 @@ impl Searcher {
     /// proven won or every move is proven lost, the most visited move leads the next by more
     /// simulations than are left (`done` ran since `start`, the time left is converted at
     /// that rate), or the most visited move wins surely.
-    fn settled(&self, limits: &Limits, done: u64, start: Instant) -> bool {
+    fn settled(&self, limits: &SearchLimits, done: u64, start: Instant) -> bool {
         let (mut first, mut second) = (None::<&Node>, 0);
         for c in self.tree.children(ROOT) {
             let child = self.tree.node(c);

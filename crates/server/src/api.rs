@@ -56,7 +56,7 @@ pub struct GameState {
     pub players: Players,
     pub clock: Option<ClockSettings>,
     pub clocks: Option<ClocksView>,
-    /// The position as `toroid replay --json` prints it (docs: SPEC.md, README.md).
+    /// The position as `toroid replay --json` prints it (README.md, docs/server.md).
     #[schema(value_type = Object)]
     pub position: Arc<GameView>,
     #[schema(value_type = Option<ResultSchema>)]

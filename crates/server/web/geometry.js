@@ -2,14 +2,14 @@
 //
 // Units: neighbouring cell centres are 1 apart. Square cells sit at (x, y); hexagonal
 // "odd-r" cells are pointy-topped, odd rows shifted half a cell right, rows √3/2 apart
-// (SPEC.md). Cells outside 0..W-1 × 0..H-1 are ghosts: the cell that a step across the seam
+// (docs/rules.md). Cells outside 0..W-1 × 0..H-1 are ghosts: the cell that a step across the seam
 // reaches, drawn where the step lands.
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const HEX_R = 1 / Math.sqrt(3); // centre to corner
 const ROW_STEP = Math.sqrt(3) / 2;
 
-/** SPEC's notation of the cell at display (x, y): the letter of x, then of y. */
+/** The notation of the cell at display (x, y): the letter of x, then of y. */
 export function pointName(x, y) {
   return LETTERS[x] + LETTERS[y];
 }
@@ -37,7 +37,7 @@ function wrapper(surface, w, h) {
     case 'cylinder':
       return (x, y) => (inY(y) ? [mod(x, w), y] : null);
     case 'projective-plane':
-      // SPEC: across the top/bottom seam (x, -1) is (W-1-x, H-1) and (x, H) is (W-1-x, 0);
+      // docs/rules.md: across the top/bottom seam (x, -1) is (W-1-x, H-1) and (x, H) is (W-1-x, 0);
       // across the left/right seam (-1, y) is (W-1, H-1-y) and (W, y) is (0, H-1-y); the
       // top/bottom rule first.
       return (x, y) => {

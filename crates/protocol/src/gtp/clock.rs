@@ -19,37 +19,37 @@ pub enum TimeSystem {
 
 /// The time system and the latest `time_left` report for each player.
 #[derive(Clone, Debug)]
-pub struct Clock {
+pub struct GtpClock {
     system: TimeSystem,
     /// Seconds left and stones left in the current period (0 in main time).
     left: [Option<(f64, u32)>; 2],
 }
 
-impl Default for Clock {
-    fn default() -> Clock {
-        Clock {
+impl Default for GtpClock {
+    fn default() -> GtpClock {
+        GtpClock {
             system: TimeSystem::Unlimited,
             left: [None, None],
         }
     }
 }
 
-impl Clock {
+impl GtpClock {
     /// `time_settings main byo_yomi_time byo_yomi_stones` (GTP 2 §6.3.5): byo-yomi time
     /// with zero stones means no time limit.
-    pub fn standard(main: f64, period: f64, stones: u32) -> Clock {
+    pub fn standard(main: f64, period: f64, stones: u32) -> GtpClock {
         if period > 0.0 && stones == 0 {
-            return Clock::default();
+            return GtpClock::default();
         }
-        Clock::with(TimeSystem::Limited {
+        GtpClock::with(TimeSystem::Limited {
             main,
             period,
             stones,
         })
     }
 
-    pub fn with(system: TimeSystem) -> Clock {
-        Clock {
+    pub fn with(system: TimeSystem) -> GtpClock {
+        GtpClock {
             system,
             left: [None, None],
         }
@@ -107,19 +107,19 @@ mod tests {
 
     #[test]
     fn clocks_become_time_left() {
-        assert_eq!(secs(Clock::default().time_left(Color::Black)), None);
+        assert_eq!(secs(GtpClock::default().time_left(Color::Black)), None);
         assert_eq!(
-            secs(Clock::standard(0.0, 30.0, 0).time_left(Color::Black)),
+            secs(GtpClock::standard(0.0, 30.0, 0).time_left(Color::Black)),
             None
         );
-        let mut c = Clock::standard(600.0, 30.0, 5);
+        let mut c = GtpClock::standard(600.0, 30.0, 5);
         assert_eq!(secs(c.time_left(Color::Black)), Some((600.0, 0.0)));
         c.report(Color::Black, 20.0, 4);
         assert_eq!(secs(c.time_left(Color::Black)), Some((0.0, 5.0)));
         assert_eq!(secs(c.time_left(Color::White)), Some((600.0, 0.0)));
         c.report(Color::White, -3.0, 0);
         assert_eq!(secs(c.time_left(Color::White)), Some((0.0, 0.0)));
-        let c = Clock::standard(0.0, 30.0, 10);
+        let c = GtpClock::standard(0.0, 30.0, 10);
         assert_eq!(secs(c.time_left(Color::White)), Some((0.0, 3.0)));
     }
 }

@@ -11,7 +11,7 @@ use toroid_rules::Bot;
 use toroid_rules::{AnyGame, Color, GameKind, IllegalMove, Move, Position, SetupChange};
 
 use crate::gtp::board::{diagram, json, speaks_vertices};
-use crate::gtp::clock::{Clock, TimeSystem};
+use crate::gtp::clock::{GtpClock, TimeSystem};
 use crate::gtp::command::{Command, Response};
 use crate::gtp::handicap::fixed_points;
 use crate::gtp::vertex::{move_vertex, parse_color, parse_move};
@@ -72,7 +72,7 @@ pub struct Engine {
     /// For each command `undo` can take back, the length of `moves` before it.
     undo_marks: Vec<usize>,
     bot: Box<dyn Bot>,
-    clock: Clock,
+    clock: GtpClock,
     quit: bool,
 }
 
@@ -137,7 +137,7 @@ impl Engine {
             moves: Vec::new(),
             undo_marks: Vec::new(),
             bot,
-            clock: Clock::default(),
+            clock: GtpClock::default(),
             quit: false,
         }
     }
@@ -634,7 +634,7 @@ impl Engine {
 
     fn time_settings(&mut self, args: &[String]) -> Result<String, String> {
         arity(args, 3)?;
-        self.clock = Clock::standard(seconds(&args[0])?, seconds(&args[1])?, number(&args[2])?);
+        self.clock = GtpClock::standard(seconds(&args[0])?, seconds(&args[1])?, number(&args[2])?);
         Ok(String::new())
     }
 
@@ -643,22 +643,22 @@ impl Engine {
     fn kgs_time_settings(&mut self, args: &[String]) -> Result<String, String> {
         let system = args.first().map(String::as_str);
         self.clock = match (system, args.len()) {
-            (Some("none"), 1) => Clock::default(),
-            (Some("absolute"), 2) => Clock::with(TimeSystem::Limited {
+            (Some("none"), 1) => GtpClock::default(),
+            (Some("absolute"), 2) => GtpClock::with(TimeSystem::Limited {
                 main: seconds(&args[1])?,
                 period: 0.0,
                 stones: 0,
             }),
             (Some("byoyomi"), 4) => {
                 let _periods: u32 = number(&args[3])?;
-                Clock::with(TimeSystem::Limited {
+                GtpClock::with(TimeSystem::Limited {
                     main: seconds(&args[1])?,
                     period: seconds(&args[2])?,
                     stones: 1,
                 })
             }
             (Some("canadian"), 4) => {
-                Clock::standard(seconds(&args[1])?, seconds(&args[2])?, number(&args[3])?)
+                GtpClock::standard(seconds(&args[1])?, seconds(&args[2])?, number(&args[3])?)
             }
             _ => return Err(SYNTAX.into()),
         };

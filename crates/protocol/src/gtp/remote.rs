@@ -19,7 +19,7 @@ use crate::gtp::vertex::{move_vertex, parse_color, parse_move};
 
 /// How long an engine may take.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Limits {
+pub struct EngineLimits {
     /// For starting and for every command but `genmove`.
     pub setup: Duration,
     /// For a `genmove` answer.
@@ -86,7 +86,7 @@ pub struct RemotePlayer {
     client: Client,
     /// Whether the engine speaks the `toroid-*` extension.
     extension: bool,
-    limits: Limits,
+    limits: EngineLimits,
 }
 
 /// Whether a standard Go engine can play `game`: Go rules on the plane, named by vertices.
@@ -103,7 +103,7 @@ impl RemotePlayer {
     pub fn start(
         command_line: &str,
         start: &AnyGame,
-        limits: Limits,
+        limits: EngineLimits,
     ) -> Result<RemotePlayer, Unplayable> {
         let client = Client::spawn(command_line, limits.setup).map_err(EngineFault::from)?;
         let mut player = RemotePlayer {

@@ -1,4 +1,4 @@
-//! `ctor`: CTOR on a square torus with eight neighbours (seed `ctor.txt`).
+//! `ctor`: CTOR on a square torus with eight neighbours (docs/rules.md, "ctor").
 //!
 //! A turn is one or two placements (black's first turn exactly one); after each placement
 //! every opposing stone with at least 5 of its 8 neighbours owned by the mover turns over,

@@ -1,4 +1,4 @@
-//! `capture-go` and `go` (seed capture-go-and-go.txt, `SPEC.md`): one engine, two rule sets.
+//! `capture-go` and `go` (docs/rules.md, "capture-go and go"): one engine, two rule sets.
 //!
 //! Both place stones on a square board (plane, cylinder or torus), capture enemy chains
 //! left without liberties, then forbid a placement whose own chain is left without

@@ -1,5 +1,5 @@
 //! `hex-torus`: Mark Steere's Torus. Hexagonal cells on a torus; black wins by closing a ring
-//! or a right helix, white a bracelet or a left helix (see `SPEC.md`).
+//! or a right helix, white a bracelet or a left helix (docs/rules.md, "hex-torus").
 //!
 //! A loop is a closed chain of one player's stones, each next to the next; its kind is its
 //! winding `(a, b)`, its class in the torus's homology group Z². Per group of stones the

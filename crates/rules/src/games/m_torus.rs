@@ -1,6 +1,6 @@
 //! `m-torus`: Mark Steere's M-Torus. Hexagonal cells with both seams glued in reverse, which
 //! makes the board a projective plane; the first simple loop that crosses the seams an odd
-//! number of times in all wins for whoever closes it (see `SPEC.md`).
+//! number of times in all wins for whoever closes it (docs/rules.md, "m-torus").
 //!
 //! The projective plane's homology group is Z/2: a loop's class is the parity of its seam
 //! crossings, odd exactly for the loops that do not shrink to a point. The parity of the

@@ -1,9 +1,9 @@
-//! `torus`: a Go-like game on a square torus (seed `torus-diagonal-capture.txt`).
+//! `torus`: a Go-like game on a square torus (docs/rules.md, "torus").
 //!
 //! Orthogonal neighbours and diagonal lines both wrap. Surrounding one enemy stone on its
 //! four sides wins; runs of enemy stones are captured along the diagonals; no placement may
 //! recreate an earlier board. [`Torus::play`] resolves a placement exactly in the order of the
-//! numbered steps of `SPEC.md`.
+//! numbered steps of docs/rules.md.
 
 use std::sync::Arc;
 
@@ -244,7 +244,7 @@ impl Torus {
     }
 
     /// Judges the placement of the mover's stone on `c` (on the board, game not over) by the
-    /// steps of `SPEC.md`, changing nothing.
+    /// steps of docs/rules.md, changing nothing.
     fn resolve(&self, c: usize) -> Result<Effect, IllegalMove> {
         let (a, p) = (self.to_move, self.to_move.opponent());
         let board = &self.board;
