@@ -129,7 +129,7 @@ pub fn status<P: Position>(game: &P, history: &[Move]) -> String {
         game.kind(),
         topology.width(),
         topology.height(),
-        topology.surface().name().replace('-', " "),
+        topology.surface().words(),
         params_line(game)
     );
     match (game.outcome(), game.turn()) {

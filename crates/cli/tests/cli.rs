@@ -90,7 +90,14 @@ fn games_json_lists_the_six_rule_sets_with_their_parameters() {
     assert_eq!(go["params"][2]["default"], 7.5);
     assert_eq!(
         strings(&go["params"][1]["choices"]),
-        ["plane", "cylinder", "torus"]
+        [
+            "plane",
+            "cylinder",
+            "mobius",
+            "torus",
+            "klein",
+            "projective"
+        ]
     );
     let max_moves = &go["params"][5];
     assert_eq!(max_moves["default"], "3 × number of points");
@@ -221,8 +228,8 @@ fn bad_input_is_one_line_and_status_2() {
             "toroid: go: bad value 'nan'",
         ),
         (
-            &["replay", "go", "-p", "topology=klein"],
-            "toroid: go: bad value 'klein'",
+            &["replay", "go", "-p", "topology=sphere"],
+            "toroid: go: bad value 'sphere'",
         ),
         (
             &["replay", "hex-torus", "-p", "height=5"],

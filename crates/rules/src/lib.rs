@@ -26,4 +26,4 @@ pub use outcome::{Fault, Outcome, Reason, UnknownReason};
 pub use params::{ParamError, ParamSpec, ParamValue, Params};
 pub use position::{random_playout, uniform_playout, Position};
 pub use setup::{SetupChange, SetupError};
-pub use topology::{Lattice, Neighbor, Seam, Surface, Topology};
+pub use topology::{Gluing, Lattice, Neighbor, Seam, Surface, Topology};

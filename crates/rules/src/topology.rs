@@ -2,8 +2,10 @@
 //!
 //! Every board is a `width × height` grid of cells. A [`Topology`] fixes which cells are
 //! neighbours (square grids with 4 or 8 neighbours, hexagonal "odd-r" grids) and how the grid
-//! is glued at its edges (plane, cylinder, torus, or the projective plane of M-Torus). Every
-//! directed adjacency carries a [`Seam`] label (docs/rules.md, "Common conventions").
+//! is glued at its edges: each pair of opposite edges is open, glued straight or glued in
+//! reverse, which gives the plane, the cylinder, the Möbius strip, the torus, the Klein
+//! bottle and the projective plane ([`Surface`]). Every directed adjacency carries a [`Seam`]
+//! label (docs/rules.md, "Common conventions").
 
 use std::fmt;
 
@@ -46,20 +48,78 @@ pub enum Surface {
     Plane,
     /// The left edge is glued to the right edge.
     Cylinder,
+    /// The left edge is glued to the right edge in reverse: (-1, y) is (W-1, H-1-y).
+    Mobius,
     /// Left to right and top to bottom, both straight.
     Torus,
+    /// Left to right straight, top to bottom in reverse: (x, -1) is (W-1-x, H-1).
+    Klein,
     /// Left to right and top to bottom, both reversed (M-Torus): a projective plane.
     ProjectivePlane,
 }
 
+/// How one pair of opposite edges of the grid is glued.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Gluing {
+    /// Not glued: the edges are the board's boundary.
+    Open,
+    /// Glued as they face each other: leaving one edge comes back at the same place on the
+    /// other.
+    Straight,
+    /// Glued with a half turn: leaving one edge comes back mirrored on the other.
+    Reversed,
+}
+
 impl Surface {
+    pub const ALL: [Surface; 6] = [
+        Surface::Plane,
+        Surface::Cylinder,
+        Surface::Mobius,
+        Surface::Torus,
+        Surface::Klein,
+        Surface::ProjectivePlane,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Surface::Plane => "plane",
             Surface::Cylinder => "cylinder",
+            Surface::Mobius => "mobius",
             Surface::Torus => "torus",
+            Surface::Klein => "klein",
             Surface::ProjectivePlane => "projective-plane",
         }
+    }
+
+    /// The surface in words, after "on the": `Möbius strip`, `Klein bottle`, ...
+    pub fn words(self) -> &'static str {
+        match self {
+            Surface::Plane => "plane",
+            Surface::Cylinder => "cylinder",
+            Surface::Mobius => "Möbius strip",
+            Surface::Torus => "torus",
+            Surface::Klein => "Klein bottle",
+            Surface::ProjectivePlane => "projective plane",
+        }
+    }
+
+    /// How the left and right edges are glued, and how the top and bottom ones.
+    pub fn gluing(self) -> (Gluing, Gluing) {
+        use Gluing::*;
+        match self {
+            Surface::Plane => (Open, Open),
+            Surface::Cylinder => (Straight, Open),
+            Surface::Mobius => (Reversed, Open),
+            Surface::Torus => (Straight, Straight),
+            Surface::Klein => (Straight, Reversed),
+            Surface::ProjectivePlane => (Reversed, Reversed),
+        }
+    }
+
+    /// Whether the surface has two sides: no path on it comes back mirrored.
+    pub fn is_orientable(self) -> bool {
+        let (left_right, top_bottom) = self.gluing();
+        left_right != Gluing::Reversed && top_bottom != Gluing::Reversed
     }
 }
 
@@ -262,8 +322,6 @@ fn glue(
     y: i32,
 ) -> Option<(usize, usize, Seam)> {
     let (w, h) = (width as i32, height as i32);
-    let mut seam = Seam::NONE;
-    let (mut x, mut y) = (x, y);
     let crossing = |v: i32, size: i32| -> i8 {
         if v < 0 {
             -1
@@ -273,41 +331,27 @@ fn glue(
             0
         }
     };
-    match surface {
-        Surface::Plane => {
-            if crossing(x, w) != 0 || crossing(y, h) != 0 {
-                return None;
-            }
-        }
-        Surface::Cylinder => {
-            if crossing(y, h) != 0 {
-                return None;
-            }
-            seam.cx = crossing(x, w);
-            x = x.rem_euclid(w);
-        }
-        Surface::Torus => {
-            seam.cx = crossing(x, w);
-            seam.cy = crossing(y, h);
-            x = x.rem_euclid(w);
-            y = y.rem_euclid(h);
-        }
-        Surface::ProjectivePlane => {
-            // Top/bottom first: (x, -1) is (W-1-x, H-1) and (x, H) is (W-1-x, 0).
-            seam.cy = crossing(y, h);
-            if seam.cy != 0 {
-                x = w - 1 - x;
-                y = y.rem_euclid(h);
-            }
-            // Then left/right: (-1, y) is (W-1, H-1-y) and (W, y) is (0, H-1-y).
-            seam.cx = crossing(x, w);
-            if seam.cx != 0 {
-                x = x.rem_euclid(w);
-                y = h - 1 - y;
-            }
+    let (left_right, top_bottom) = surface.gluing();
+    let (mut x, mut y) = (x, y);
+    // Top/bottom first, then left/right (the order matters only for the corner steps of a
+    // reversed gluing): (x, -1) is (W-1-x, H-1) and (-1, y) is (W-1, H-1-y) where reversed.
+    let cy = crossing(y, h);
+    if cy != 0 {
+        match top_bottom {
+            Gluing::Open => return None,
+            Gluing::Straight => y = y.rem_euclid(h),
+            Gluing::Reversed => (x, y) = (w - 1 - x, y.rem_euclid(h)),
         }
     }
-    Some((x as usize, y as usize, seam))
+    let cx = crossing(x, w);
+    if cx != 0 {
+        match left_right {
+            Gluing::Open => return None,
+            Gluing::Straight => x = x.rem_euclid(w),
+            Gluing::Reversed => (x, y) = (x.rem_euclid(w), h - 1 - y),
+        }
+    }
+    Some((x as usize, y as usize, Seam { cx, cy }))
 }
 
 #[cfg(test)]

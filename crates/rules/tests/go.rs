@@ -603,7 +603,14 @@ fn game_params() -> impl Strategy<Value = (GameKind, usize, &'static str, &'stat
     (
         prop::sample::select(vec![GameKind::Go, GameKind::CaptureGo]),
         2usize..=7,
-        prop::sample::select(vec!["plane", "cylinder", "torus"]),
+        prop::sample::select(vec![
+            "plane",
+            "cylinder",
+            "mobius",
+            "torus",
+            "klein",
+            "projective",
+        ]),
         prop::sample::select(vec!["simple", "positional", "situational"]),
         any::<u64>(),
     )
@@ -753,5 +760,73 @@ proptest! {
             prop_assert_eq!(board(&g), board(&shadow));
             history.push((board(&g), me.opponent()));
         }
+    }
+}
+
+// --- The non-orientable surfaces (docs/rules.md, "Surfaces") ---------------------------------
+
+/// A stone on the edge of a reversed gluing is captured by the stone across the seam,
+/// mirrored: on the Klein bottle, up from (1, 0) is (3, 4) on a 5×5 board; on the Möbius
+/// strip, left from (0, 1) is (4, 3). On the torus the same stones leave it a liberty.
+#[test]
+fn captures_reach_across_the_reversed_seams_of_the_klein_bottle_and_the_mobius_strip() {
+    for (topology, white, moves) in [
+        // White's ba: aa, ca and bb beside it, de across the top/bottom seam.
+        ("klein", "ba", "aa ba ca cc bb dc de"),
+        // White's ab: aa, ac and bb beside it, ed across the left/right seam.
+        ("mobius", "ab", "aa ab ac cc bb dc ed"),
+    ] {
+        let mut g = go(&["size=5", &format!("topology={topology}")]);
+        play(&mut g, moves);
+        assert_eq!(
+            g.stone(cell(&g, white)),
+            None,
+            "{topology}: {:?}",
+            board(&g)
+        );
+        assert_eq!(g.captures(), [1, 0], "{topology}");
+        let mut torus = go(&["size=5", "topology=torus"]);
+        play(&mut torus, moves);
+        assert_eq!(
+            torus.stone(cell(&torus, white)),
+            Some(Color::White),
+            "torus"
+        );
+    }
+}
+
+/// A ko that straddles the left/right seam of the torus: black takes at ab, white may not
+/// take back at eb at once, and may after an exchange elsewhere.
+#[test]
+fn ko_holds_across_a_seam() {
+    let mut g = go(&["size=5", "topology=torus"]);
+    // Columns d, e | a, b side by side across the seam: black's eb-ko shape.
+    position(&mut g, &["w...b", ".w.bw", "w...b"], Color::Black);
+    play(&mut g, "ab");
+    assert_eq!(
+        g.stone(cell(&g, "eb")),
+        None,
+        "black's ab took eb across the seam"
+    );
+    assert_eq!(g.play(mv(&g, "eb")), Err(IllegalMove::Ko));
+    play(&mut g, "cd ce");
+    play(&mut g, "eb");
+    assert_eq!(
+        g.stone(cell(&g, "ab")),
+        None,
+        "white took back after the exchange"
+    );
+}
+
+/// Area scoring on the projective plane: the corner aa touches ee (the two corners are one
+/// neighbour across both seams), so with a white stone on ee it is no black territory, as it
+/// would be on the plane.
+#[test]
+fn scoring_on_the_projective_plane_counts_the_identified_corners() {
+    for (topology, black) in [("plane", 3.0), ("projective", 2.0)] {
+        let mut g = go(&["size=5", &format!("topology={topology}"), "komi=0.5"]);
+        play(&mut g, "ba ee ab pass pass");
+        assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::TwoPasses));
+        assert_eq!(g.score(), Some([black, 1.5]), "{topology}: {:?}", board(&g));
     }
 }

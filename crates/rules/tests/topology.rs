@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use proptest::prelude::*;
-use toroid_rules::{Cell, Lattice, Seam, Surface, Topology};
+use toroid_rules::{Cell, Gluing, Lattice, Seam, Surface, Topology};
 
 const LATTICES: [Lattice; 3] = [Lattice::Square4, Lattice::Square8, Lattice::HexOddR];
 const SURFACES: [Surface; 4] = [
@@ -254,5 +254,117 @@ proptest! {
         }
         prop_assert_eq!(at, t.cell_at(x, 0).unwrap());
         prop_assert_eq!((a, b), (0, 1));
+    }
+}
+
+/// The distinct 4-cycles of the graph (as sets of cells): on a square board of sides 5 and
+/// more, exactly its unit squares, the faces of the square complex.
+fn squares(t: &Topology) -> usize {
+    let mut out = BTreeSet::new();
+    for a in t.cells() {
+        for b in t.adjacent(a) {
+            for c in t.adjacent(b).filter(|&c| c != a) {
+                for d in t.adjacent(c).filter(|&d| d != b && d != a) {
+                    if seam(t, d, a).is_some() {
+                        let mut face = [a, b, c, d];
+                        face.sort();
+                        out.insert(face);
+                    }
+                }
+            }
+        }
+    }
+    out.len()
+}
+
+/// Walks `steps` times by `(dx, dy)` from each of two cells side by side, and returns where
+/// each ends.
+fn walk_pair(
+    t: &Topology,
+    from: [(usize, usize); 2],
+    (dx, dy): (i32, i32),
+    steps: usize,
+) -> [(usize, usize); 2] {
+    from.map(|(x, y)| {
+        let mut at = t.cell_at(x, y).unwrap();
+        for _ in 0..steps {
+            at = t.step(at, dx, dy).expect("the walk stays on the surface").0;
+        }
+        t.xy(at)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Go's square boards on every surface: adjacency is symmetric (with negated labels on
+    /// the orientable surfaces); a cell has 4 neighbours except on the boundary of the plane,
+    /// the cylinder and the Möbius strip, and at the identified corners of the projective
+    /// plane (3); the square complex has the surface's Euler characteristic.
+    #[test]
+    fn every_surface_glues_as_it_says(
+        surface in prop::sample::select(Surface::ALL.to_vec()),
+        w in 5usize..=11,
+        h in 5usize..=11,
+    ) {
+        let t = Topology::new(Lattice::Square4, surface, w, h);
+        for (u, v, s) in t.edges() {
+            let back = seam(&t, v, u);
+            prop_assert!(back.is_some(), "{:?}: {:?} → {:?} but not back", t, t.xy(u), t.xy(v));
+            if surface.is_orientable() {
+                prop_assert_eq!(back, Some(Seam { cx: -s.cx, cy: -s.cy }));
+            }
+        }
+        for c in t.cells() {
+            let (x, y) = t.xy(c);
+            let (side_x, side_y) = (x == 0 || x == w - 1, y == 0 || y == h - 1);
+            let expected = match surface {
+                Surface::Plane => 4 - side_x as usize - side_y as usize,
+                Surface::Cylinder | Surface::Mobius => 4 - side_y as usize,
+                Surface::Torus | Surface::Klein => 4,
+                Surface::ProjectivePlane => 4 - (side_x && side_y) as usize,
+            };
+            prop_assert_eq!(t.neighbors(c).len(), expected, "{:?} at {:?}", t, (x, y));
+        }
+        let (v, e, f) = (t.len() as i64, t.edges().count() as i64 / 2, squares(&t) as i64);
+        let euler = match surface {
+            Surface::Plane | Surface::ProjectivePlane => 1,
+            _ => 0,
+        };
+        prop_assert_eq!(v - e + f, euler, "{:?}: V {} E {} F {}", t, v, e, f);
+    }
+
+    /// A walk once around a reversed gluing comes back mirrored: of two walkers side by side,
+    /// the one on the right comes back on the left. Around a straight gluing they come back
+    /// as they left.
+    #[test]
+    fn a_walk_across_a_reversed_seam_comes_back_mirrored(
+        surface in prop::sample::select(Surface::ALL.to_vec()),
+        w in 5usize..=11,
+        h in 5usize..=11,
+        at in 0usize..100,
+    ) {
+        let t = Topology::new(Lattice::Square4, surface, w, h);
+        let (left_right, top_bottom) = surface.gluing();
+        if top_bottom != Gluing::Open {
+            // Up through the top/bottom seam, from two cells side by side in the top row.
+            let x = at % (w - 1);
+            let back = walk_pair(&t, [(x, 0), (x + 1, 0)], (0, -1), h);
+            let expected = match top_bottom {
+                Gluing::Reversed => [(w - 1 - x, 0), (w - 2 - x, 0)],
+                _ => [(x, 0), (x + 1, 0)],
+            };
+            prop_assert_eq!(back, expected, "{:?}", t);
+        }
+        if left_right != Gluing::Open {
+            // Left through the left/right seam, from two cells one above the other.
+            let y = at % (h - 1);
+            let back = walk_pair(&t, [(0, y), (0, y + 1)], (-1, 0), w);
+            let expected = match left_right {
+                Gluing::Reversed => [(0, h - 1 - y), (0, h - 2 - y)],
+                _ => [(0, y), (0, y + 1)],
+            };
+            prop_assert_eq!(back, expected, "{:?}", t);
+        }
     }
 }

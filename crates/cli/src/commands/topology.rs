@@ -32,7 +32,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         topology.width(),
         topology.height(),
         lattice_name(topology.lattice()),
-        topology.surface().name(),
+        topology.surface().words(),
         topology.len(),
         topology.edges().count()
     );

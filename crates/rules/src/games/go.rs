@@ -36,7 +36,14 @@ use board::{code, player, Board, Geometry, EMPTY, MAX_POINTS, NO_POINT};
 use repetition::{KeySet, KoRule};
 use scoring::Scoring;
 
-const TOPOLOGIES: &[&str] = &["plane", "cylinder", "torus"];
+const TOPOLOGIES: &[&str] = &[
+    "plane",
+    "cylinder",
+    "mobius",
+    "torus",
+    "klein",
+    "projective",
+];
 
 pub const CAPTURE_GO_RULE_SET: RuleSet = RuleSet {
     name: "capture-go",
@@ -229,12 +236,12 @@ fn choice_param<T>(
         .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' cannot be '{value}'")))
 }
 
+/// The surface of a `topology` value: a surface's own name, or `projective` for the
+/// projective plane.
 fn surface_named(name: &str) -> Option<Surface> {
     match name {
-        "plane" => Some(Surface::Plane),
-        "cylinder" => Some(Surface::Cylinder),
-        "torus" => Some(Surface::Torus),
-        _ => None,
+        "projective" => Some(Surface::ProjectivePlane),
+        _ => Surface::ALL.into_iter().find(|s| s.name() == name),
     }
 }
 
