@@ -6,7 +6,8 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use toroid_rules::params::{ParamDefault, ParamKind};
 use toroid_rules::{
-    Color, GameKind, Lattice, Move, ParamSpec, ParamValue, Params, Position, Reason, Topology,
+    Color, GameKind, Gluing, Lattice, Move, ParamSpec, ParamValue, Params, Position, Reason,
+    Topology,
 };
 
 /// One number per player.
@@ -94,6 +95,9 @@ pub struct GameView {
     pub legal_moves: Vec<String>,
     /// The moves played, in notation.
     pub moves: Vec<String>,
+    /// Who made each move, one letter a move (`b`, `w`): in CTOR a player often moves twice
+    /// in a row.
+    pub movers: String,
     pub ply: usize,
     /// The cells that decided the game (a winning loop, a surrounded stone).
     pub highlight: Vec<String>,
@@ -107,11 +111,13 @@ pub fn stone_letter(stone: Option<Color>) -> char {
 }
 
 impl GameView {
-    /// The view of `game`, which reached its position by playing `history`.
-    pub fn new<P: Position>(game: &P, history: &[Move]) -> GameView {
+    /// The view of `game`, which reached its position by `history`: each move with the
+    /// player who made it.
+    pub fn new<P: Position>(game: &P, history: &[(Color, Move)]) -> GameView {
         let topology = game.topology();
         let outcome = game.outcome();
         let notation = |mv: &Move| mv.notation(topology).to_string();
+        let history_notation = |(_, mv): &(Color, Move)| notation(mv);
         let mut legal = Vec::new();
         game.legal_moves(&mut legal);
         GameView {
@@ -119,14 +125,7 @@ impl GameView {
             params: ParamsView(game.params().clone()),
             width: topology.width(),
             height: topology.height(),
-            board: (0..topology.height())
-                .map(|y| {
-                    (0..topology.width())
-                        .filter_map(|x| topology.cell_at(x, y))
-                        .map(|cell| stone_letter(game.stone(cell)))
-                        .collect()
-                })
-                .collect(),
+            board: board_rows(game),
             to_move: game.turn(),
             over: outcome.is_some(),
             winner: outcome.map(|o| o.winner_name()),
@@ -135,7 +134,8 @@ impl GameView {
             captures: PerColor::from_array(game.captures()),
             score: game.score().map(PerColor::from_array),
             legal_moves: legal.iter().map(notation).collect(),
-            moves: history.iter().map(notation).collect(),
+            moves: history.iter().map(history_notation).collect(),
+            movers: history.iter().map(|(color, _)| color.letter()).collect(),
             ply: game.ply(),
             highlight: game
                 .highlight()
@@ -148,24 +148,91 @@ impl GameView {
     }
 }
 
-/// A cell graph: display positions `[x, y]` by cell index, and every directed adjacency
-/// `[i, j, cx, cy]` with its seam label.
+/// A cell graph: display positions `[x, y]` by cell index; every directed adjacency
+/// `[i, j, cx, cy]` with its seam label; every grid step `[i, j, dx, dy]` from a cell and
+/// the cell `j` it reaches (a page draws `j`'s copy at `i`'s position plus `(dx, dy)` when
+/// the step crosses a seam; two steps may reach one neighbour); and how each pair of
+/// opposite edges is glued.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TopologyView {
     pub cells: Vec<(usize, usize)>,
     pub edges: Vec<(u16, u16, i8, i8)>,
+    pub steps: Vec<(u16, u16, i32, i32)>,
+    pub gluing: GluingView,
+}
+
+/// How the grid's opposite edges are glued: `"open"`, `"straight"` or `"reversed"`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GluingView {
+    pub left_right: &'static str,
+    pub top_bottom: &'static str,
+}
+
+fn gluing_name(gluing: Gluing) -> &'static str {
+    match gluing {
+        Gluing::Open => "open",
+        Gluing::Straight => "straight",
+        Gluing::Reversed => "reversed",
+    }
 }
 
 impl TopologyView {
     pub fn new(topology: &Topology) -> TopologyView {
+        let (left_right, top_bottom) = topology.surface().gluing();
+        let steps = topology.cells().flat_map(|c| {
+            (topology.grid_steps(c).iter()).filter_map(move |&(dx, dy)| {
+                let (to, _) = topology.step(c, dx, dy)?;
+                (to != c).then_some((c.0, to.0, dx, dy))
+            })
+        });
         TopologyView {
             cells: topology.cells().map(|c| topology.xy(c)).collect(),
             edges: topology
                 .edges()
                 .map(|(from, to, seam)| (from.0, to.0, seam.cx, seam.cy))
                 .collect(),
+            steps: steps.collect(),
+            gluing: GluingView {
+                left_right: gluing_name(left_right),
+                top_bottom: gluing_name(top_bottom),
+            },
         }
     }
+}
+
+/// Every board of a game from its start, as the rules made them: what a page needs to step
+/// through a game and animate each change without knowing the rules itself.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HistoryView {
+    /// The board after 0, 1, … moves, each as [`GameView::board`] writes it.
+    pub boards: Vec<Vec<String>>,
+}
+
+impl HistoryView {
+    /// Plays `moves` from `start`; `None` if one of them is illegal there.
+    pub fn new<P: Position + Clone>(start: &P, moves: &[Move]) -> Option<HistoryView> {
+        let mut game = start.clone();
+        let mut boards = Vec::with_capacity(moves.len() + 1);
+        boards.push(board_rows(&game));
+        for &mv in moves {
+            game.play(mv).ok()?;
+            boards.push(board_rows(&game));
+        }
+        Some(HistoryView { boards })
+    }
+}
+
+/// The board as rows, top to bottom: `b` black, `w` white, `.` empty.
+fn board_rows<P: Position>(game: &P) -> Vec<String> {
+    let topology = game.topology();
+    (0..topology.height())
+        .map(|y| {
+            (0..topology.width())
+                .filter_map(|x| topology.cell_at(x, y))
+                .map(|cell| stone_letter(game.stone(cell)))
+                .collect()
+        })
+        .collect()
 }
 
 /// A parameter's default: a value, or the text saying how it is derived.

@@ -170,7 +170,7 @@ pub const AROUND: [(i32, i32); 8] = [
 ];
 
 /// The steps `(dx, dy)` from a cell in row `y` to its neighbours, before any wrapping.
-fn steps(lattice: Lattice, y: usize) -> &'static [(i32, i32)] {
+fn lattice_steps(lattice: Lattice, y: usize) -> &'static [(i32, i32)] {
     const SQUARE4: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
     // Clockwise from the left neighbour, so consecutive entries are themselves neighbours.
     const HEX_EVEN: [(i32, i32); 6] = [(-1, 0), (-1, -1), (0, -1), (1, 0), (0, 1), (-1, 1)];
@@ -200,7 +200,7 @@ impl Topology {
         for y in 0..height {
             for x in 0..width {
                 let from = y * width + x;
-                for &(dx, dy) in steps(lattice, y) {
+                for &(dx, dy) in lattice_steps(lattice, y) {
                     let Some((tx, ty, seam)) =
                         glue(surface, width, height, x as i32 + dx, y as i32 + dy)
                     else {
@@ -262,6 +262,14 @@ impl Topology {
     pub fn neighbors(&self, cell: Cell) -> &[Neighbor] {
         let i = cell.index();
         &self.neighbors[i * MAX_DEGREE..i * MAX_DEGREE + self.degree[i] as usize]
+    }
+
+    /// Every grid step `(dx, dy)` from `cell` to a neighbour, before the gluing moves it, in
+    /// the fixed clockwise order; [`Topology::step`] gives the cell each reaches. Two steps
+    /// may reach one neighbour (next to the corners of a reversed gluing), where the
+    /// neighbour list keeps the first.
+    pub fn grid_steps(&self, cell: Cell) -> &'static [(i32, i32)] {
+        lattice_steps(self.lattice, self.xy(cell).1)
     }
 
     /// The neighbouring cells of `cell` (without seam labels).

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 use toroid_protocol::record::Record;
-use toroid_protocol::view::{GameView, ParamsView};
+use toroid_protocol::view::{GameView, HistoryView, ParamsView};
 use toroid_rules::{AnyGame, Color, GameKind, Move, Outcome, ParseMoveError, Position};
 
 use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
@@ -54,7 +54,7 @@ impl Actor<'_> {
 /// A checked change to a game and the writes that store it.
 #[derive(Debug)]
 pub struct Change {
-    played: Option<(AnyGame, Move)>,
+    played: Option<(AnyGame, Color, Move)>,
     clock: Option<Clock>,
     seat: Option<(Color, Seat)>,
     end: Option<Outcome>,
@@ -66,7 +66,8 @@ pub struct Change {
 pub struct Game {
     pub id: String,
     pub position: AnyGame,
-    pub moves: Vec<Move>,
+    /// Every move so far, with the player who made it.
+    pub moves: Vec<(Color, Move)>,
     view: Arc<GameView>,
     pub seats: [Option<Seat>; 2],
     pub clock: Option<Clock>,
@@ -90,10 +91,12 @@ impl Game {
         for m in moves {
             let mv = Move::parse(&m.notation, position.topology())
                 .map_err(|e| corrupt(format!("move {}: {e:?}", m.ply)))?;
+            let mover = (position.turn())
+                .ok_or_else(|| corrupt(format!("move {} after the end", m.ply)))?;
             position
                 .play(mv)
                 .map_err(|e| corrupt(format!("move {} '{}': {e}", m.ply, m.notation)))?;
-            played.push(mv);
+            played.push((mover, mv));
         }
         let remaining = row
             .final_clocks
@@ -210,7 +213,7 @@ impl Game {
             at,
         };
         let mut change = Change {
-            played: Some((position, mv)),
+            played: Some((position, turn, mv)),
             clock,
             seat: None,
             end: None,
@@ -319,9 +322,9 @@ impl Game {
 
     /// Applies a change whose writes are committed.
     pub fn apply(&mut self, change: Change) {
-        if let Some((position, mv)) = change.played {
+        if let Some((position, mover, mv)) = change.played {
             self.position = position;
-            self.moves.push(mv);
+            self.moves.push((mover, mv));
             self.view = Arc::new(GameView::new(&self.position, &self.moves));
         }
         if change.clock.is_some() {
@@ -371,10 +374,19 @@ impl Game {
         }
     }
 
+    /// Every board from the start to now, as the rules made them.
+    pub fn history(&self) -> HistoryView {
+        let start = Record::new(self.position.kind(), self.position.params())
+            .expect("the game's parameters made it");
+        let moves: Vec<Move> = self.moves.iter().map(|&(_, mv)| mv).collect();
+        HistoryView::new(start.start(), &moves).expect("the moves were legal when they were played")
+    }
+
     /// The game's record (SGF or JSON), with the players and the result.
     pub fn record(&self) -> Record {
         let kind = self.position.kind();
-        let mut record = Record::from_moves(kind, self.position.params(), &self.moves)
+        let moves: Vec<Move> = self.moves.iter().map(|&(_, mv)| mv).collect();
+        let mut record = Record::from_moves(kind, self.position.params(), &moves)
             .expect("the moves were legal when they were played");
         let name = |c: Color| self.seats[c.index()].as_ref().map(|s| s.name().to_string());
         record.black = name(Color::Black);

@@ -137,7 +137,7 @@ async fn reference_routes_errors_and_the_openapi_description() {
     assert_eq!((missing.status, missing.code()), (404, "not-found"));
     let game = client.get("/api/games/0000").await;
     assert_eq!((game.status, game.code()), (404, "not-found"));
-    for path in ["/sgf", "/topology", "/analysis", "/ws"] {
+    for path in ["/sgf", "/topology", "/history", "/analysis", "/ws"] {
         let answer = client.get(&format!("/api/games/0000{path}")).await;
         assert_eq!(answer.code(), "not-found", "{path}");
     }
@@ -713,4 +713,68 @@ async fn unfinished_games_per_session_are_limited() {
     assert_eq!((third.status, third.code()), (429, "limit"));
     let bob = Client::person(&run.base, "bob").await;
     bob.create(invite("go", json!({}))).await;
+}
+
+/// The page steps through a game with the server's boards: every ply's board as the rules
+/// made it, here with a capture across the reversed seam of a Klein bottle, and who made
+/// each move in the state.
+#[tokio::test]
+async fn the_history_gives_every_board_as_the_rules_made_it() {
+    let run = start(loose()).await;
+    let alice = Client::person(&run.base, "alice").await;
+    let bob = Client::person(&run.base, "bob").await;
+    let created = alice
+        .create(invite("go", json!({"size": 5, "topology": "klein"})))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let code = created["invite"]
+        .as_str()
+        .unwrap()
+        .strip_prefix("/join/")
+        .unwrap();
+    bob.post(&format!("/api/games/{id}/join"), json!({"code": code}))
+        .await;
+    // White's ba is captured by black's de across the top/bottom seam.
+    let moves = ["aa", "ba", "ca", "cc", "bb", "dc", "de"];
+    let mut state = Value::Null;
+    for (ply, mv) in moves.iter().enumerate() {
+        let player = if ply % 2 == 0 { &alice } else { &bob };
+        let answer = player
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": mv, "ply": ply}),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "{mv}: {:?}", answer.body);
+        state = answer.body;
+    }
+    assert_eq!(state["position"]["movers"], "bwbwbwb");
+    let history = alice.get(&format!("/api/games/{id}/history")).await.body;
+    let boards = history["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), moves.len() + 1);
+    assert_eq!(
+        boards[0],
+        json!([".....", ".....", ".....", ".....", "....."])
+    );
+    assert_eq!(boards[6][0], "bwb..", "before the capture");
+    assert_eq!(boards[7][0], "b.b..", "ba is taken across the seam");
+    assert_eq!(boards[7][4], "...b.");
+    assert_eq!(boards[moves.len()], state["position"]["board"]);
+    // The topology says how to draw it: the seams' gluing and every grid step.
+    let topology = alice.get(&format!("/api/games/{id}/topology")).await.body;
+    assert_eq!(
+        topology["gluing"],
+        json!({"left_right": "straight", "top_bottom": "reversed"})
+    );
+    let up_from_ba = topology["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s[0] == 1 && s[2] == 0 && s[3] == -1)
+        .cloned();
+    assert_eq!(
+        up_from_ba,
+        Some(json!([1, 23, 0, -1])),
+        "ba's step up reaches de"
+    );
 }

@@ -58,6 +58,7 @@ export const api = {
     request('GET', `/api/games?status=${encodeURIComponent(status)}&limit=${limit}`),
   game: (id) => request('GET', gamePath(id)),
   topology: (id) => request('GET', gamePath(id) + '/topology'),
+  history: (id) => request('GET', gamePath(id) + '/history'),
   create: (spec) => request('POST', '/api/games', spec),
   /** Takes the open seat of the invite game whose code this is; its GameState. */
   join: (code) => request('POST', '/api/join', { code }),

@@ -8,13 +8,6 @@ const STONE_R = 0.46;
 const LABEL_GAP = 0.85; // the band for the coordinates
 const ARROW_GAP = 0.7; // the band for the seam arrows
 
-// How the seams are glued, for the arrows drawn on them: top, bottom, left, right. Equal
-// arrows on opposite sides are glued straight; opposite arrows are glued in reverse.
-const SEAMS = {
-  torus: { top: 1, bottom: 1, left: 1, right: 1 },
-  cylinder: { left: 1, right: 1 },
-  'projective-plane': { top: 1, bottom: -1, left: 1, right: -1 },
-};
 
 export class BoardView {
   /**
@@ -82,8 +75,8 @@ export class BoardView {
     const ys = this.places.map((p) => p.cy);
     const pad = 0.62;
     const cells = { left: Math.min(...xs) - pad, top: Math.min(...ys) - pad, right: Math.max(...xs) + pad, bottom: Math.max(...ys) + pad };
-    const before = LABEL_GAP + (SEAMS[this.geometry.surface] ? ARROW_GAP : 0);
-    const after = SEAMS[this.geometry.surface] ? ARROW_GAP : 0.2;
+    const before = LABEL_GAP + (this.geometry.seams ? ARROW_GAP : 0);
+    const after = this.geometry.seams ? ARROW_GAP : 0.2;
     return {
       cells,
       view: { left: cells.left - before, top: cells.top - before, right: cells.right + after, bottom: cells.bottom + after },
@@ -108,7 +101,7 @@ export class BoardView {
         const q = at.get(p.x + dx + ',' + (p.y + dy));
         if (q && (dx > 0 || dy > 0)) {
           grid.append(line(p.cx, p.cy, q.cx, q.cy, p.ghost || q.ghost ? 'line ghost' : 'line'));
-        } else if (!q && !p.ghost && g.wrap(p.x + dx, p.y + dy)) {
+        } else if (!q && !p.ghost && g.cellAt(p.x + dx, p.y + dy) !== undefined) {
           grid.append(line(p.cx, p.cy, p.cx + dx * 0.5, p.cy + dy * 0.5, 'line stub'));
         }
       }
@@ -119,10 +112,10 @@ export class BoardView {
   // each: equal arrows on opposite sides are glued straight, opposite ones in reverse.
   drawSeams() {
     const g = this.geometry;
-    const sides = SEAMS[g.surface];
+    // The arrows of each glued side (from the server's topology): equal arrows on opposite
+    // sides are glued straight, opposite ones in reverse.
+    const sides = g.seams;
     if (!sides) return;
-    const reversed = sides.bottom === -1 || sides.right === -1;
-    const glue = reversed ? 'glued in reverse (the arrows point opposite ways)' : 'glued straight';
     const box = g.seamBox();
     const { cells } = this.frame;
     const [near, far] = [ARROW_GAP * 0.45, LABEL_GAP + ARROW_GAP * 0.55];
@@ -136,6 +129,7 @@ export class BoardView {
       .map(({ x1, y1, x2, y2 }) => `M${x1.toFixed(3)},${y1.toFixed(3)}L${x2.toFixed(3)},${y2.toFixed(3)}`).join('');
     for (const [seam, pair, names] of [['tb', 'top and bottom', ['top', 'bottom']], ['lr', 'left and right', ['left', 'right']]]) {
       if (!names.some((n) => sides[n])) continue;
+      const glue = sides[names[1]] < 0 ? 'glued in reverse (the arrows point opposite ways)' : 'glued straight';
       const arrows = names.map((n) => {
         let [x1, y1, x2, y2] = ends[n];
         if (sides[n] < 0) [x1, y1, x2, y2] = [x2, y2, x1, y1];
@@ -169,7 +163,7 @@ export class BoardView {
       const hit = s('polygon', {
         class: 'hit',
         points: this.geometry.outline(p.cx, p.cy),
-        dataset: { name, ghost: p.ghost ? '1' : '0' },
+        dataset: { name, ghost: p.ghost ? '1' : '0', at: `${p.x},${p.y}` },
       }, s('title', null, p.ghost ? `${name} (across the seam)` : name));
       hit.addEventListener('pointerdown', (e) => { this.pointerType = e.pointerType; });
       hit.addEventListener('pointerenter', (e) => {

@@ -1,21 +1,25 @@
 // The game page: the board live over the WebSocket, clocks, move list, the players' buttons,
 // the result, analysis, and replay of any earlier ply.
 //
-// Replay asks the server for nothing: every board received live is kept, and the others are
-// rebuilt from the move list (rebuild.js); the last position always is the server's.
+// Every board received live is kept; the others come from the server's history of the game
+// (every board as the rules made it), asked for once when replay first needs one. The page
+// knows no rules of its own.
 
 import { api, openGameSocket } from './api.js';
 import { BoardView } from './board.js';
 import { h, replaceChildren } from './dom.js';
 import { clockText, colorName, paramsText, playerLabel, resultText } from './format.js';
 import { Geometry } from './geometry.js';
-import { adjacency, movers, rebuild } from './rebuild.js';
 
 const ANALYSIS_MS = 500;
 // What the board's coloured seams and arrows mean, by surface.
 const SURFACES = {
   torus: 'A torus: the left and right sides are glued, and so are the top and bottom.',
   cylinder: 'A cylinder: the left and right sides are glued.',
+  mobius: 'A Möbius strip: the left and right sides are glued in reverse (opposite arrows), '
+    + 'so leaving on the left of one row comes back on the right of the mirrored row.',
+  klein: 'A Klein bottle: the left and right sides are glued, the top and bottom in reverse '
+    + '(opposite arrows), so leaving at the top of one column comes back at the bottom of the mirrored column.',
   'projective-plane': 'A projective plane: opposite sides are glued in reverse (opposite arrows), '
     + 'so leaving at the top of one column comes back at the bottom of the mirrored column.',
 };
@@ -41,12 +45,12 @@ class GamePage {
   constructor(root, state, topology) {
     const view = state.position;
     this.id = state.id;
-    this.geometry = new Geometry(view, topology.cells);
-    this.adj = adjacency(topology.cells.length, topology.edges);
+    this.geometry = new Geometry(view, topology);
     this.toBoard = (rows) => this.geometry.cells.map(([x, y]) => rows[y][x]);
     this.board = new BoardView(this.geometry, (move) => this.play(move));
     this.seen = new Map(); // ply -> board received from the server
-    this.rebuilt = null; // boards rebuilt from the moves, made when first needed
+    this.history = null; // the server's board of every ply, asked for when first needed
+    this.loadingHistory = false;
     this.viewPly = null; // null: follow the game live
     this.shown = null; // the board on screen, to animate the next change
     this.pending = null;
@@ -158,7 +162,6 @@ class GamePage {
     this.state = state;
     this.receivedAt = performance.now();
     this.seen.set(state.position.ply, this.toBoard(state.position.board));
-    if (grew) this.rebuilt = null;
     if (this.pending && (state.position.ply > this.pending.ply || state.status !== 'live')) this.pending = null;
     document.title = `toroid — ${state.game}`;
     this.showInfo();
@@ -222,7 +225,7 @@ class GamePage {
 
   showMoves() {
     const moves = this.state.position.moves;
-    const by = movers(this.state.game, moves);
+    const by = this.state.position.movers;
     const current = this.currentPly();
     this.moveList.replaceChildren(...moves.map((move, i) =>
       h('li', { class: i + 1 === current ? 'current' : null },
@@ -238,10 +241,24 @@ class GamePage {
     this.plyLabel.textContent = `${current} / ${this.lastPly()}`;
   }
 
+  /** The board after `ply` moves, or null while the server's history is on its way. */
   boardAt(ply) {
     if (this.seen.has(ply)) return this.seen.get(ply);
-    if (!this.rebuilt) this.rebuilt = rebuild(this.state.game, this.geometry, this.adj, this.state.position.moves);
-    return this.rebuilt[ply];
+    if (this.history && ply < this.history.length) return this.toBoard(this.history[ply]);
+    this.loadHistory();
+    return null;
+  }
+
+  loadHistory() {
+    if (this.loadingHistory) return;
+    this.loadingHistory = true;
+    api.history(this.id)
+      .then((history) => { this.history = history.boards; })
+      .catch(() => {})
+      .finally(() => {
+        this.loadingHistory = false;
+        if (this.history) this.showPosition();
+      });
   }
 
   showPosition() {
@@ -249,6 +266,7 @@ class GamePage {
     const live = this.viewPly === null;
     const ply = this.currentPly();
     const board = this.boardAt(ply);
+    if (!board) return; // drawn when the history arrives
     const lastMove = ply > 0 ? this.geometry.index(view.moves[ply - 1]) : undefined;
     const mine = live && this.myTurn() && !this.pending;
     this.board.render({

@@ -2,8 +2,9 @@
 //
 // Units: neighbouring cell centres are 1 apart. Square cells sit at (x, y); hexagonal
 // "odd-r" cells are pointy-topped, odd rows shifted half a cell right, rows √3/2 apart
-// (docs/rules.md). Cells outside 0..W-1 × 0..H-1 are ghosts: the cell that a step across the seam
-// reaches, drawn where the step lands.
+// (docs/rules.md). Cells outside 0..W-1 × 0..H-1 are ghosts: copies of the cells that a step
+// across a seam reaches, drawn where the step lands. The page knows no gluing of its own:
+// the server's topology gives every step with the cell it reaches.
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const HEX_R = 1 / Math.sqrt(3); // centre to corner
@@ -23,55 +24,72 @@ export function parsePoint(name) {
 }
 
 const mod = (a, n) => ((a % n) + n) % n;
+const key = (x, y) => x + ',' + y;
 
-/**
- * The cell shown at (x, y), one step or less outside the board, as [x, y] on the board, or
- * null where the surface has an edge there.
- */
-function wrapper(surface, w, h) {
-  const inX = (x) => x >= 0 && x < w;
-  const inY = (y) => y >= 0 && y < h;
-  switch (surface) {
-    case 'torus':
-      return (x, y) => [mod(x, w), mod(y, h)];
-    case 'cylinder':
-      return (x, y) => (inY(y) ? [mod(x, w), y] : null);
-    case 'projective-plane':
-      // docs/rules.md: across the top/bottom seam (x, -1) is (W-1-x, H-1) and (x, H) is (W-1-x, 0);
-      // across the left/right seam (-1, y) is (W-1, H-1-y) and (W, y) is (0, H-1-y); the
-      // top/bottom rule first.
-      return (x, y) => {
-        if (!inY(y)) [x, y] = [w - 1 - x, mod(y, h)];
-        if (!inX(x)) [x, y] = [mod(x, w), h - 1 - y];
-        return [x, y];
-      };
-    default:
-      return (x, y) => (inX(x) && inY(y) ? [x, y] : null);
-  }
-}
+// The arrows on a glued pair of edges: equal ones for a straight gluing, opposite ones for
+// a reversed one.
+const ARROWS = { straight: [1, 1], reversed: [1, -1] };
 
 export class Geometry {
   /**
-   * `view`: a GameView (lattice, surface, width, height); `cells`: TopologyView.cells,
-   * display [x, y] by cell index.
+   * `view`: a GameView (lattice, surface, width, height); `topology`: the TopologyView
+   * (cells by index, steps `[from, to, dx, dy]`, gluing).
    */
-  constructor(view, cells) {
+  constructor(view, topology) {
     this.lattice = view.lattice;
     this.surface = view.surface;
     this.width = view.width;
     this.height = view.height;
     this.hex = view.lattice === 'hex-odd-r';
-    this.cells = cells;
-    this.indexAt = new Map(cells.map(([x, y], i) => [x + ',' + y, i]));
-    this.names = cells.map(([x, y]) => pointName(x, y));
-    this.wrap = wrapper(view.surface, view.width, view.height);
-    this.wraps = view.surface !== 'plane';
+    this.cells = topology.cells;
+    this.indexAt = new Map(this.cells.map(([x, y], i) => [key(x, y), i]));
+    this.names = this.cells.map(([x, y]) => pointName(x, y));
+    const { left_right: lr, top_bottom: tb } = topology.gluing;
+    this.wraps = lr !== 'open' || tb !== 'open';
+    // The arrows of each glued side (top, bottom, left, right), or null on the plane.
+    this.seams = this.wraps ? {} : null;
+    if (tb !== 'open') [this.seams.top, this.seams.bottom] = ARROWS[tb];
+    if (lr !== 'open') [this.seams.left, this.seams.right] = ARROWS[lr];
+    this.shown = this.ghostLayout(topology.steps, lr !== 'reversed' && tb !== 'reversed');
+  }
+
+  /**
+   * Which cell is drawn at each position of the board and of the ring around it: every
+   * step across a seam from a board cell puts its cell there. On a surface without a
+   * reversed gluing, a ghost's own steps fill the ring's corners too (on a hexagonal board
+   * only where the ghost's row has its cell's row parity, so that its steps line up).
+   */
+  ghostLayout(gridSteps, orientable) {
+    const shown = new Map(this.indexAt);
+    const steps = this.cells.map(() => []);
+    for (const [from, to, dx, dy] of gridSteps) steps[from].push([to, dx, dy]);
+    const inRing = (x, y) => x >= -1 && y >= -1 && x <= this.width && y <= this.height;
+    let frontier = this.cells.map(([x, y], i) => [x, y, i]);
+    for (let round = 0; round < (orientable ? 2 : 1); round++) {
+      const next = [];
+      for (const [x, y, i] of frontier) {
+        if (this.hex && mod(y, 2) !== this.cells[i][1] % 2) continue;
+        for (const [to, dx, dy] of steps[i]) {
+          const [gx, gy] = [x + dx, y + dy];
+          if (!inRing(gx, gy) || shown.has(key(gx, gy))) continue;
+          shown.set(key(gx, gy), to);
+          next.push([gx, gy, to]);
+        }
+      }
+      frontier = next;
+    }
+    return shown;
+  }
+
+  /** The cell index drawn at (x, y), on the board or as a ghost, or undefined. */
+  cellAt(x, y) {
+    return this.shown.get(key(x, y));
   }
 
   /** The cell index of a point name, or undefined. */
   index(name) {
     const xy = parsePoint(name);
-    return xy ? this.indexAt.get(xy[0] + ',' + xy[1]) : undefined;
+    return xy ? this.indexAt.get(key(xy[0], xy[1])) : undefined;
   }
 
   /** Where (x, y) is drawn, for any integers (ghosts too). */
@@ -113,7 +131,7 @@ export class Geometry {
         if (!across) return;
         const [nx, ny] = across;
         const outside = nx < 0 || ny < 0 || nx >= this.width || ny >= this.height;
-        if (outside && this.wrap(nx, ny)) {
+        if (outside && this.cellAt(nx, ny) !== undefined) {
           sides.push({ x1, y1, x2, y2, seam: ny < 0 || ny >= this.height ? 'tb' : 'lr' });
         }
       });
@@ -139,9 +157,7 @@ export class Geometry {
     const places = [];
     for (let y = -ring; y < this.height + ring; y++) {
       for (let x = -ring; x < this.width + ring; x++) {
-        const target = this.wrap(x, y);
-        if (!target) continue;
-        const index = this.indexAt.get(target[0] + ',' + target[1]);
+        const index = this.cellAt(x, y);
         if (index === undefined) continue;
         const [cx, cy] = this.center(x, y);
         const ghost = x < 0 || y < 0 || x >= this.width || y >= this.height;

@@ -85,9 +85,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
         fs::write(path, text)
             .map_err(|e| Failure::usage(format!("cannot write '{}': {e}", path.display())))?;
     }
+    // Who made each move, for the view: the record says so for its moves; the others are
+    // played again from where the record ended.
+    let mut made = record.as_ref().map_or_else(Vec::new, Record::moves);
+    let mut replay = before;
+    for &mv in &extra {
+        made.push((replay.turn().expect("the move was played"), mv));
+        replay.play(mv).expect("the move was played");
+    }
     history.append(&mut extra);
     if args.json {
-        print_json(&GameView::new(&game, &history))
+        print_json(&GameView::new(&game, &made))
     } else {
         let mut text = game_text(&game, &history);
         if let Some(result) = record.as_ref().and_then(|r| r.result.as_ref()) {

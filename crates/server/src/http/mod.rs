@@ -49,6 +49,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/join", post(routes::join_game))
         .route("/join", post(routes::join_by_code))
         .route("/games/{id}/topology", get(routes::topology))
+        .route("/games/{id}/history", get(routes::history))
         .route("/games/{id}/moves", post(routes::play))
         .route("/games/{id}/resign", post(routes::resign))
         .route("/games/{id}/sgf", get(routes::sgf))

@@ -27,6 +27,7 @@ use super::{bot_ws, routes, ws};
         routes::join_game,
         routes::join_by_code,
         routes::topology,
+        routes::history,
         routes::play,
         routes::resign,
         routes::sgf,

@@ -5,7 +5,7 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, SET_COOKIE};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::Json;
-use toroid_protocol::view::{GameInfo, TopologyView};
+use toroid_protocol::view::{GameInfo, HistoryView, TopologyView};
 use toroid_rules::{GameKind, Position};
 use toroid_search::Level;
 
@@ -153,6 +153,21 @@ pub async fn topology(
     let live = state.hub.find(&id).await?;
     let game = live.game.lock().await;
     Ok(Json(TopologyView::new(game.position.topology())))
+}
+
+/// Every board of a game from its start, as the rules made them: a page steps through a
+/// game with them without knowing the rules.
+#[utoipa::path(get, path = "/api/games/{id}/history", tag = "games",
+    params(("id" = String, Path)),
+    responses((status = 200, body = Object, description = "boards: the board after 0, 1, … moves"),
+        (status = 404, body = ErrorBody)))]
+pub async fn history(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<HistoryView>, ApiError> {
+    let live = state.hub.find(&id).await?;
+    let game = live.game.lock().await;
+    Ok(Json(game.history()))
 }
 
 /// Plays a move. Answered only once the move is stored.
