@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{to_move, Client, WAIT};
+use common::{invite_code, to_move, Client, WAIT};
 use serde_json::{json, Value};
 
 /// A `toroid serve` process on a free port, and its address.
@@ -123,11 +123,7 @@ async fn every_acknowledged_move_survives_sigkill() {
         )
         .await;
     let id = created["id"].as_str().unwrap().to_string();
-    let code = created["invite"]
-        .as_str()
-        .unwrap()
-        .strip_prefix("/join/")
-        .unwrap();
+    let code = invite_code(&created);
     bob.post("/api/join", json!({"code": code})).await;
     // The player reports every acknowledged move list; it stops when the server is gone and
     // fails on any answer other than a move, or a pause asked for by the rate limit.

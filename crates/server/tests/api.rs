@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::{to_move, Client};
+use common::{invite_code, to_move, Client};
 use serde_json::{json, Value};
 use toroid_protocol::record::Record;
 use toroid_rules::Position;
@@ -550,12 +550,7 @@ async fn games_continue_after_a_restart() {
     request["clock"] = json!({"initial_s": 600, "increment_s": 1});
     let created = alice.create(request).await;
     let id = created["id"].as_str().unwrap().to_string();
-    let code = created["invite"]
-        .as_str()
-        .unwrap()
-        .strip_prefix("/join/")
-        .unwrap()
-        .to_string();
+    let code = invite_code(&created);
     let waiting = alice.create(invite("ctor", json!({"size": 5}))).await;
     bob.post(&format!("/api/games/{id}/join"), json!({"code": code}))
         .await;
@@ -587,11 +582,7 @@ async fn games_continue_after_a_restart() {
     // The waiting game waits still, and its invite works (here with the code for the id, as
     // a page at /join/CODE may send it).
     let waiting_id = waiting["id"].as_str().unwrap();
-    let code = waiting["invite"]
-        .as_str()
-        .unwrap()
-        .strip_prefix("/join/")
-        .unwrap();
+    let code = invite_code(&waiting);
     let joined = bob
         .post(&format!("/api/games/{code}/join"), json!({"code": code}))
         .await;
@@ -727,11 +718,7 @@ async fn the_history_gives_every_board_as_the_rules_made_it() {
         .create(invite("go", json!({"size": 5, "topology": "klein"})))
         .await;
     let id = created["id"].as_str().unwrap().to_string();
-    let code = created["invite"]
-        .as_str()
-        .unwrap()
-        .strip_prefix("/join/")
-        .unwrap();
+    let code = invite_code(&created);
     bob.post(&format!("/api/games/{id}/join"), json!({"code": code}))
         .await;
     // White's ba is captured by black's de across the top/bottom seam.

@@ -216,6 +216,14 @@ impl Socket {
     }
 }
 
+/// The code of an invite game's link (`/join/CODE`) in the answer that created it.
+pub fn invite_code(created: &Value) -> String {
+    let link = created["invite"].as_str().expect("an invite game");
+    link.strip_prefix("/join/")
+        .expect("a /join/ link")
+        .to_string()
+}
+
 /// Whether it is `color`'s turn in `state`.
 pub fn to_move(state: &Value, color: &str) -> bool {
     state["status"] == "live" && state["position"]["to_move"] == color
