@@ -232,6 +232,50 @@ impl Params {
         }
     }
 
+    /// The value of `name`, checked against `spec` again: `Params` can be built by hand,
+    /// and no value may reach a rules engine unchecked. Every rule set's constructor reads
+    /// its parameters through this and the three below.
+    pub fn checked(&self, spec: &[ParamSpec], name: &str) -> Result<ParamValue, ParamError> {
+        let value = (self.get(name).cloned())
+            .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' has no value")))?;
+        let spec = (spec.iter().find(|p| p.name == name))
+            .ok_or_else(|| ParamError::Invalid(format!("unknown parameter '{name}'")))?;
+        spec.parse(&value.to_string())
+    }
+
+    /// An integer parameter, checked against `spec`.
+    pub fn checked_int(&self, spec: &[ParamSpec], name: &str) -> Result<i64, ParamError> {
+        match self.checked(spec, name)? {
+            ParamValue::Int(v) => Ok(v),
+            other => Err(ParamError::Invalid(format!(
+                "parameter '{name}' is {other}, not an integer"
+            ))),
+        }
+    }
+
+    /// A number parameter, checked against `spec`.
+    pub fn checked_float(&self, spec: &[ParamSpec], name: &str) -> Result<f64, ParamError> {
+        match self.checked(spec, name)? {
+            ParamValue::Float(v) => Ok(v),
+            ParamValue::Int(v) => Ok(v as f64),
+            other => Err(ParamError::Invalid(format!(
+                "parameter '{name}' is {other}, not a number"
+            ))),
+        }
+    }
+
+    /// A choice parameter, checked against `spec` and mapped to its meaning.
+    pub fn checked_choice<T>(
+        &self,
+        spec: &[ParamSpec],
+        name: &str,
+        meaning: impl Fn(&str) -> Option<T>,
+    ) -> Result<T, ParamError> {
+        let value = self.checked(spec, name)?.to_string();
+        meaning(&value)
+            .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' cannot be '{value}'")))
+    }
+
     /// Sets a value (rule sets use this to record resolved derived defaults).
     pub fn set(&mut self, name: &str, value: ParamValue) {
         if let Some(slot) = self.values.iter_mut().find(|(n, _)| *n == name) {

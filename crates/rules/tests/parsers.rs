@@ -164,3 +164,26 @@ proptest! {
         }
     }
 }
+
+/// Every constructor reads its parameters checked against its own specification, so
+/// parameters built by hand for another rule set are refused with a reason, never a panic.
+#[test]
+fn constructors_refuse_parameters_of_another_rule_set() {
+    use toroid_rules::games::go::{CAPTURE_GO_PARAMS, GO_PARAMS};
+    use toroid_rules::games::{Ctor, Go, HexTorus, MTorus, Torus};
+    let torus = Params::defaults(Torus::PARAMS);
+    let hex = Params::defaults(HexTorus::PARAMS);
+    let no_value = |name: &str| ParamError::Invalid(format!("parameter '{name}' has no value"));
+    assert_eq!(HexTorus::new(&torus).err(), Some(no_value("width")));
+    assert_eq!(MTorus::new(&torus).err(), Some(no_value("width")));
+    assert_eq!(Torus::new(&hex).err(), Some(no_value("size")));
+    assert_eq!(Ctor::new(&hex).err(), Some(no_value("size")));
+    assert_eq!(
+        Go::go(&Params::defaults(CAPTURE_GO_PARAMS)).err(),
+        Some(no_value("komi"))
+    );
+    assert_eq!(
+        Go::capture_go(&Params::defaults(GO_PARAMS)).err(),
+        Some(no_value("target"))
+    );
+}

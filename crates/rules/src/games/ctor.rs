@@ -86,12 +86,7 @@ impl Ctor {
 
     /// A new game; black moves first on the empty board.
     pub fn new(params: &Params) -> Result<Ctor, ParamError> {
-        let size = params
-            .int("size")
-            .filter(|s| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(s))
-            .ok_or_else(|| {
-                ParamError::Invalid(format!("ctor needs a size from {MIN_SIZE} to {MAX_SIZE}"))
-            })? as usize;
+        let size = params.checked_int(Ctor::PARAMS, "size")? as usize;
         let topology = Topology::new(Lattice::Square8, Surface::Torus, size, size);
         let neighbors = topology
             .cells()

@@ -190,52 +190,6 @@ pub struct Go {
     seen: KeySet,
 }
 
-/// A parameter's value, checked against its specification again: `Params` can be built
-/// by hand, and no value may reach the engine unchecked.
-fn param(params: &Params, spec: &[ParamSpec], name: &str) -> Result<ParamValue, ParamError> {
-    let value = params
-        .iter()
-        .find(|(n, _)| *n == name)
-        .and_then(|(_, v)| v.cloned())
-        .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' has no value")))?;
-    let spec = spec
-        .iter()
-        .find(|p| p.name == name)
-        .ok_or_else(|| ParamError::Invalid(format!("unknown parameter '{name}'")))?;
-    spec.parse(&value.to_string())
-}
-
-fn int_param(params: &Params, spec: &[ParamSpec], name: &str) -> Result<i64, ParamError> {
-    match param(params, spec, name)? {
-        ParamValue::Int(v) => Ok(v),
-        other => Err(ParamError::Invalid(format!(
-            "parameter '{name}' is {other}, not an integer"
-        ))),
-    }
-}
-
-fn float_param(params: &Params, spec: &[ParamSpec], name: &str) -> Result<f64, ParamError> {
-    match param(params, spec, name)? {
-        ParamValue::Float(v) => Ok(v),
-        ParamValue::Int(v) => Ok(v as f64),
-        other => Err(ParamError::Invalid(format!(
-            "parameter '{name}' is {other}, not a number"
-        ))),
-    }
-}
-
-/// A choice parameter, mapped to its meaning.
-fn choice_param<T>(
-    params: &Params,
-    spec: &[ParamSpec],
-    name: &str,
-    meaning: impl Fn(&str) -> Option<T>,
-) -> Result<T, ParamError> {
-    let value = param(params, spec, name)?.to_string();
-    meaning(&value)
-        .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' cannot be '{value}'")))
-}
-
 /// The surface of a `topology` value: a surface's own name, or `projective` for the
 /// projective plane.
 fn surface_named(name: &str) -> Option<Surface> {
@@ -248,7 +202,7 @@ fn surface_named(name: &str) -> Option<Surface> {
 impl Go {
     /// A new game of `capture-go`.
     pub fn capture_go(params: &Params) -> Result<Go, ParamError> {
-        let target = int_param(params, CAPTURE_GO_PARAMS, "target")? as u32;
+        let target = params.checked_int(CAPTURE_GO_PARAMS, "target")? as u32;
         Go::new(
             GameKind::CaptureGo,
             params.clone(),
@@ -264,15 +218,15 @@ impl Go {
     pub fn go(params: &Params) -> Result<Go, ParamError> {
         let mut params = params.clone();
         if params.int("max_moves").is_none() {
-            let size = int_param(&params, GO_PARAMS, "size")?;
+            let size = params.checked_int(GO_PARAMS, "size")?;
             params.set("max_moves", ParamValue::Int(3 * size * size));
         }
         let goal = Goal::Score {
-            komi: float_param(&params, GO_PARAMS, "komi")?,
-            scoring: choice_param(&params, GO_PARAMS, "scoring", Scoring::from_name)?,
-            max_moves: int_param(&params, GO_PARAMS, "max_moves")? as u32,
+            komi: params.checked_float(GO_PARAMS, "komi")?,
+            scoring: params.checked_choice(GO_PARAMS, "scoring", Scoring::from_name)?,
+            max_moves: params.checked_int(GO_PARAMS, "max_moves")? as u32,
         };
-        let ko = choice_param(&params, GO_PARAMS, "ko", KoRule::from_name)?;
+        let ko = params.checked_choice(GO_PARAMS, "ko", KoRule::from_name)?;
         Go::new(GameKind::Go, params, GO_PARAMS, Some(ko), goal)
     }
 
@@ -283,8 +237,8 @@ impl Go {
         ko: Option<KoRule>,
         goal: Goal,
     ) -> Result<Go, ParamError> {
-        let size = int_param(&params, spec, "size")? as usize;
-        let surface = choice_param(&params, spec, "topology", surface_named)?;
+        let size = params.checked_int(spec, "size")? as usize;
+        let surface = params.checked_choice(spec, "topology", surface_named)?;
         let topology = Topology::new(Lattice::Square4, surface, size, size);
         let mut go = Go {
             rules: Arc::new(Rules {

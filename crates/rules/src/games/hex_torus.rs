@@ -65,8 +65,8 @@ impl HexTorus {
 
     pub fn new(params: &Params) -> Result<HexTorus, ParamError> {
         let (w, h) = (
-            params.int("width").unwrap() as usize,
-            params.int("height").unwrap() as usize,
+            params.checked_int(HexTorus::PARAMS, "width")? as usize,
+            params.checked_int(HexTorus::PARAMS, "height")? as usize,
         );
         if h % 2 != 0 {
             return Err(ParamError::Invalid(format!(

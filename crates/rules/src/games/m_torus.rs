@@ -47,8 +47,8 @@ impl MTorus {
 
     pub fn new(params: &Params) -> Result<MTorus, ParamError> {
         let (w, h) = (
-            params.int("width").unwrap() as usize,
-            params.int("height").unwrap() as usize,
+            params.checked_int(MTorus::PARAMS, "width")? as usize,
+            params.checked_int(MTorus::PARAMS, "height")? as usize,
         );
         if h % 2 == 0 {
             return Err(ParamError::Invalid(format!(

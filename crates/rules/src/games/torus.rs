@@ -149,12 +149,7 @@ impl Torus {
 
     /// A new game; black moves first on the empty board.
     pub fn new(params: &Params) -> Result<Torus, ParamError> {
-        let size = params
-            .int("size")
-            .filter(|s| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(s))
-            .ok_or_else(|| {
-                ParamError::Invalid(format!("torus needs a size from {MIN_SIZE} to {MAX_SIZE}"))
-            })? as usize;
+        let size = params.checked_int(Torus::PARAMS, "size")? as usize;
         let topology = Topology::new(Lattice::Square4, Surface::Torus, size, size);
         let orthogonal = topology
             .cells()
