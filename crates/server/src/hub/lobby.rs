@@ -1,0 +1,233 @@
+//! Games before they start: new games against a house bot, a person by invitation or a
+//! registered bot by challenge, the seek queue that pairs bots, and joining an open seat.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+use toroid_protocol::view::ParamsView;
+use toroid_rules::{AnyGame, Color, Position};
+use toroid_search::Level;
+
+use crate::api::{ClockSettings, ColorChoice, GameState, NewGame, Opponent};
+use crate::bots::{Challenge, Seek};
+use crate::error::ApiError;
+use crate::game::{clock_settings, new_position, player_view, Game};
+use crate::ids::{new_id, new_secret, now_ms};
+use crate::referee;
+use crate::seat::Seat;
+use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
+
+use super::{lock, Hub, LiveGame};
+
+impl Hub {
+    pub async fn create_game(
+        self: &Arc<Hub>,
+        session: &SessionRow,
+        request: NewGame,
+    ) -> Result<GameState, ApiError> {
+        let position =
+            new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
+        let clock = request.clock.map(time_control).transpose()?;
+        let open = self.unfinished(|g| g.creator.as_deref() == Some(&session.id));
+        if open >= self.limits.games_per_session {
+            return Err(ApiError::Limit(format!(
+                "you have {open} unfinished games; finish one first"
+            )));
+        }
+        let color = match request.color {
+            ColorChoice::Black => Color::Black,
+            ColorChoice::White => Color::White,
+            ColorChoice::Random => random_color(),
+        };
+        let person = Seat::Person {
+            session: session.id.clone(),
+            name: session.name.clone(),
+        };
+        let opponent = match request.opponent {
+            Opponent::House { level } => Some(Seat::House {
+                level: level
+                    .parse::<Level>()
+                    .map_err(|e| ApiError::BadRequest(e.to_string()))?,
+            }),
+            Opponent::Invite => None,
+            Opponent::Bot { name } => Some(
+                self.challenge(&person, &name, &position, clock, color.opponent())
+                    .await?,
+            ),
+        };
+        let mut seats = [None, None];
+        seats[color.index()] = Some(person);
+        seats[color.opponent().index()] = opponent;
+        let live = self
+            .open_game(&position, clock, seats, Some(session.id.clone()))
+            .await?;
+        let game = live.game.lock().await;
+        Ok(game.state(Some(&session.id), Instant::now()))
+    }
+
+    /// Games in memory (waiting or live) for which `which` holds.
+    fn unfinished(&self, which: impl Fn(&LiveGame) -> bool) -> usize {
+        lock(&self.live).values().filter(|g| which(g)).count()
+    }
+
+    /// Stores a new game of `position` and puts it in play: live when both seats are taken,
+    /// else waiting with an invite code.
+    async fn open_game(
+        self: &Arc<Hub>,
+        position: &AnyGame,
+        clock: Option<TimeControl>,
+        seats: [Option<Seat>; 2],
+        creator: Option<String>,
+    ) -> Result<Arc<LiveGame>, ApiError> {
+        let live = seats.iter().all(Option::is_some);
+        let row = GameRow {
+            id: new_id(),
+            game: position.kind().name().to_string(),
+            params: serde_json::to_string(&ParamsView(position.params().clone()))
+                .expect("parameters serialize"),
+            clock,
+            seats,
+            creator,
+            invite: (!live).then(new_secret),
+            status: if live { Status::Live } else { Status::Waiting },
+            result: None,
+            final_clocks: None,
+            created_at: now_ms(),
+            finished_at: None,
+        };
+        let game = Game::restore(row.clone(), &[], Instant::now())?;
+        self.storage
+            .commit(vec![Write::Game(Box::new(row))])
+            .await?;
+        Ok(self.insert(game))
+    }
+
+    /// Challenges the connected bot `name` to play `color` against `person`; its seat if
+    /// it accepts.
+    async fn challenge(
+        &self,
+        person: &Seat,
+        name: &str,
+        position: &AnyGame,
+        clock: Option<TimeControl>,
+        color: Color,
+    ) -> Result<Seat, ApiError> {
+        let id = self
+            .bots
+            .id_of(name)
+            .ok_or_else(|| ApiError::NotFound(format!("connected bot '{name}'")))?;
+        if self.unfinished(|g| g.bots.contains(&id)) >= self.limits.games_per_session {
+            return Err(ApiError::Declined(format!(
+                "{name} is playing too many games"
+            )));
+        }
+        let challenge = Challenge {
+            id: new_id(),
+            from: player_view(person),
+            game: position.kind().name(),
+            params: ParamsView(position.params().clone()),
+            clock: clock.map(clock_settings),
+            color,
+        };
+        self.bots.challenge(&id, challenge).await?;
+        Ok(Seat::Bot {
+            bot: id,
+            name: name.to_string(),
+        })
+    }
+
+    /// Bot `bot` seeks a game; when another bot seeks the same, their game starts (colours
+    /// drawn at random). Whether it started.
+    pub async fn seek(
+        self: &Arc<Hub>,
+        bot: &BotRow,
+        game: &str,
+        params: &Map<String, Value>,
+        clock: Option<ClockSettings>,
+    ) -> Result<bool, ApiError> {
+        let position = new_position(game, params).map_err(ApiError::BadRequest)?;
+        let clock = clock.map(time_control).transpose()?;
+        if self.unfinished(|g| g.bots.contains(&bot.id)) >= self.limits.games_per_session {
+            return Err(ApiError::Limit("too many unfinished games".into()));
+        }
+        let Some((first, second)) = self.bots.seek(Seek::new(bot.clone(), position, clock)) else {
+            return Ok(false);
+        };
+        let seat = |b: &BotRow| {
+            Some(Seat::Bot {
+                bot: b.id.clone(),
+                name: b.name.clone(),
+            })
+        };
+        let mut seats = [seat(&first.bot), seat(&second.bot)];
+        if random_color() == Color::White {
+            seats.swap(0, 1);
+        }
+        self.open_game(&second.position, second.clock, seats, None)
+            .await?;
+        Ok(true)
+    }
+
+    /// `session` takes the open seat of game `id` with the invite `code`.
+    /// `id` may also be the code itself, for a page at `/join/CODE` that knows no id.
+    pub async fn join(
+        self: &Arc<Hub>,
+        session: &SessionRow,
+        id: &str,
+        code: &str,
+    ) -> Result<GameState, ApiError> {
+        let id = match id == code {
+            true => lock(&self.invites).get(code).cloned(),
+            false => Some(id.to_string()),
+        };
+        let live = self
+            .find(&id.ok_or_else(|| ApiError::NotFound("invite".into()))?)
+            .await?;
+        self.take_seat(&live, session, code).await
+    }
+
+    /// `session` takes the open seat of the game whose invite code is `code`.
+    pub async fn join_by_code(
+        self: &Arc<Hub>,
+        session: &SessionRow,
+        code: &str,
+    ) -> Result<GameState, ApiError> {
+        self.join(session, code, code).await
+    }
+
+    async fn take_seat(
+        self: &Arc<Hub>,
+        live: &Arc<LiveGame>,
+        session: &SessionRow,
+        code: &str,
+    ) -> Result<GameState, ApiError> {
+        let mut game = live.game.lock().await;
+        let seat = Seat::Person {
+            session: session.id.clone(),
+            name: session.name.clone(),
+        };
+        let change = game.prepare_join(seat, code, Instant::now(), now_ms())?;
+        self.commit(live, &mut game, change).await?;
+        tokio::spawn(referee::run(self.clone(), live.clone(), game.seats.clone()));
+        Ok(game.state(Some(&session.id), Instant::now()))
+    }
+}
+
+fn random_color() -> Color {
+    Color::BOTH[usize::from(rand::random::<bool>())]
+}
+
+/// A time control from the API's seconds, checked.
+fn time_control(clock: ClockSettings) -> Result<TimeControl, ApiError> {
+    let ok = |s: f64, min: f64, max: f64| s.is_finite() && (min..=max).contains(&s);
+    if !ok(clock.initial_s, 1.0, 86_400.0) || !ok(clock.increment_s, 0.0, 3_600.0) {
+        return Err(ApiError::BadRequest(
+            "a clock has initial_s from 1 to 86400 seconds and increment_s from 0 to 3600".into(),
+        ));
+    }
+    Ok(TimeControl {
+        initial_ms: (clock.initial_s * 1000.0).round() as i64,
+        increment_ms: (clock.increment_s * 1000.0).round() as i64,
+    })
+}

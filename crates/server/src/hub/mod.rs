@@ -1,0 +1,222 @@
+//! The game service: every waiting and live game in memory, each behind its own lock, and
+//! the operations of the API on them. Every change is committed to storage before it is
+//! applied in memory and announced, so what a client is told is always on disk. The
+//! operations are split by concern: [`sessions`], [`lobby`] (games before they start) and
+//! [`play`].
+
+mod lobby;
+mod play;
+mod sessions;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde_json::Value;
+use tokio::sync::{broadcast, watch, Notify, Semaphore};
+use toroid_protocol::record::Record;
+
+use crate::api::{GameState, GameSummary};
+use crate::bots::Bots;
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::game::{players, Change, Game};
+use crate::house::House;
+use crate::referee;
+use crate::storage::{Status, Storage, StorageError};
+
+/// A game that clients and the referee share.
+pub struct LiveGame {
+    pub id: String,
+    /// The session that created it, for the per-session limit.
+    creator: Option<String>,
+    /// The registered bots that play it, told of every change.
+    bots: Vec<String>,
+    pub game: tokio::sync::Mutex<Game>,
+    /// Fires after every change; subscribers then read the game.
+    pub updates: broadcast::Sender<()>,
+    /// Wakes the referee after every change.
+    pub wake: Notify,
+}
+
+pub struct Hub {
+    storage: Storage,
+    limits: Limits,
+    live: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// Invite code to game id, for waiting games.
+    invites: Mutex<HashMap<String, String>>,
+    pub house: House,
+    pub bots: Bots,
+    analyses: Semaphore,
+    /// Set when the server stops: referees end (an in-process restart must not leave the
+    /// old server's referees acting on the same games).
+    stopping: watch::Sender<bool>,
+}
+
+/// Longest name of a person.
+const MAX_NAME: usize = 32;
+/// Most games a list returns.
+pub const MAX_LIST: u32 = 200;
+
+/// Locks a map of the server's. A panic elsewhere cannot leave one half-changed (each change
+/// is one call), so a poisoned lock is recovered.
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl LiveGame {
+    fn new(game: Game) -> LiveGame {
+        LiveGame {
+            id: game.id.clone(),
+            creator: game.creator.clone(),
+            bots: game
+                .seats
+                .iter()
+                .flatten()
+                .filter_map(|s| s.bot_id().map(str::to_string))
+                .collect(),
+            updates: broadcast::channel(16).0,
+            wake: Notify::new(),
+            game: tokio::sync::Mutex::new(game),
+        }
+    }
+}
+
+impl Hub {
+    /// The service over `storage`, with every unfinished game brought back and its referee
+    /// running.
+    pub async fn start(storage: Storage, limits: Limits) -> Result<Arc<Hub>, StorageError> {
+        let hub = Arc::new(Hub {
+            house: House::new(limits.search_threads, limits.house_move),
+            analyses: Semaphore::new(limits.search_threads.max(1)),
+            storage,
+            limits,
+            live: Mutex::new(HashMap::new()),
+            invites: Mutex::new(HashMap::new()),
+            bots: Bots::default(),
+            stopping: watch::Sender::new(false),
+        });
+        let now = Instant::now();
+        for row in hub.storage.unfinished_games().await? {
+            let id = row.id.clone();
+            let moves = hub.storage.moves(&id).await?;
+            match Game::restore(row, &moves, now) {
+                Ok(game) => {
+                    tracing::info!(game = %id, plies = moves.len(), "restored");
+                    hub.insert(game);
+                }
+                Err(error) => tracing::error!(game = %id, %error, "cannot restore; left out"),
+            }
+        }
+        Ok(hub)
+    }
+
+    /// Ends every referee; games stay as stored.
+    pub fn stop(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Resolves once [`Hub::stop`] is called.
+    pub async fn stopped(&self) {
+        let mut stopping = self.stopping.subscribe();
+        let _ = stopping.wait_for(|stop| *stop).await;
+    }
+
+    /// Puts a game in memory, and starts its referee when it is live.
+    fn insert(self: &Arc<Hub>, game: Game) -> Arc<LiveGame> {
+        let id = game.id.clone();
+        if let (Status::Waiting, Some(code)) = (game.status, &game.invite) {
+            lock(&self.invites).insert(code.clone(), id.clone());
+        }
+        let referee = (game.status == Status::Live).then(|| game.seats.clone());
+        let live = Arc::new(LiveGame::new(game));
+        lock(&self.live).insert(id, live.clone());
+        if let Some(seats) = referee {
+            tokio::spawn(referee::run(self.clone(), live.clone(), seats));
+        }
+        for bot in &live.bots {
+            self.bots.notify(bot, &live.id);
+        }
+        live
+    }
+
+    /// The game `id`: live or waiting from memory, finished from storage.
+    pub async fn find(&self, id: &str) -> Result<Arc<LiveGame>, ApiError> {
+        if let Some(live) = lock(&self.live).get(id) {
+            return Ok(live.clone());
+        }
+        let not_found = || ApiError::NotFound(format!("game '{id}'"));
+        let row = self.storage.game(id).await?.ok_or_else(not_found)?;
+        if row.status != Status::Finished {
+            // Created or restored this instant: it is in memory now, or it was not yet stored.
+            return lock(&self.live).get(id).cloned().ok_or_else(not_found);
+        }
+        let moves = self.storage.moves(id).await?;
+        let game = Game::restore(row, &moves, Instant::now())?;
+        Ok(Arc::new(LiveGame::new(game)))
+    }
+
+    /// Commits `change` to storage, then applies and announces it.
+    pub async fn commit(
+        &self,
+        live: &LiveGame,
+        game: &mut Game,
+        mut change: Change,
+    ) -> Result<(), ApiError> {
+        self.storage
+            .commit(std::mem::take(&mut change.writes))
+            .await?;
+        let was_waiting = game.status == Status::Waiting;
+        game.apply(change);
+        if was_waiting && game.status != Status::Waiting {
+            if let Some(code) = &game.invite {
+                lock(&self.invites).remove(code);
+            }
+        }
+        if game.status == Status::Finished {
+            lock(&self.live).remove(&game.id);
+        }
+        let _ = live.updates.send(());
+        live.wake.notify_one();
+        for bot in &live.bots {
+            self.bots.notify(bot, &live.id);
+        }
+        Ok(())
+    }
+
+    /// Game `id` as `viewer` sees it.
+    pub async fn state(&self, id: &str, viewer: Option<&str>) -> Result<GameState, ApiError> {
+        let live = self.find(id).await?;
+        let game = live.game.lock().await;
+        Ok(game.state(viewer, Instant::now()))
+    }
+
+    /// Games newest first.
+    pub async fn list(
+        &self,
+        status: Option<Status>,
+        limit: u32,
+    ) -> Result<Vec<GameSummary>, ApiError> {
+        let rows = self.storage.games(status, limit.min(MAX_LIST)).await?;
+        Ok(rows
+            .into_iter()
+            .map(|(row, plies)| GameSummary {
+                params: serde_json::from_str(&row.params).unwrap_or(Value::Null),
+                players: players(&row.seats),
+                id: row.id,
+                game: row.game,
+                status: row.status,
+                result: row.result,
+                plies,
+                created_at: row.created_at,
+                finished_at: row.finished_at,
+            })
+            .collect())
+    }
+
+    pub async fn record(&self, id: &str) -> Result<Record, ApiError> {
+        let live = self.find(id).await?;
+        let game = live.game.lock().await;
+        Ok(game.record())
+    }
+}

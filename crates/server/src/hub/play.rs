@@ -1,0 +1,89 @@
+//! Games in play: moves, resignations, the clock's flag, and analysis of a position.
+
+use std::time::Instant;
+
+use toroid_rules::{AnyGame, Position};
+use toroid_search::{Budget, Mcts, MctsConfig};
+
+use crate::api::{AnalysisView, GameState, MoveAnalysis};
+use crate::error::ApiError;
+use crate::game::Actor;
+use crate::ids::now_ms;
+
+use super::{Hub, LiveGame};
+
+impl Hub {
+    /// `actor` plays `text` in game `live`, believing it is at `ply`; the state after it.
+    pub async fn play(
+        &self,
+        live: &LiveGame,
+        actor: Actor<'_>,
+        ply: u64,
+        text: &str,
+    ) -> Result<GameState, ApiError> {
+        let mut game = live.game.lock().await;
+        let now = Instant::now();
+        if let Some(change) = game.prepare_timeout(now, now_ms()) {
+            self.commit(live, &mut game, change).await?;
+            return Err(ApiError::GameOver);
+        }
+        let change = game.prepare_move(actor, ply, text, now, now_ms())?;
+        self.commit(live, &mut game, change).await?;
+        Ok(game.state(actor.viewer(), Instant::now()))
+    }
+
+    pub async fn resign(&self, live: &LiveGame, actor: Actor<'_>) -> Result<GameState, ApiError> {
+        let mut game = live.game.lock().await;
+        let change = game.prepare_resign(actor, Instant::now(), now_ms())?;
+        self.commit(live, &mut game, change).await?;
+        Ok(game.state(actor.viewer(), Instant::now()))
+    }
+
+    /// Ends the game on time if its running clock is out; whether it did.
+    pub async fn flag(&self, live: &LiveGame) -> Result<bool, ApiError> {
+        let mut game = live.game.lock().await;
+        match game.prepare_timeout(Instant::now(), now_ms()) {
+            Some(change) => {
+                self.commit(live, &mut game, change).await?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// A short search of the position of game `id`.
+    pub async fn analyse(&self, id: &str, ms: u64) -> Result<AnalysisView, ApiError> {
+        let position: AnyGame = self.find(id).await?.game.lock().await.position.clone();
+        let _permit = self
+            .analyses
+            .try_acquire()
+            .map_err(|_| ApiError::Busy("every search thread is in use; try again soon"))?;
+        let time = std::time::Duration::from_millis(ms).min(self.limits.analysis);
+        let analysis = tokio::task::spawn_blocking(move || {
+            let mut config = MctsConfig::new(Budget::Time(time), 1);
+            // The heat map shows a search of the time asked for, not one cut short once its
+            // move is settled.
+            config.settings.stop_early = false;
+            let analysis = Mcts::new("analysis", config, rand::random()).analyse(&position, None);
+            let topology = position.topology();
+            let name = |mv: &toroid_rules::Move| mv.notation(topology).to_string();
+            AnalysisView {
+                simulations: analysis.simulations,
+                moves: analysis
+                    .moves
+                    .iter()
+                    .map(|m| MoveAnalysis {
+                        mv: name(&m.mv),
+                        visits: m.visits,
+                        win_rate: m.win_rate,
+                        pv: m.pv.iter().map(name).collect(),
+                    })
+                    .collect(),
+                visit_map: analysis.visit_map,
+            }
+        })
+        .await
+        .map_err(|_| ApiError::Busy("the search failed"))?;
+        Ok(analysis)
+    }
+}
