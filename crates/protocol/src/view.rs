@@ -117,7 +117,6 @@ impl GameView {
         let topology = game.topology();
         let outcome = game.outcome();
         let notation = |mv: &Move| mv.notation(topology).to_string();
-        let history_notation = |(_, mv): &(Color, Move)| notation(mv);
         let mut legal = Vec::new();
         game.legal_moves(&mut legal);
         GameView {
@@ -134,7 +133,7 @@ impl GameView {
             captures: PerColor::from_array(game.captures()),
             score: game.score().map(PerColor::from_array),
             legal_moves: legal.iter().map(notation).collect(),
-            moves: history.iter().map(history_notation).collect(),
+            moves: history.iter().map(|(_, mv)| notation(mv)).collect(),
             movers: history.iter().map(|(color, _)| color.letter()).collect(),
             ply: game.ply(),
             highlight: game
