@@ -41,6 +41,14 @@ pub enum Actor<'a> {
     Seat(Color),
 }
 
+/// A move as it reaches a game: as text from a client, read against the game's board, or as
+/// a move from a house bot, which is never written out and read back.
+#[derive(Copy, Clone, Debug)]
+pub enum MoveInput<'a> {
+    Text(&'a str),
+    Move(Move),
+}
+
 impl Actor<'_> {
     /// The session to show the result to, if a person acts.
     pub fn viewer(&self) -> Option<&str> {
@@ -165,12 +173,12 @@ impl Game {
         }
     }
 
-    /// `actor` plays `text` believing the game is at `ply`.
+    /// `actor` plays `input` believing the game is at `ply`.
     pub fn prepare_move(
         &self,
         actor: Actor,
         ply: u64,
-        text: &str,
+        input: MoveInput,
         now: Instant,
         at: i64,
     ) -> Result<Change, ApiError> {
@@ -185,19 +193,15 @@ impl Game {
         if !colors.contains(&turn) {
             return Err(ApiError::NotYourTurn(turn.name()));
         }
-        let mv = Move::parse(text, self.position.topology()).map_err(|e| match e {
-            ParseMoveError::Point(toroid_rules::PointError::OffBoard { .. }) => {
-                ApiError::IllegalMove(format!("'{text}' is off the board"))
-            }
-            _ => ApiError::BadRequest(format!(
-                "'{text}' is not a move: a move is a point (two letters, column then row, \
-                 like 'ee'), 'pass' or 'end'"
-            )),
-        })?;
+        let mv = match input {
+            MoveInput::Move(mv) => mv,
+            MoveInput::Text(text) => self.read_move(text)?,
+        };
         let mut position = self.position.clone();
-        position
-            .play(mv)
-            .map_err(|e| ApiError::IllegalMove(format!("'{text}': {e}")))?;
+        position.play(mv).map_err(|e| {
+            let notation = mv.notation(self.position.topology());
+            ApiError::IllegalMove(format!("'{notation}': {e}"))
+        })?;
         let clock = match self.clock.map(|c| c.after_move(now, position.turn())) {
             // The flag fell before the move came: the referee ends the game on time.
             Some(Err(_)) => return Err(ApiError::GameOver),
@@ -374,6 +378,19 @@ impl Game {
         }
     }
 
+    /// A client's move, read against this game's board.
+    fn read_move(&self, text: &str) -> Result<Move, ApiError> {
+        Move::parse(text, self.position.topology()).map_err(|e| match e {
+            ParseMoveError::Point(toroid_rules::PointError::OffBoard { .. }) => {
+                ApiError::IllegalMove(format!("'{text}' is off the board"))
+            }
+            _ => ApiError::BadRequest(format!(
+                "'{text}' is not a move: a move is a point (two letters, column then row, \
+                 like 'ee'), 'pass' or 'end'"
+            )),
+        })
+    }
+
     /// Every board from the start to now, as the rules made them.
     pub fn history(&self) -> HistoryView {
         let start = Record::new(self.position.kind(), self.position.params())
@@ -465,7 +482,7 @@ mod tests {
 
     fn play(game: &mut Game, actor: Actor, text: &str) -> Result<(), ApiError> {
         let ply = game.moves.len() as u64;
-        let change = game.prepare_move(actor, ply, text, Instant::now(), 2)?;
+        let change = game.prepare_move(actor, ply, MoveInput::Text(text), Instant::now(), 2)?;
         game.apply(change);
         Ok(())
     }
@@ -475,7 +492,7 @@ mod tests {
         let mut game = live_game(Instant::now());
         let now = Instant::now();
         let refused = |game: &Game, actor, ply, text: &str| {
-            game.prepare_move(actor, ply, text, now, 2)
+            game.prepare_move(actor, ply, MoveInput::Text(text), now, 2)
                 .unwrap_err()
                 .code()
         };
@@ -525,7 +542,7 @@ mod tests {
             .prepare_move(
                 Actor::Session(ALICE),
                 0,
-                "cc",
+                MoveInput::Text("cc"),
                 t0 + Duration::from_millis(400),
                 2,
             )
@@ -577,7 +594,7 @@ mod tests {
             "conflict"
         );
         assert_eq!(
-            code(game.prepare_move(Actor::Session(ALICE), 0, "cc", now, 2)),
+            code(game.prepare_move(Actor::Session(ALICE), 0, MoveInput::Text("cc"), now, 2)),
             "not-started"
         );
         let mut game = game;

@@ -7,7 +7,7 @@ use tokio::time::Instant as TokioInstant;
 use toroid_rules::Bot;
 use toroid_rules::{Color, Position};
 
-use crate::game::Actor;
+use crate::game::{Actor, MoveInput};
 use crate::hub::{Hub, LiveGame};
 use crate::seat::Seat;
 use crate::storage::Status;
@@ -50,8 +50,8 @@ pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
                 tokio::select! {
                     (bot, mv) = hub.house.think(bot, position.clone(), clock, color) => {
                         bots[color.index()] = Some(bot);
-                        let text = mv.notation(position.topology()).to_string();
-                        if let Err(error) = hub.play(&live, Actor::Seat(color), ply as u64, &text).await {
+                        let played = hub.play(&live, Actor::Seat(color), ply as u64, MoveInput::Move(mv)).await;
+                        if let Err(error) = played {
                             report(&live, color, &error);
                         }
                     }

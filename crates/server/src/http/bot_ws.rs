@@ -22,7 +22,7 @@ use super::limits::message_limiter;
 use super::AppState;
 use crate::bots::{BotEvent, Challenge};
 use crate::error::ApiError;
-use crate::game::{clock_settings, player_view, Actor};
+use crate::game::{clock_settings, player_view, Actor, MoveInput};
 use crate::storage::{BotRow, Status};
 
 /// How long a new connection has to say `hello`.
@@ -206,7 +206,10 @@ impl Connection {
             }
             FromBot::Move { game_id, mv, ply } => {
                 let result = match hub.find(&game_id).await {
-                    Ok(live) => hub.play(&live, actor, ply, &mv).await.map(drop),
+                    Ok(live) => hub
+                        .play(&live, actor, ply, MoveInput::Text(&mv))
+                        .await
+                        .map(drop),
                     Err(e) => Err(e),
                 };
                 (Some(game_id), result)

@@ -17,7 +17,7 @@ use crate::api::{
     MoveRequest, NewBot, NewGame, NewSession, OnlineBots, SessionView,
 };
 use crate::error::ApiError;
-use crate::game::Actor;
+use crate::game::{Actor, MoveInput};
 use crate::storage::Status;
 
 /// Games a list returns when the query does not say.
@@ -190,7 +190,7 @@ pub async fn play(
     Ok(Json(
         state
             .hub
-            .play(&live, actor, request.ply, &request.mv)
+            .play(&live, actor, request.ply, MoveInput::Text(&request.mv))
             .await?,
     ))
 }

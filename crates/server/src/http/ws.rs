@@ -19,7 +19,7 @@ use super::limits::message_limiter;
 use super::AppState;
 use crate::api::GameState;
 use crate::error::ApiError;
-use crate::game::Actor;
+use crate::game::{Actor, MoveInput};
 use crate::hub::LiveGame;
 
 #[derive(Deserialize)]
@@ -134,7 +134,12 @@ async fn act(
         serde_json::from_str(body).map_err(|e| ApiError::BadJson(format!("bad message: {e}")))?;
     let actor = Actor::Session(viewer.ok_or(ApiError::NotAPlayer)?);
     match message {
-        ClientMessage::Move { mv, ply } => state.hub.play(live, actor, ply, &mv).await?,
+        ClientMessage::Move { mv, ply } => {
+            state
+                .hub
+                .play(live, actor, ply, MoveInput::Text(&mv))
+                .await?
+        }
         ClientMessage::Resign => state.hub.resign(live, actor).await?,
     };
     Ok(())

@@ -7,19 +7,19 @@ use toroid_search::{Budget, Mcts, MctsConfig};
 
 use crate::api::{AnalysisView, GameState, MoveAnalysis};
 use crate::error::ApiError;
-use crate::game::Actor;
+use crate::game::{Actor, MoveInput};
 use crate::ids::now_ms;
 
 use super::{Hub, LiveGame};
 
 impl Hub {
-    /// `actor` plays `text` in game `live`, believing it is at `ply`; the state after it.
+    /// `actor` plays `input` in game `live`, believing it is at `ply`; the state after it.
     pub async fn play(
         &self,
         live: &LiveGame,
         actor: Actor<'_>,
         ply: u64,
-        text: &str,
+        input: MoveInput<'_>,
     ) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
         let now = Instant::now();
@@ -27,7 +27,7 @@ impl Hub {
             self.commit(live, &mut game, change).await?;
             return Err(ApiError::GameOver);
         }
-        let change = game.prepare_move(actor, ply, text, now, now_ms())?;
+        let change = game.prepare_move(actor, ply, input, now, now_ms())?;
         self.commit(live, &mut game, change).await?;
         Ok(game.state(actor.viewer(), Instant::now()))
     }
