@@ -4,6 +4,7 @@
 
 use thiserror::Error;
 
+use crate::game::GameError;
 use crate::storage::StorageError;
 
 #[derive(Debug, Error)]
@@ -98,6 +99,27 @@ impl ApiError {
             ApiError::Limit(_) | ApiError::RateLimited => 429,
             ApiError::Storage(_) => 500,
             ApiError::Busy(_) => 503,
+        }
+    }
+}
+
+/// How the API answers a game's refusal.
+impl From<GameError> for ApiError {
+    fn from(error: GameError) -> ApiError {
+        match error {
+            GameError::NotAPlayer => ApiError::NotAPlayer,
+            GameError::NotYourTurn(color) => ApiError::NotYourTurn(color.name()),
+            GameError::StalePly { current, sent } => ApiError::StalePly { current, sent },
+            GameError::NotAMove(_) => ApiError::BadRequest(error.to_string()),
+            GameError::OffBoard(_) | GameError::Illegal { .. } => {
+                ApiError::IllegalMove(error.to_string())
+            }
+            GameError::GameOver => ApiError::GameOver,
+            GameError::NotStarted => ApiError::NotStarted,
+            GameError::NoSuchInvite => ApiError::NotFound("invite".into()),
+            GameError::AlreadyStarted | GameError::AlreadyPlaying => {
+                ApiError::Conflict(error.to_string())
+            }
         }
     }
 }

@@ -13,7 +13,6 @@ use toroid_rules::{AnyGame, Color, GameKind, Move, Outcome, ParseMoveError, Posi
 
 use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
 use crate::clock::Clock;
-use crate::error::ApiError;
 use crate::seat::Seat;
 use crate::storage::{GameRow, MoveRow, Status, StorageError, TimeControl, Write};
 
@@ -39,6 +38,37 @@ pub enum Actor<'a> {
     Session(&'a str),
     Bot(&'a str),
     Seat(Color),
+}
+
+/// Why a game refuses an action: the game's own reasons, which the HTTP layer maps to a
+/// status and a code (`From<GameError> for ApiError`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("you are not a player of this game")]
+    NotAPlayer,
+    #[error("it is {0}'s turn")]
+    NotYourTurn(Color),
+    #[error("the game is at ply {current}, not {sent}: reload its state")]
+    StalePly { current: usize, sent: u64 },
+    #[error("'{0}' is not a move: a move is a point (two letters, column then row, like 'ee'), 'pass' or 'end'")]
+    NotAMove(String),
+    #[error("'{0}' is off the board")]
+    OffBoard(String),
+    #[error("'{notation}': {reason}")]
+    Illegal {
+        notation: String,
+        reason: toroid_rules::IllegalMove,
+    },
+    #[error("the game is over")]
+    GameOver,
+    #[error("the game has not started: it waits for its second player")]
+    NotStarted,
+    #[error("no such invite")]
+    NoSuchInvite,
+    #[error("the game has already started: its seats are taken")]
+    AlreadyStarted,
+    #[error("you already play this game: send the invite to your opponent")]
+    AlreadyPlaying,
 }
 
 /// A move as it reaches a game: as text from a client, read against the game's board, or as
@@ -161,14 +191,14 @@ impl Game {
     }
 
     /// The colours `actor` plays in a live game, or why it may not act.
-    fn check_player(&self, actor: Actor) -> Result<Vec<Color>, ApiError> {
+    fn check_player(&self, actor: Actor) -> Result<Vec<Color>, GameError> {
         let colors = self.colors_of(actor);
         if colors.is_empty() {
-            return Err(ApiError::NotAPlayer);
+            return Err(GameError::NotAPlayer);
         }
         match self.status {
-            Status::Finished => Err(ApiError::GameOver),
-            Status::Waiting => Err(ApiError::NotStarted),
+            Status::Finished => Err(GameError::GameOver),
+            Status::Waiting => Err(GameError::NotStarted),
             Status::Live => Ok(colors),
         }
     }
@@ -181,30 +211,30 @@ impl Game {
         input: MoveInput,
         now: Instant,
         at: i64,
-    ) -> Result<Change, ApiError> {
+    ) -> Result<Change, GameError> {
         let colors = self.check_player(actor)?;
         if ply != self.moves.len() as u64 {
-            return Err(ApiError::StalePly {
+            return Err(GameError::StalePly {
                 current: self.moves.len(),
                 sent: ply,
             });
         }
-        let turn = self.position.turn().ok_or(ApiError::GameOver)?;
+        let turn = self.position.turn().ok_or(GameError::GameOver)?;
         if !colors.contains(&turn) {
-            return Err(ApiError::NotYourTurn(turn.name()));
+            return Err(GameError::NotYourTurn(turn));
         }
         let mv = match input {
             MoveInput::Move(mv) => mv,
             MoveInput::Text(text) => self.read_move(text)?,
         };
         let mut position = self.position.clone();
-        position.play(mv).map_err(|e| {
-            let notation = mv.notation(self.position.topology());
-            ApiError::IllegalMove(format!("'{notation}': {e}"))
+        position.play(mv).map_err(|reason| GameError::Illegal {
+            notation: mv.notation(self.position.topology()).to_string(),
+            reason,
         })?;
         let clock = match self.clock.map(|c| c.after_move(now, position.turn())) {
             // The flag fell before the move came: the referee ends the game on time.
-            Some(Err(_)) => return Err(ApiError::GameOver),
+            Some(Err(_)) => return Err(GameError::GameOver),
             Some(Ok(clock)) => Some(clock),
             None => None,
         };
@@ -260,7 +290,7 @@ impl Game {
     }
 
     /// `actor` resigns (at any time in a live game, whoever is to move).
-    pub fn prepare_resign(&self, actor: Actor, now: Instant, at: i64) -> Result<Change, ApiError> {
+    pub fn prepare_resign(&self, actor: Actor, now: Instant, at: i64) -> Result<Change, GameError> {
         let colors = self.check_player(actor)?;
         let loser = self
             .position
@@ -286,26 +316,23 @@ impl Game {
         code: &str,
         now: Instant,
         at: i64,
-    ) -> Result<Change, ApiError> {
+    ) -> Result<Change, GameError> {
         if self.invite.as_deref() != Some(code) {
-            return Err(ApiError::NotFound("invite".into()));
+            return Err(GameError::NoSuchInvite);
         }
         if self.status != Status::Waiting {
-            return Err(ApiError::Conflict(
-                "the game has already started: its seats are taken".into(),
-            ));
+            return Err(GameError::AlreadyStarted);
         }
         if let Seat::Person { session, .. } = &seat {
             if self.colors_of(Actor::Session(session)).len() == 1 {
-                return Err(ApiError::Conflict(
-                    "you already play this game: send the invite to your opponent".into(),
-                ));
+                return Err(GameError::AlreadyPlaying);
             }
         }
+        // A waiting game has one seat open.
         let color = Color::BOTH
             .into_iter()
             .find(|c| self.seats[c.index()].is_none())
-            .ok_or_else(|| ApiError::Conflict("no seat is open".into()))?;
+            .ok_or(GameError::AlreadyStarted)?;
         let mut clock = self.clock;
         if let (Some(clock), Some(turn)) = (clock.as_mut(), self.position.turn()) {
             clock.start(turn, now);
@@ -379,15 +406,12 @@ impl Game {
     }
 
     /// A client's move, read against this game's board.
-    fn read_move(&self, text: &str) -> Result<Move, ApiError> {
+    fn read_move(&self, text: &str) -> Result<Move, GameError> {
         Move::parse(text, self.position.topology()).map_err(|e| match e {
             ParseMoveError::Point(toroid_rules::PointError::OffBoard { .. }) => {
-                ApiError::IllegalMove(format!("'{text}' is off the board"))
+                GameError::OffBoard(text.to_string())
             }
-            _ => ApiError::BadRequest(format!(
-                "'{text}' is not a move: a move is a point (two letters, column then row, \
-                 like 'ee'), 'pass' or 'end'"
-            )),
+            _ => GameError::NotAMove(text.to_string()),
         })
     }
 
@@ -442,6 +466,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::error::ApiError;
 
     const ALICE: &str = "alice-session";
     const BOB: &str = "bob-session";
@@ -480,7 +505,7 @@ mod tests {
         Game::restore(row(seats, None), &[], now).unwrap()
     }
 
-    fn play(game: &mut Game, actor: Actor, text: &str) -> Result<(), ApiError> {
+    fn play(game: &mut Game, actor: Actor, text: &str) -> Result<(), GameError> {
         let ply = game.moves.len() as u64;
         let change = game.prepare_move(actor, ply, MoveInput::Text(text), Instant::now(), 2)?;
         game.apply(change);
@@ -492,9 +517,8 @@ mod tests {
         let mut game = live_game(Instant::now());
         let now = Instant::now();
         let refused = |game: &Game, actor, ply, text: &str| {
-            game.prepare_move(actor, ply, MoveInput::Text(text), now, 2)
-                .unwrap_err()
-                .code()
+            let refusal = game.prepare_move(actor, ply, MoveInput::Text(text), now, 2);
+            ApiError::from(refusal.unwrap_err()).code()
         };
         assert_eq!(
             refused(&game, Actor::Session("eve"), 0, "cc"),
@@ -584,7 +608,7 @@ mod tests {
             Some("/join/code")
         );
         assert_eq!(game.state(Some(BOB), now).invite, None);
-        let code = |r: Result<Change, ApiError>| r.unwrap_err().code();
+        let code = |r: Result<Change, GameError>| ApiError::from(r.unwrap_err()).code();
         assert_eq!(
             code(game.prepare_join(person(BOB), "wrong", now, 2)),
             "not-found"
