@@ -77,7 +77,7 @@ impl Offence {
     }
 
     /// What happened, in words, with `offender` as the subject.
-    pub fn describe(&self, game: &AnyGame, offender: Color) -> String {
+    fn describe(&self, game: &AnyGame, offender: Color) -> String {
         match self {
             Offence::IllegalMove { attempted, error } => format!(
                 "{offender} played the illegal move '{}' ({error})",
@@ -101,7 +101,8 @@ pub struct Played {
 }
 
 impl Played {
-    fn forfeit(moves: Vec<Move>, game: &AnyGame, offender: Color, offence: Offence) -> Played {
+    /// A game of `moves` that `offender` forfeits by `offence` in `game`.
+    pub fn forfeit(moves: Vec<Move>, game: &AnyGame, offender: Color, offence: Offence) -> Played {
         Played {
             moves,
             ending: Outcome::forfeit(offender, offence.fault()),

@@ -91,7 +91,7 @@ impl Fault {
         }
     }
 
-    /// What the loser's program did, after "forfeits:".
+    /// What the loser's program did, in the parentheses after "forfeits".
     pub fn describe(self) -> &'static str {
         match self {
             Fault::IllegalMove => "it played an illegal move",

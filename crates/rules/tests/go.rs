@@ -7,10 +7,11 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::games::go::{CAPTURE_GO_PARAMS, GO_PARAMS};
 use toroid_rules::games::Go;
+use toroid_rules::params::ParamKind;
 use toroid_rules::topology::AROUND;
 use toroid_rules::zobrist::{self, WHITE_TO_MOVE};
 use toroid_rules::{
-    Cell, Color, GameKind, IllegalMove, Move, ParamValue, Params, Position, Reason,
+    Cell, Color, GameKind, IllegalMove, Move, ParamSpec, ParamValue, Params, Position, Reason,
 };
 
 fn go(params: &[&str]) -> Go {
@@ -599,19 +600,20 @@ fn stones_hash(g: &Go) -> u64 {
         .fold(0, |h, k| h ^ k)
 }
 
+/// The values a choice parameter of `spec` takes (every surface, every ko rule).
+fn choices(spec: &[ParamSpec], name: &str) -> Vec<&'static str> {
+    match spec.iter().find(|p| p.name == name).map(|p| &p.kind) {
+        Some(ParamKind::Choice(options)) => options.to_vec(),
+        other => panic!("{name} is no choice: {other:?}"),
+    }
+}
+
 fn game_params() -> impl Strategy<Value = (GameKind, usize, &'static str, &'static str, u64)> {
     (
         prop::sample::select(vec![GameKind::Go, GameKind::CaptureGo]),
         2usize..=7,
-        prop::sample::select(vec![
-            "plane",
-            "cylinder",
-            "mobius",
-            "torus",
-            "klein",
-            "projective",
-        ]),
-        prop::sample::select(vec!["simple", "positional", "situational"]),
+        prop::sample::select(choices(GO_PARAMS, "topology")),
+        prop::sample::select(choices(GO_PARAMS, "ko")),
         any::<u64>(),
     )
 }

@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-use toroid::arena::Offence;
+use toroid::arena::{Offence, Played};
 use toroid::render::game_text;
 use toroid::seed::clock_seed;
 use toroid::setup::{new_game, parse_move};
@@ -95,9 +95,8 @@ struct Session {
     bot: Box<dyn Bot>,
     /// `white (casual)`.
     bot_name: String,
-    /// Set when the bot chose an illegal move, which ends the game: the ending and the
-    /// offence in words.
-    forfeit: Option<(Outcome, String)>,
+    /// Set when the bot chose an illegal move, which ends the game.
+    forfeit: Option<Played>,
 }
 
 impl Session {
@@ -143,7 +142,7 @@ impl Session {
 
     /// How the game ended, if it has.
     fn ending(&self) -> Option<Outcome> {
-        (self.forfeit.as_ref().map(|(ending, _)| *ending)).or_else(|| self.game.outcome())
+        (self.forfeit.as_ref().map(|played| played.ending)).or_else(|| self.game.outcome())
     }
 
     /// Lets the bot play until it is the person's turn or the game is over.
@@ -161,9 +160,8 @@ impl Session {
                         attempted: mv,
                         error,
                     };
-                    let offender = self.person.opponent();
-                    let words = offence.describe(&self.game, offender);
-                    self.forfeit = Some((Outcome::forfeit(offender, offence.fault()), words));
+                    let (moves, offender) = (self.history.clone(), self.person.opponent());
+                    self.forfeit = Some(Played::forfeit(moves, &self.game, offender, offence));
                 }
             }
         }
@@ -171,8 +169,8 @@ impl Session {
     }
 
     fn announce(&self, ending: Outcome, out: &mut impl Write) -> io::Result<()> {
-        if let Some((_, words)) = &self.forfeit {
-            writeln!(out, "{} wins: {words}", ending.winner_name())?;
+        if let Some(played) = &self.forfeit {
+            writeln!(out, "{}", played.describe())?;
         }
         let verdict = match ending.winner {
             None => "a draw",

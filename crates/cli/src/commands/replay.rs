@@ -85,16 +85,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
         fs::write(path, text)
             .map_err(|e| Failure::usage(format!("cannot write '{}': {e}", path.display())))?;
     }
-    // Who made each move, for the view: the record says so for its moves; the others are
-    // played again from where the record ended.
-    let mut made = record.as_ref().map_or_else(Vec::new, Record::moves);
-    let mut replay = before;
-    for &mv in &extra {
-        made.push((replay.turn().expect("the move was played"), mv));
-        replay.play(mv).expect("the move was played");
-    }
+    let recorded = history.len();
     history.append(&mut extra);
     if args.json {
+        // Who made each move, for the view: the record says so for its moves; the others
+        // are played again from where the record ended.
+        let mut made = record.as_ref().map_or_else(Vec::new, Record::moves);
+        let mut replay = before;
+        for &mv in &history[recorded..] {
+            made.push((replay.turn().expect("the move was played"), mv));
+            replay.play(mv).expect("the move was played");
+        }
         print_json(&GameView::new(&game, &made))
     } else {
         let mut text = game_text(&game, &history);

@@ -44,7 +44,8 @@ impl Record {
             let value = info("KM").map_or("0", |(_, v)| v.trim());
             params.push((komi.into(), value.into()));
         }
-        if let Some(named) = info("RU").and_then(|(_, name)| named_rules(rule_set, name)) {
+        let named = info("RU").and_then(|(_, name)| named_rules(rule_set, name));
+        if let Some(named) = named {
             let assignments = named.params.iter();
             params.extend(assignments.map(|(key, value)| (key.to_string(), value.to_string())));
         }
@@ -72,9 +73,7 @@ impl Record {
                     && match id {
                         "RE" | "TO" => record.result.is_some(),
                         "KM" => rule_set.komi.is_some(),
-                        "RU" => info("RU")
-                            .and_then(|(_, v)| named_rules(rule_set, v))
-                            .is_some(),
+                        "RU" => named.is_some(),
                         _ => true,
                     })
         };

@@ -30,8 +30,10 @@ pub use m_torus::MTorus;
 pub use rule_set::{BoardSize, NamedRules, RuleSet, TOROID_SGF_GAME};
 pub use torus::Torus;
 
-/// The rule sets (docs/rules.md). This enum and its [`GameKind::rule_set`] and
-/// [`with_game!`] arms are the registry: a new rule set is a module plus one line in each.
+/// The rule sets (docs/rules.md). This enum (with [`GameKind::ALL`]), [`AnyGame`], and the
+/// arms of [`GameKind::rule_set`], [`GameKind::new_game`] and [`with_game!`] are the
+/// registry: a new rule set is a module plus one line in each (docs/architecture.md,
+/// "Adding a rule set").
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
     Torus,
