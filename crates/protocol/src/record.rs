@@ -104,26 +104,8 @@ pub struct Record {
 impl Record {
     /// An empty record (a root node, no moves) of a rule set with these parameters.
     pub fn new(kind: GameKind, params: &Params) -> Result<Record, RecordError> {
-        let assignments: Vec<(String, String)> = params
-            .iter()
-            .filter_map(|(name, value)| Some((name.to_string(), value?.to_string())))
-            .collect();
-        Record::from_assignments(kind, &assignments)
-    }
-
-    /// An empty record from parameter assignments (later ones win over earlier ones).
-    fn from_assignments(
-        kind: GameKind,
-        assignments: &[(String, String)],
-    ) -> Result<Record, RecordError> {
-        let mut unique: Vec<String> = Vec::new();
-        for (i, (key, value)) in assignments.iter().enumerate() {
-            if !assignments[i + 1..].iter().any(|(k, _)| k == key) {
-                unique.push(format!("{key}={value}"));
-            }
-        }
         Ok(Record {
-            start: kind.new_game(&unique)?,
+            start: kind.start(params)?,
             black: None,
             white: None,
             result: None,

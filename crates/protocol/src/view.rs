@@ -4,10 +4,11 @@
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
 use toroid_rules::params::{ParamDefault, ParamKind};
 use toroid_rules::{
-    Color, GameKind, Gluing, Lattice, Move, ParamSpec, ParamValue, Params, Position, Reason,
-    Topology,
+    Color, GameKind, Gluing, Lattice, Move, ParamError, ParamSpec, ParamValue, Params, Position,
+    Reason, Topology,
 };
 
 /// One number per player.
@@ -46,6 +47,32 @@ impl Serialize for ParamsView {
             map.serialize_entry(name, &value)?;
         }
         map.end()
+    }
+}
+
+impl ParamsView {
+    /// Reads a rule set's parameter values from a JSON object, as the API and JSON records
+    /// give them: a number as a value, a string as its text (`"9"`, `"torus"`). Values left
+    /// out keep their defaults.
+    pub fn read(kind: GameKind, json: &Map<String, Value>) -> Result<Params, ParamError> {
+        let mut params = Params::defaults(kind.params());
+        for (name, value) in json {
+            match value {
+                Value::Number(n) => match n.as_i64() {
+                    Some(v) => params.assign(name, ParamValue::Int(v))?,
+                    None => {
+                        params.assign(name, ParamValue::Float(n.as_f64().unwrap_or(f64::NAN)))?
+                    }
+                },
+                Value::String(text) => params.assign_text(name, text)?,
+                other => {
+                    return Err(ParamError::Invalid(format!(
+                        "parameter '{name}' must be a number or a string, not {other}"
+                    )))
+                }
+            }
+        }
+        Ok(params)
     }
 }
 

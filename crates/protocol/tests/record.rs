@@ -302,9 +302,14 @@ fn json_records_read_and_write() {
         bad(r#"{"game": "go", "moves": ["aa", "aa"]}"#),
         RecordError::Illegal { number: 2, .. }
     ));
+    let list = bad(r#"{"game": "go", "params": {"size": [1]}, "moves": []}"#);
+    assert!(matches!(list, RecordError::Params(_)), "{list:?}");
+    assert!(list
+        .to_string()
+        .contains("'size' must be a number or a string"));
     assert!(matches!(
-        bad(r#"{"game": "go", "params": {"size": [1]}, "moves": []}"#),
-        RecordError::Json(_)
+        bad(r#"{"game": "go", "params": {"size": 9.5}, "moves": []}"#),
+        RecordError::Params(_)
     ));
     assert!(matches!(
         bad(r#"{"game": "tic-tac-toe", "moves": []}"#),

@@ -95,39 +95,52 @@ impl ParamSpec {
         }
     }
 
-    /// Parses and range-checks one value of this parameter.
+    /// Reads one value of this parameter from text and range-checks it.
     pub fn parse(&self, text: &str) -> Result<ParamValue, ParamError> {
-        let bad = |expected: String| ParamError::BadValue {
-            name: self.name,
-            value: text.to_string(),
-            expected,
+        let value = match &self.kind {
+            ParamKind::Int { .. } => text.parse().ok().map(ParamValue::Int),
+            ParamKind::Float { .. } => text.parse().ok().map(ParamValue::Float),
+            ParamKind::Choice(options) => {
+                (options.iter().find(|o| **o == text)).map(|o| ParamValue::Choice(o))
+            }
         };
-        match &self.kind {
-            ParamKind::Int { min, max } => {
-                let v: i64 = text
-                    .parse()
-                    .map_err(|_| bad(format!("an integer from {min} to {max}")))?;
-                if v < *min || v > *max {
-                    return Err(bad(format!("an integer from {min} to {max}")));
-                }
-                Ok(ParamValue::Int(v))
+        value
+            .ok_or_else(|| self.refuse(text))
+            .and_then(|value| self.check(value).map_err(|_| self.refuse(text)))
+    }
+
+    /// Checks a value against this parameter's kind and range. An integer is accepted as a
+    /// number; a number is not accepted as an integer.
+    pub fn check(&self, value: ParamValue) -> Result<ParamValue, ParamError> {
+        let value = match (&self.kind, value) {
+            (ParamKind::Float { .. }, ParamValue::Int(v)) => ParamValue::Float(v as f64),
+            (_, value) => value,
+        };
+        let fits = match (&self.kind, &value) {
+            (ParamKind::Int { min, max }, ParamValue::Int(v)) => (min..=max).contains(&v),
+            (ParamKind::Float { min, max }, ParamValue::Float(v)) => {
+                v.is_finite() && (min..=max).contains(&v)
             }
-            ParamKind::Float { min, max } => {
-                let v: f64 = text
-                    .parse()
-                    .ok()
-                    .filter(|v: &f64| v.is_finite())
-                    .ok_or_else(|| bad(format!("a number from {min} to {max}")))?;
-                if v < *min || v > *max {
-                    return Err(bad(format!("a number from {min} to {max}")));
-                }
-                Ok(ParamValue::Float(v))
-            }
-            ParamKind::Choice(options) => options
-                .iter()
-                .find(|o| **o == text)
-                .map(|o| ParamValue::Choice(o))
-                .ok_or_else(|| bad(format!("one of {}", options.join(", ")))),
+            (ParamKind::Choice(options), ParamValue::Choice(v)) => options.contains(v),
+            _ => false,
+        };
+        if fits {
+            Ok(value)
+        } else {
+            Err(self.refuse(&value.to_string()))
+        }
+    }
+
+    /// The refusal of `value`, saying what this parameter takes.
+    fn refuse(&self, value: &str) -> ParamError {
+        ParamError::BadValue {
+            name: self.name,
+            value: value.to_string(),
+            expected: match &self.kind {
+                ParamKind::Int { min, max } => format!("an integer from {min} to {max}"),
+                ParamKind::Float { min, max } => format!("a number from {min} to {max}"),
+                ParamKind::Choice(options) => format!("one of {}", options.join(", ")),
+            },
         }
     }
 }
@@ -152,29 +165,34 @@ pub enum ParamError {
 }
 
 /// A complete set of parameter values for one rule set, in the order of its specification.
-/// Values left out are `None` until the rule set resolves their defaults.
+/// Every value was checked against the specification when it was assigned, so a rule set
+/// reads its parameters once, into its own config type, without checking them again.
+/// Values left out are `None` until the rule set resolves their derived defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
-    values: Vec<(&'static str, Option<ParamValue>)>,
+    spec: &'static [ParamSpec],
+    values: Vec<Option<ParamValue>>,
 }
 
 impl Params {
     /// The defaults of `spec` (derived defaults left for the rule set to fill in).
-    pub fn defaults(spec: &[ParamSpec]) -> Params {
+    pub fn defaults(spec: &'static [ParamSpec]) -> Params {
         Params {
+            spec,
             values: spec
                 .iter()
                 .map(|p| match &p.default {
-                    ParamDefault::Value(v) => (p.name, Some(v.clone())),
-                    ParamDefault::Derived(_) => (p.name, None),
+                    ParamDefault::Value(v) => Some(v.clone()),
+                    ParamDefault::Derived(_) => None,
                 })
                 .collect(),
         }
     }
 
-    /// The defaults of `spec`, overridden by `KEY=VALUE` assignments.
+    /// The defaults of `spec`, overridden by `KEY=VALUE` assignments (the text of the command
+    /// line and of records); a key given twice is refused.
     pub fn parse<S: AsRef<str>>(
-        spec: &[ParamSpec],
+        spec: &'static [ParamSpec],
         assignments: &[S],
     ) -> Result<Params, ParamError> {
         let mut params = Params::defaults(spec);
@@ -184,29 +202,55 @@ impl Params {
             let (key, value) = a
                 .split_once('=')
                 .ok_or_else(|| ParamError::Malformed(a.to_string()))?;
-            let index =
-                spec.iter()
-                    .position(|p| p.name == key)
-                    .ok_or_else(|| ParamError::Unknown {
-                        name: key.to_string(),
-                        known: spec.iter().map(|p| p.name).collect::<Vec<_>>().join(", "),
-                    })?;
+            let index = params.index(key)?;
             if seen.contains(&key) {
                 return Err(ParamError::Duplicate {
                     name: key.to_string(),
                 });
             }
             seen.push(spec[index].name);
-            params.values[index].1 = Some(spec[index].parse(value)?);
+            params.values[index] = Some(spec[index].parse(value)?);
         }
         Ok(params)
     }
 
+    /// The specification these values follow.
+    pub fn spec(&self) -> &'static [ParamSpec] {
+        self.spec
+    }
+
+    fn index(&self, name: &str) -> Result<usize, ParamError> {
+        (self.spec.iter().position(|p| p.name == name)).ok_or_else(|| ParamError::Unknown {
+            name: name.to_string(),
+            known: (self.spec.iter().map(|p| p.name))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+    }
+
+    /// Sets `name` to `value`, checked against the specification; a refused value changes
+    /// nothing.
+    pub fn assign(&mut self, name: &str, value: ParamValue) -> Result<(), ParamError> {
+        let index = self.index(name)?;
+        self.values[index] = Some(self.spec[index].check(value)?);
+        Ok(())
+    }
+
+    /// Sets `name` from its text (as in `KEY=VALUE`), checked against the specification.
+    pub fn assign_text(&mut self, name: &str, text: &str) -> Result<(), ParamError> {
+        let index = self.index(name)?;
+        self.values[index] = Some(self.spec[index].parse(text)?);
+        Ok(())
+    }
+
+    /// Fills in a derived default the rule set has worked out (checked like any value).
+    pub(crate) fn resolve(&mut self, name: &str, value: ParamValue) -> Result<(), ParamError> {
+        self.assign(name, value)
+    }
+
     fn get(&self, name: &str) -> Option<&ParamValue> {
-        self.values
-            .iter()
-            .find(|(n, _)| *n == name)
-            .and_then(|(_, v)| v.as_ref())
+        let index = self.spec.iter().position(|p| p.name == name)?;
+        self.values[index].as_ref()
     }
 
     /// An integer parameter; `None` if unset (a derived default not yet resolved).
@@ -232,60 +276,49 @@ impl Params {
         }
     }
 
-    /// The value of `name`, checked against `spec` again: `Params` can be built by hand,
-    /// and no value may reach a rules engine unchecked. Every rule set's constructor reads
-    /// its parameters through this and the three below.
-    pub fn checked(&self, spec: &[ParamSpec], name: &str) -> Result<ParamValue, ParamError> {
-        let value = (self.get(name).cloned())
-            .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' has no value")))?;
-        let spec = (spec.iter().find(|p| p.name == name))
-            .ok_or_else(|| ParamError::Invalid(format!("unknown parameter '{name}'")))?;
-        spec.parse(&value.to_string())
+    /// The value of `name`, or why there is none: the parameter is not in these values'
+    /// specification (they belong to another rule set) or has no value yet.
+    fn required(&self, name: &str) -> Result<&ParamValue, ParamError> {
+        self.index(name)?;
+        (self.get(name))
+            .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' has no value")))
     }
 
-    /// An integer parameter, checked against `spec`.
-    pub fn checked_int(&self, spec: &[ParamSpec], name: &str) -> Result<i64, ParamError> {
-        match self.checked(spec, name)? {
-            ParamValue::Int(v) => Ok(v),
+    /// An integer parameter that must be there: what a rule set's config reads.
+    pub fn required_int(&self, name: &str) -> Result<i64, ParamError> {
+        match self.required(name)? {
+            ParamValue::Int(v) => Ok(*v),
             other => Err(ParamError::Invalid(format!(
                 "parameter '{name}' is {other}, not an integer"
             ))),
         }
     }
 
-    /// A number parameter, checked against `spec`.
-    pub fn checked_float(&self, spec: &[ParamSpec], name: &str) -> Result<f64, ParamError> {
-        match self.checked(spec, name)? {
-            ParamValue::Float(v) => Ok(v),
-            ParamValue::Int(v) => Ok(v as f64),
+    /// A number parameter that must be there.
+    pub fn required_float(&self, name: &str) -> Result<f64, ParamError> {
+        match self.required(name)? {
+            ParamValue::Float(v) => Ok(*v),
+            ParamValue::Int(v) => Ok(*v as f64),
             other => Err(ParamError::Invalid(format!(
                 "parameter '{name}' is {other}, not a number"
             ))),
         }
     }
 
-    /// A choice parameter, checked against `spec` and mapped to its meaning.
-    pub fn checked_choice<T>(
+    /// A choice parameter that must be there, mapped to its meaning.
+    pub fn required_choice<T>(
         &self,
-        spec: &[ParamSpec],
         name: &str,
         meaning: impl Fn(&str) -> Option<T>,
     ) -> Result<T, ParamError> {
-        let value = self.checked(spec, name)?.to_string();
+        let value = self.required(name)?.to_string();
         meaning(&value)
             .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' cannot be '{value}'")))
     }
 
-    /// Sets a value (rule sets use this to record resolved derived defaults).
-    pub fn set(&mut self, name: &str, value: ParamValue) {
-        if let Some(slot) = self.values.iter_mut().find(|(n, _)| *n == name) {
-            slot.1 = Some(value);
-        }
-    }
-
     /// `(name, value)` pairs in specification order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, Option<&ParamValue>)> + '_ {
-        self.values.iter().map(|(n, v)| (*n, v.as_ref()))
+        (self.spec.iter().zip(&self.values)).map(|(p, v)| (p.name, v.as_ref()))
     }
 }
 

@@ -5,13 +5,15 @@ use proptest::prelude::*;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::games::go::{CAPTURE_GO_PARAMS, GO_PARAMS};
+use toroid_rules::games::capture_go::CAPTURE_GO_PARAMS;
+use toroid_rules::games::go::GO_PARAMS;
 use toroid_rules::games::Go;
 use toroid_rules::params::ParamKind;
 use toroid_rules::topology::AROUND;
 use toroid_rules::zobrist::{self, WHITE_TO_MOVE};
 use toroid_rules::{
     Cell, Color, GameKind, IllegalMove, Move, ParamSpec, ParamValue, Params, Position, Reason,
+    Surface,
 };
 
 fn go(params: &[&str]) -> Go {
@@ -453,13 +455,22 @@ fn bad_moves_are_typed_errors_that_change_nothing() {
 }
 
 #[test]
-fn parameters_are_checked_even_when_built_by_hand() {
+fn parameters_are_checked_when_assigned() {
     let mut p = Params::defaults(GO_PARAMS);
-    p.set("size", ParamValue::Int(40));
-    assert!(Go::go(&p).is_err());
-    let mut p = Params::defaults(GO_PARAMS);
-    p.set("ko", ParamValue::Choice("none"));
-    assert!(Go::go(&p).is_err());
+    let defaults = p.clone();
+    assert!(p.assign("size", ParamValue::Int(40)).is_err());
+    assert!(p.assign("size", ParamValue::Float(9.0)).is_err());
+    assert!(p.assign("ko", ParamValue::Choice("none")).is_err());
+    assert!(p.assign("komi", ParamValue::Choice("simple")).is_err());
+    assert!(p.assign("komi", ParamValue::Float(f64::NAN)).is_err());
+    assert!(p.assign("target", ParamValue::Int(5)).is_err());
+    assert_eq!(p, defaults, "a refused value changes nothing");
+    p.assign("komi", ParamValue::Int(6)).unwrap();
+    assert_eq!(p.float("komi"), Some(6.0), "an integer is a number");
+    p.assign_text("topology", "klein").unwrap();
+    let g = Go::go(&p).unwrap();
+    assert_eq!(g.score(), Some([0.0, 6.0]));
+    assert_eq!(g.topology().surface(), Surface::Klein);
     assert!(Go::capture_go(&Params::defaults(GO_PARAMS)).is_err());
     let g = GameKind::Go
         .new_game(&["size=7", "topology=torus"])

@@ -46,7 +46,7 @@ fn cross(u: (i32, i32), v: (i32, i32)) -> i32 {
 /// Whether the stones marked in `stones`, `color`'s, hold a loop that wins for `color`
 /// (brute force): a simple loop of `color`'s kind, or a group with two simple loops of
 /// windings in two directions (whose cells form a torus with holes: it holds loops of every
-/// winding that do not cross themselves; see `src/games/hex_torus.rs`). `None` if there are
+/// winding that do not cross themselves; see `src/games/hex_torus/mod.rs`). `None` if there are
 /// too many cycles to try.
 fn holds_winning_loop(t: &Topology, stones: &[bool], color: Color) -> Option<bool> {
     let group = groups(t, stones);

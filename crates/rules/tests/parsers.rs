@@ -165,25 +165,47 @@ proptest! {
     }
 }
 
-/// Every constructor reads its parameters checked against its own specification, so
-/// parameters built by hand for another rule set are refused with a reason, never a panic.
+/// Every rule set reads its parameters into its own config, so parameters of another rule
+/// set are refused with a reason, never a panic.
 #[test]
 fn constructors_refuse_parameters_of_another_rule_set() {
-    use toroid_rules::games::go::{CAPTURE_GO_PARAMS, GO_PARAMS};
+    use toroid_rules::games::capture_go::CAPTURE_GO_PARAMS;
+    use toroid_rules::games::go::GO_PARAMS;
     use toroid_rules::games::{Ctor, Go, HexTorus, MTorus, Torus};
     let torus = Params::defaults(Torus::PARAMS);
     let hex = Params::defaults(HexTorus::PARAMS);
-    let no_value = |name: &str| ParamError::Invalid(format!("parameter '{name}' has no value"));
-    assert_eq!(HexTorus::new(&torus).err(), Some(no_value("width")));
-    assert_eq!(MTorus::new(&torus).err(), Some(no_value("width")));
-    assert_eq!(Torus::new(&hex).err(), Some(no_value("size")));
-    assert_eq!(Ctor::new(&hex).err(), Some(no_value("size")));
+    let unknown = |name: &str, known: &str| ParamError::Unknown {
+        name: name.into(),
+        known: known.into(),
+    };
+    assert_eq!(HexTorus::new(&torus).err(), Some(unknown("width", "size")));
+    assert_eq!(MTorus::new(&torus).err(), Some(unknown("width", "size")));
     assert_eq!(
-        Go::go(&Params::defaults(CAPTURE_GO_PARAMS)).err(),
-        Some(no_value("komi"))
+        Torus::new(&hex).err(),
+        Some(unknown("size", "width, height"))
+    );
+    assert_eq!(
+        Ctor::new(&hex).err(),
+        Some(unknown("size", "width, height"))
+    );
+    let capture_go = Params::defaults(CAPTURE_GO_PARAMS);
+    assert_eq!(
+        Go::go(&capture_go).err(),
+        Some(unknown("max_moves", "size, topology, target"))
     );
     assert_eq!(
         Go::capture_go(&Params::defaults(GO_PARAMS)).err(),
-        Some(no_value("target"))
+        Some(unknown(
+            "target",
+            "size, topology, komi, scoring, ko, max_moves"
+        ))
     );
+    // Through the registry, parameters of the wrong rule set are refused as a whole, even
+    // where their names match (torus and ctor both take `size`).
+    assert!(GameKind::Ctor
+        .start(&Params::defaults(Torus::PARAMS))
+        .is_err());
+    assert!(GameKind::Torus
+        .start(&Params::defaults(Torus::PARAMS))
+        .is_ok());
 }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
+use toroid_rules::{AnyGame, Color, GameKind, Move, Params, Position};
 use toroid_rules::{Bot, TimeLeft};
 use toroid_search::{Budget, Level, Mcts, MctsConfig, Proof};
 
@@ -81,9 +81,11 @@ fn small(kind: GameKind) -> AnyGame {
     [6, 5]
         .into_iter()
         .find_map(|side| {
-            let sizes = kind.rule_set().board.assignments(side, side)?;
-            let texts: Vec<String> = sizes.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            kind.new_game(&texts).ok()
+            let mut params = Params::defaults(kind.params());
+            for (key, value) in kind.rule_set().board.assignments(side, side)? {
+                params.assign(key, value).ok()?;
+            }
+            kind.start(&params).ok()
         })
         .expect("a small board")
 }

@@ -19,16 +19,8 @@ use crate::storage::{GameRow, MoveRow, Status, StorageError, TimeControl, Write}
 /// A new position of the rule set called `game` with `params` (numbers or strings).
 pub fn new_position(game: &str, params: &Map<String, Value>) -> Result<AnyGame, String> {
     let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
-    let assignments = params
-        .iter()
-        .map(|(key, value)| match value {
-            Value::Number(n) => Ok(format!("{key}={n}")),
-            Value::String(s) => Ok(format!("{key}={s}")),
-            _ => Err(format!("parameter '{key}' must be a number or a string")),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    kind.new_game(&assignments)
-        .map_err(|e| format!("{kind}: {e}"))
+    let params = ParamsView::read(kind, params).map_err(|e| format!("{kind}: {e}"))?;
+    kind.start(&params).map_err(|e| format!("{kind}: {e}"))
 }
 
 /// Who asks to act: a guest session, a registered bot, or the program playing a colour (a
@@ -417,10 +409,10 @@ impl Game {
 
     /// Every board from the start to now, as the rules made them.
     pub fn history(&self) -> HistoryView {
-        let start = Record::new(self.position.kind(), self.position.params())
+        let start = (self.position.kind().start(self.position.params()))
             .expect("the game's parameters made it");
         let moves: Vec<Move> = self.moves.iter().map(|&(_, mv)| mv).collect();
-        HistoryView::new(start.start(), &moves).expect("the moves were legal when they were played")
+        HistoryView::new(&start, &moves).expect("the moves were legal when they were played")
     }
 
     /// The game's record (SGF or JSON), with the players and the result.

@@ -8,7 +8,9 @@
 use std::io::{self, BufRead, Write};
 
 use toroid_rules::Bot;
-use toroid_rules::{AnyGame, Color, GameKind, IllegalMove, Move, Position, SetupChange};
+use toroid_rules::{
+    AnyGame, Color, GameKind, IllegalMove, Move, ParamValue, Params, Position, SetupChange,
+};
 
 use crate::gtp::board::{diagram, json, speaks_vertices};
 use crate::gtp::clock::{GtpClock, TimeSystem};
@@ -60,8 +62,9 @@ const SYNTAX: &str = "syntax error";
 /// A GTP engine for one game at a time.
 pub struct Engine {
     kind: GameKind,
-    /// The `KEY=VALUE` parameters the game was set up with (the rest at defaults).
-    settings: Vec<String>,
+    /// The parameter values the game was set up with (derived defaults left for the rule
+    /// set to work out again, so that `boardsize` changes Go's move limit with the board).
+    params: Params,
     game: AnyGame,
     /// Stones set up before the first move (a handicap, or a loaded record's `AB`/`AW`),
     /// and who moves after them.
@@ -130,7 +133,7 @@ impl Engine {
     pub fn new(bot: Box<dyn Bot>) -> Engine {
         Engine {
             kind: GameKind::default(),
-            settings: Vec::new(),
+            params: Params::defaults(GameKind::default().params()),
             game: GameKind::default().default_game(),
             setup: Vec::new(),
             setup_turn: Color::Black,
@@ -196,7 +199,7 @@ impl Engine {
             }
             "boardsize" => self.boardsize(args),
             "clear_board" => {
-                self.reset(self.kind, self.settings.clone())?;
+                self.reset(self.kind, self.params.clone())?;
                 Ok(String::new())
             }
             "komi" => self.komi(args),
@@ -244,11 +247,11 @@ impl Engine {
         }
     }
 
-    /// Starts a new game of `kind` with `settings`, keeping the old one if they are refused.
-    fn reset(&mut self, kind: GameKind, settings: Vec<String>) -> Result<(), String> {
-        self.game = kind.new_game(&settings).map_err(|e| e.to_string())?;
+    /// Starts a new game of `kind` with `params`, keeping the old one if they are refused.
+    fn reset(&mut self, kind: GameKind, params: Params) -> Result<(), String> {
+        self.game = kind.start(&params).map_err(|e| e.to_string())?;
         self.kind = kind;
-        self.settings = settings;
+        self.params = params;
         self.setup.clear();
         self.setup_turn = Color::Black;
         self.moves.clear();
@@ -256,22 +259,21 @@ impl Engine {
         Ok(())
     }
 
-    /// The settings with `key` set to `value`.
-    fn settings_with(&self, pairs: &[(&str, String)]) -> Vec<String> {
-        let mut settings: Vec<String> = self
-            .settings
-            .iter()
-            .filter(|s| !pairs.iter().any(|(k, _)| s.split('=').next() == Some(k)))
-            .cloned()
-            .collect();
-        settings.extend(pairs.iter().map(|(k, v)| format!("{k}={v}")));
-        settings
+    /// The parameter values with `pairs` assigned.
+    fn params_with(&self, pairs: &[(&str, ParamValue)]) -> Result<Params, String> {
+        let mut params = self.params.clone();
+        for &(key, ref value) in pairs {
+            params
+                .assign(key, value.clone())
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(params)
     }
 
-    /// The game of the current rule set and `settings` with the setup stones placed and
+    /// The game of the current rule set and `params` with the setup stones placed and
     /// `moves` played.
-    fn replay(&self, settings: &[String], moves: &[Move]) -> Result<AnyGame, String> {
-        let mut game = self.kind.new_game(settings).map_err(|e| e.to_string())?;
+    fn replay(&self, params: &Params, moves: &[Move]) -> Result<AnyGame, String> {
+        let mut game = self.kind.start(params).map_err(|e| e.to_string())?;
         if !self.setup.is_empty() {
             game.setup(&self.setup, self.setup_turn)
                 .map_err(|e| format!("cannot set the stones up: {e}"))?;
@@ -289,8 +291,8 @@ impl Engine {
         let pairs = (self.kind.rule_set().board)
             .assignments(size as usize, size as usize)
             .expect("a square board fits every rule set");
-        let settings = self.settings_with(&pairs);
-        self.reset(self.kind, settings)
+        let params = self.params_with(&pairs);
+        (params.and_then(|params| self.reset(self.kind, params)))
             .map_err(|_| "unacceptable size".to_string())?;
         Ok(String::new())
     }
@@ -303,9 +305,9 @@ impl Engine {
         }
         // Rule sets without komi accept it too (controllers always send it).
         if let Some(key) = self.kind.rule_set().komi {
-            let settings = self.settings_with(&[(key, args[0].clone())]);
-            self.game = self.replay(&settings, &self.moves)?;
-            self.settings = settings;
+            let params = self.params_with(&[(key, ParamValue::Float(komi))])?;
+            self.game = self.replay(&params, &self.moves)?;
+            self.params = params;
         }
         Ok(String::new())
     }
@@ -410,7 +412,7 @@ impl Engine {
 
     fn undo(&mut self) -> Result<String, String> {
         let mark = *self.undo_marks.last().ok_or("cannot undo")?;
-        self.game = self.replay(&self.settings, &self.moves[..mark])?;
+        self.game = self.replay(&self.params, &self.moves[..mark])?;
         self.moves.truncate(mark);
         self.undo_marks.pop();
         Ok(String::new())
@@ -510,11 +512,7 @@ impl Engine {
             .replay_moves(count)
             .map_err(|e| format!("cannot load '{path}': {e}"))?;
         self.kind = record.kind();
-        self.settings = record
-            .params()
-            .iter()
-            .filter_map(|(name, value)| Some(format!("{name}={}", value?)))
-            .collect();
+        self.params = record.params().clone();
         self.setup = setup.iter().map(|s| (s.cell, s.color)).collect();
         self.setup_turn = recorded.first().map_or(Color::Black, |&(color, _)| color);
         self.moves = recorded[..count].iter().map(|&(_, mv)| mv).collect();
@@ -546,13 +544,10 @@ impl Engine {
 
     /// The game as a record: its setup, its moves and, once over, its result.
     fn record(&self) -> Result<Record, String> {
-        let start = self
-            .kind
-            .new_game(&self.settings)
-            .map_err(|e| e.to_string())?;
+        let start = self.kind.start(&self.params).map_err(|e| e.to_string())?;
         let mut record = Record::new(self.kind, start.params()).map_err(|e| e.to_string())?;
         record.set_up(&self.setup);
-        let mut game = self.replay(&self.settings, &[])?;
+        let mut game = self.replay(&self.params, &[])?;
         for &mv in &self.moves {
             let color = game.turn().ok_or("the game is over")?;
             game.play(mv).map_err(|e| e.to_string())?;
@@ -670,7 +665,8 @@ impl Engine {
         let kind: GameKind = name
             .parse()
             .map_err(|e: toroid_rules::UnknownGame| e.to_string())?;
-        self.reset(kind, settings.to_vec())?;
+        let params = Params::parse(kind.params(), settings).map_err(|e| e.to_string())?;
+        self.reset(kind, params)?;
         Ok(String::new())
     }
 }

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use toroid_rules::{GameKind, Move, Outcome};
 
+use crate::view::ParamsView;
+
 use super::{simple_text, Record, RecordError};
 
 #[derive(Serialize, Deserialize)]
@@ -38,20 +40,8 @@ impl Record {
         let json: JsonRecord =
             serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
         let kind = GameKind::from_str(&json.game)?;
-        let mut assignments = Vec::new();
-        for (key, value) in &json.params {
-            let text = match value {
-                Value::Number(n) => n.to_string(),
-                Value::String(s) => s.clone(),
-                other => {
-                    return Err(RecordError::Json(format!(
-                        "parameter '{key}' must be a number or a string, not {other}"
-                    )))
-                }
-            };
-            assignments.push((key.clone(), text));
-        }
-        let empty = Record::from_assignments(kind, &assignments)?;
+        let params = ParamsView::read(kind, &json.params)?;
+        let empty = Record::new(kind, &params)?;
         let topology = empty.topology();
         let mut moves = Vec::with_capacity(json.moves.len());
         for (i, text) in json.moves.iter().enumerate() {

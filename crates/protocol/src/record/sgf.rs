@@ -6,7 +6,9 @@
 use std::str::FromStr;
 
 use toroid_rules::cell::parse_point;
-use toroid_rules::{BoardSize, Cell, Color, GameKind, Move, NamedRules, Reason, RuleSet};
+use toroid_rules::{
+    BoardSize, Cell, Color, GameKind, Move, NamedRules, ParamValue, Params, Reason, RuleSet,
+};
 
 use super::{read_sgf_result, sgf_result, simple_text, Record, RecordError, RecordNode};
 use crate::sgf::{self, GameTree, Node, Property};
@@ -39,23 +41,25 @@ impl Record {
             (None, Some(other)) => return Err(RecordError::UnsupportedGame(other.into())),
         };
         let rule_set = kind.rule_set();
-        let mut params = size_params(rule_set.board, root)?;
+        let mut params = Params::defaults(rule_set.params);
+        for (key, value) in size_params(rule_set.board, root)? {
+            params.assign(key, value)?;
+        }
         if let Some(komi) = rule_set.komi {
-            let value = info("KM").map_or("0", |(_, v)| v.trim());
-            params.push((komi.into(), value.into()));
+            params.assign_text(komi, info("KM").map_or("0", |(_, v)| v.trim()))?;
         }
         let named = info("RU").and_then(|(_, name)| named_rules(rule_set, name));
-        if let Some(named) = named {
-            let assignments = named.params.iter();
-            params.extend(assignments.map(|(key, value)| (key.to_string(), value.to_string())));
+        for &(key, value) in named.map_or(&[][..], |named| named.params) {
+            params.assign(key, ParamValue::Choice(value))?;
         }
+        // TP's assignments come last: they win over what SZ, KM and RU said.
         for value in root.get("TP").map_or(&[][..], |p| &p.values) {
             let (key, v) = value
                 .split_once('=')
                 .ok_or_else(|| bad(0, "TP", value, "not KEY=VALUE"))?;
-            params.push((key.trim().into(), v.trim().into()));
+            params.assign_text(key.trim(), v.trim())?;
         }
-        let mut record = Record::from_assignments(kind, &params)?;
+        let mut record = Record::new(kind, &params)?;
         let name = |id| info(id).map(|(_, v)| simple_text(v));
         record.black = name("PB");
         record.white = name("PW");
@@ -266,7 +270,10 @@ impl Record {
 }
 
 /// The size parameters from `SZ` (`SZ[n]` or `SZ[w:h]`); Go's default side is 19.
-fn size_params(board: BoardSize, root: &Node) -> Result<Vec<(String, String)>, RecordError> {
+fn size_params(
+    board: BoardSize,
+    root: &Node,
+) -> Result<Vec<(&'static str, ParamValue)>, RecordError> {
     let value = match root.value("SZ") {
         Some(v) => v.trim(),
         None if root.value("TG").is_none() => "19",
@@ -278,13 +285,9 @@ fn size_params(board: BoardSize, root: &Node) -> Result<Vec<(String, String)>, R
             .parse::<usize>()
             .map_err(|_| bad(0, "SZ", value, "not a board size"))
     };
-    let assignments = board
+    board
         .assignments(number(w)?, number(h)?)
-        .ok_or_else(|| bad(0, "SZ", value, "this game's board is square"))?;
-    Ok(assignments
-        .into_iter()
-        .map(|(key, value)| (key.to_string(), value))
-        .collect())
+        .ok_or_else(|| bad(0, "SZ", value, "this game's board is square"))
 }
 
 /// The standard rule name of `RU` (any case) that the rule set knows.

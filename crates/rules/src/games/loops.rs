@@ -23,10 +23,10 @@ use crate::color::Color;
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
-use crate::params::Params;
+use crate::params::{ParamError, Params};
 use crate::position::Position;
 use crate::setup::{self, SetupChange, SetupError};
-use crate::topology::{Seam, Topology};
+use crate::topology::{Lattice, Seam, Surface, Topology};
 use crate::zobrist;
 
 /// An element of the first homology group of the board's surface: the class of a walk,
@@ -63,6 +63,13 @@ pub trait LoopRules: Copy + Debug + Send + Sync + 'static {
 
     const KIND: GameKind;
 
+    /// The surface the hexagonal board is glued into.
+    const SURFACE: Surface;
+
+    /// Refuses a board the surface cannot be glued from (a size that is in range on its own
+    /// but breaks the gluing, such as an odd height on the torus).
+    fn check_board(width: usize, height: usize) -> Result<(), ParamError>;
+
     /// Whether a group of `owner`'s stones whose cycle classes span `span` holds a loop
     /// that wins for `owner`.
     fn wins(owner: Color, span: <Self::Class as Homology>::Span) -> bool;
@@ -75,10 +82,38 @@ pub trait LoopRules: Copy + Debug + Send + Sync + 'static {
     fn spanning_reason(owner: Color) -> Reason;
 }
 
+/// A loop game's parameters, read and checked: the width and height of its hexagonal board.
+#[derive(Clone, Debug)]
+pub struct LoopConfig<R: LoopRules> {
+    pub width: usize,
+    pub height: usize,
+    params: Params,
+    rules: PhantomData<R>,
+}
+
+impl<R: LoopRules> LoopConfig<R> {
+    pub fn read(params: &Params) -> Result<LoopConfig<R>, ParamError> {
+        let width = params.required_int("width")? as usize;
+        let height = params.required_int("height")? as usize;
+        R::check_board(width, height)?;
+        Ok(LoopConfig {
+            width,
+            height,
+            params: params.clone(),
+            rules: PhantomData,
+        })
+    }
+
+    /// The parameters this config was read from, for records.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+}
+
 /// The parameters and the cell graph, shared by every copy of a game.
 #[derive(Debug)]
-struct Shared {
-    params: Params,
+struct Shared<R: LoopRules> {
+    config: LoopConfig<R>,
     topology: Topology,
 }
 
@@ -107,7 +142,7 @@ struct Groups<H: Homology> {
 /// A loop game in progress. `hex-torus` and `m-torus` are this with their own rules.
 #[derive(Clone, Debug)]
 pub struct LoopGame<R: LoopRules> {
-    shared: Arc<Shared>,
+    shared: Arc<Shared<R>>,
     groups: Groups<R::Class>,
     /// The empty cells, in no particular order (random playouts draw from it).
     empty: Vec<u16>,
@@ -182,13 +217,22 @@ impl<H: Homology> Groups<H> {
     }
 }
 
+impl<R: LoopRules> From<LoopConfig<R>> for LoopGame<R> {
+    /// A new game; black moves first on the empty board.
+    fn from(config: LoopConfig<R>) -> LoopGame<R> {
+        let topology = Topology::new(Lattice::HexOddR, R::SURFACE, config.width, config.height);
+        LoopGame::start(Arc::new(Shared { config, topology }))
+    }
+}
+
 impl<R: LoopRules> LoopGame<R> {
-    pub(crate) fn with_board(params: Params, topology: Topology) -> LoopGame<R> {
-        LoopGame::start(Arc::new(Shared { params, topology }))
+    /// A new game from parameter values; see [`LoopConfig`].
+    pub fn new(params: &Params) -> Result<LoopGame<R>, ParamError> {
+        Ok(LoopGame::from(LoopConfig::read(params)?))
     }
 
     /// The empty board of the game `shared` describes, black to move.
-    fn start(shared: Arc<Shared>) -> LoopGame<R> {
+    fn start(shared: Arc<Shared<R>>) -> LoopGame<R> {
         let n = shared.topology.len();
         LoopGame {
             shared,
@@ -321,7 +365,7 @@ impl<R: LoopRules> Position for LoopGame<R> {
     }
 
     fn params(&self) -> &Params {
-        &self.shared.params
+        self.shared.config.params()
     }
 
     fn topology(&self) -> &Topology {

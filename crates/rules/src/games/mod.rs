@@ -15,23 +15,28 @@ use crate::position::Position;
 use crate::setup::{SetupChange, SetupError};
 use crate::topology::Topology;
 
+pub mod capture_go;
 pub mod ctor;
 pub mod go;
 pub mod hex_torus;
 mod loops;
 pub mod m_torus;
 pub mod rule_set;
+mod square;
 pub mod torus;
 
-pub use ctor::Ctor;
-pub use go::Go;
-pub use hex_torus::HexTorus;
-pub use m_torus::MTorus;
+pub use capture_go::CaptureGoConfig;
+pub use ctor::{Ctor, CtorConfig};
+pub use go::{Go, GoConfig};
+pub use hex_torus::{HexTorus, HexTorusConfig};
+pub use loops::LoopConfig;
+pub use m_torus::{MTorus, MTorusConfig};
 pub use rule_set::{BoardSize, NamedRules, RuleSet, TOROID_SGF_GAME};
-pub use torus::Torus;
+pub use square::SquareConfig;
+pub use torus::{Torus, TorusConfig};
 
 /// The rule sets (docs/rules.md). This enum (with [`GameKind::ALL`]), [`AnyGame`], and the
-/// arms of [`GameKind::rule_set`], [`GameKind::new_game`] and [`with_game!`] are the
+/// arms of [`GameKind::rule_set`], [`GameKind::start`] and [`with_game!`] are the
 /// registry: a new rule set is a module plus one line in each (docs/architecture.md,
 /// "Adding a rule set").
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -62,7 +67,7 @@ impl GameKind {
             GameKind::HexTorus => &HexTorus::RULE_SET,
             GameKind::MTorus => &MTorus::RULE_SET,
             GameKind::Ctor => &Ctor::RULE_SET,
-            GameKind::CaptureGo => &go::CAPTURE_GO_RULE_SET,
+            GameKind::CaptureGo => &capture_go::CAPTURE_GO_RULE_SET,
             GameKind::Go => &go::GO_RULE_SET,
         }
     }
@@ -81,16 +86,27 @@ impl GameKind {
         self.rule_set().params
     }
 
-    /// A new game of this rule set from `KEY=VALUE` assignments.
+    /// A new game of this rule set from `KEY=VALUE` assignments (the text of the command
+    /// line).
     pub fn new_game<S: AsRef<str>>(self, assignments: &[S]) -> Result<AnyGame, ParamError> {
-        let params = Params::parse(self.params(), assignments)?;
+        self.start(&Params::parse(self.params(), assignments)?)
+    }
+
+    /// A new game of this rule set from parameter values, which must follow its
+    /// specification: the rule set reads them into its own config.
+    pub fn start(self, params: &Params) -> Result<AnyGame, ParamError> {
+        if params.spec() != self.params() {
+            return Err(ParamError::Invalid(format!(
+                "these parameters are not {self}'s"
+            )));
+        }
         Ok(match self {
-            GameKind::Torus => AnyGame::Torus(Torus::new(&params)?),
-            GameKind::HexTorus => AnyGame::HexTorus(HexTorus::new(&params)?),
-            GameKind::MTorus => AnyGame::MTorus(MTorus::new(&params)?),
-            GameKind::Ctor => AnyGame::Ctor(Ctor::new(&params)?),
-            GameKind::CaptureGo => AnyGame::Go(Go::capture_go(&params)?),
-            GameKind::Go => AnyGame::Go(Go::go(&params)?),
+            GameKind::Torus => AnyGame::Torus(Torus::new(params)?),
+            GameKind::HexTorus => AnyGame::HexTorus(HexTorus::new(params)?),
+            GameKind::MTorus => AnyGame::MTorus(MTorus::new(params)?),
+            GameKind::Ctor => AnyGame::Ctor(Ctor::new(params)?),
+            GameKind::CaptureGo => AnyGame::Go(Go::capture_go(params)?),
+            GameKind::Go => AnyGame::Go(Go::go(params)?),
         })
     }
 

@@ -3,7 +3,7 @@
 //! a new rule set answers them in its own module.
 
 use crate::outcome::Reason;
-use crate::params::ParamSpec;
+use crate::params::{ParamSpec, ParamValue};
 
 /// A rule set's description: its name, parameters, and what records and protocols need.
 #[derive(Debug)]
@@ -54,14 +54,17 @@ impl BoardSize {
         }
     }
 
-    /// The parameter assignments for a `width × height` board, or `None` if the board must
-    /// be square and is not.
-    pub fn assignments(self, width: usize, height: usize) -> Option<Vec<(&'static str, String)>> {
+    /// The parameter values of a `width × height` board, or `None` if the board must be
+    /// square and is not.
+    pub fn assignments(
+        self,
+        width: usize,
+        height: usize,
+    ) -> Option<Vec<(&'static str, ParamValue)>> {
+        let value = |n: usize| ParamValue::Int(n as i64);
         match self {
-            BoardSize::Square(side) => (width == height).then(|| vec![(side, width.to_string())]),
-            BoardSize::Rectangular(w, h) => {
-                Some(vec![(w, width.to_string()), (h, height.to_string())])
-            }
+            BoardSize::Square(side) => (width == height).then(|| vec![(side, value(width))]),
+            BoardSize::Rectangular(w, h) => Some(vec![(w, value(width)), (h, value(height))]),
         }
     }
 }

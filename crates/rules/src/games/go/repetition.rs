@@ -5,7 +5,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// Which earlier positions a placement may not recreate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum KoRule {
+pub enum KoRule {
     /// The board as it stood before the opponent's last move.
     Simple,
     /// Any earlier board.

@@ -3,7 +3,7 @@
 use super::board::Board;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Scoring {
+pub enum Scoring {
     /// Stones on the board plus territory.
     Area,
     /// Empty regions that border stones of one colour only.

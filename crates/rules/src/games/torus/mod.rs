@@ -11,15 +11,17 @@ use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
-use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
-use crate::params::{ParamError, ParamSpec, Params};
+use crate::params::{ParamError, Params};
 use crate::position::Position;
 use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Surface, Topology};
 use crate::zobrist;
+
+mod config;
+pub use config::TorusConfig;
 
 const MIN_SIZE: usize = 5;
 const MAX_SIZE: usize = 25;
@@ -38,7 +40,7 @@ const PLAYOUT_TRIES: usize = 8;
 /// The board facts every position of one game shares.
 #[derive(Debug)]
 struct Shared {
-    params: Params,
+    config: TorusConfig,
     topology: Topology,
     /// The four orthogonal neighbours of each cell.
     orthogonal: Vec<[u16; 4]>,
@@ -124,32 +126,10 @@ fn spread(h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
-impl Torus {
-    pub const RULE_SET: RuleSet = RuleSet {
-        name: "torus",
-        summary: "Go-like game on a torus: surround one enemy stone to win, capture along diagonals, no repeated boards",
-        params: Torus::PARAMS,
-        board: BoardSize::Square("size"),
-        sgf_game: TOROID_SGF_GAME,
-        go_like: false,
-        // A pass is legal only without a legal placement.
-        pass_always_legal: false,
-        komi: None,
-        named_rules: &[],
-        reasons: &[Reason::Surrounded, Reason::TwoPasses],
-    };
-
-    pub const PARAMS: &[ParamSpec] = &[ParamSpec::int(
-        "size",
-        9,
-        MIN_SIZE as i64,
-        MAX_SIZE as i64,
-        "side of the square board",
-    )];
-
+impl From<TorusConfig> for Torus {
     /// A new game; black moves first on the empty board.
-    pub fn new(params: &Params) -> Result<Torus, ParamError> {
-        let size = params.checked_int(Torus::PARAMS, "size")? as usize;
+    fn from(config: TorusConfig) -> Torus {
+        let size = config.size;
         let topology = Topology::new(Lattice::Square4, Surface::Torus, size, size);
         let orthogonal = topology
             .cells()
@@ -169,9 +149,9 @@ impl Torus {
             .collect();
         let cells = topology.len();
         let empty_board = 0;
-        Ok(Torus {
+        Torus {
             shared: Arc::new(Shared {
-                params: params.clone(),
+                config,
                 topology,
                 orthogonal,
                 diagonal,
@@ -186,7 +166,14 @@ impl Torus {
             captures: [0, 0],
             outcome: None,
             surrounded: Vec::new(),
-        })
+        }
+    }
+}
+
+impl Torus {
+    /// A new game from parameter values; see [`TorusConfig`].
+    pub fn new(params: &Params) -> Result<Torus, ParamError> {
+        Ok(Torus::from(TorusConfig::read(params)?))
     }
 
     /// The Zobrist hash of the stones alone (what the no-repeat rule compares).
@@ -365,7 +352,7 @@ impl Position for Torus {
     }
 
     fn params(&self) -> &Params {
-        &self.shared.params
+        self.shared.config.params()
     }
 
     fn topology(&self) -> &Topology {

@@ -10,15 +10,17 @@ use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
-use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
-use crate::params::{ParamError, ParamSpec, Params};
+use crate::params::{ParamError, Params};
 use crate::position::Position;
 use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Surface, Topology};
 use crate::zobrist;
+
+mod config;
+pub use config::CtorConfig;
 
 const MIN_SIZE: usize = 4;
 const MAX_SIZE: usize = 26;
@@ -37,7 +39,7 @@ const PLAYOUT_TRIES: usize = 4;
 /// The board facts every position of one game shares.
 #[derive(Debug)]
 struct Shared {
-    params: Params,
+    config: CtorConfig,
     topology: Topology,
     /// The eight neighbours of each cell.
     neighbors: Vec<[u16; 8]>,
@@ -62,31 +64,10 @@ pub struct Ctor {
     outcome: Option<Outcome>,
 }
 
-impl Ctor {
-    pub const RULE_SET: RuleSet = RuleSet {
-        name: "ctor",
-        summary: "CTOR: torus with 8 neighbours, two placements a turn, stones with 5+ enemy neighbours turn over",
-        params: Ctor::PARAMS,
-        board: BoardSize::Square("size"),
-        sgf_game: TOROID_SGF_GAME,
-        go_like: false,
-        pass_always_legal: false,
-        komi: None,
-        named_rules: &[],
-        reasons: &[Reason::BoardFull],
-    };
-
-    pub const PARAMS: &[ParamSpec] = &[ParamSpec::int(
-        "size",
-        10,
-        MIN_SIZE as i64,
-        MAX_SIZE as i64,
-        "side of the square board",
-    )];
-
+impl From<CtorConfig> for Ctor {
     /// A new game; black moves first on the empty board.
-    pub fn new(params: &Params) -> Result<Ctor, ParamError> {
-        let size = params.checked_int(Ctor::PARAMS, "size")? as usize;
+    fn from(config: CtorConfig) -> Ctor {
+        let size = config.size;
         let topology = Topology::new(Lattice::Square8, Surface::Torus, size, size);
         let neighbors = topology
             .cells()
@@ -99,9 +80,9 @@ impl Ctor {
             })
             .collect();
         let cells = topology.len();
-        Ok(Ctor {
+        Ctor {
             shared: Arc::new(Shared {
-                params: params.clone(),
+                config,
                 topology,
                 neighbors,
             }),
@@ -114,7 +95,14 @@ impl Ctor {
             board_hash: 0,
             ply: 0,
             outcome: None,
-        })
+        }
+    }
+}
+
+impl Ctor {
+    /// A new game from parameter values; see [`CtorConfig`].
+    pub fn new(params: &Params) -> Result<Ctor, ParamError> {
+        Ok(Ctor::from(CtorConfig::read(params)?))
     }
 
     /// Stones on the board of each player, indexed by [`Color::index`].
@@ -288,7 +276,7 @@ impl Position for Ctor {
     }
 
     fn params(&self) -> &Params {
-        &self.shared.params
+        self.shared.config.params()
     }
 
     fn topology(&self) -> &Topology {

@@ -13,11 +13,13 @@ use std::ops::{Add, Neg, Sub};
 
 use crate::color::Color;
 use crate::games::loops::{Homology, LoopGame, LoopRules};
-use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::GameKind;
 use crate::outcome::Reason;
-use crate::params::{ParamError, ParamSpec, Params};
-use crate::topology::{Lattice, Seam, Surface, Topology};
+use crate::params::ParamError;
+use crate::topology::{Seam, Surface};
+
+mod config;
+pub use config::MTorusConfig;
 
 /// A game of Mark Steere's M-Torus.
 pub type MTorus = LoopGame<MRules>;
@@ -25,40 +27,6 @@ pub type MTorus = LoopGame<MRules>;
 /// The rules that make a [`LoopGame`] a game of Mark Steere's M-Torus.
 #[derive(Copy, Clone, Debug)]
 pub struct MRules;
-
-impl MTorus {
-    pub const RULE_SET: RuleSet = RuleSet {
-        name: "m-torus",
-        summary: "Mark Steere's M-Torus: hex cells on a projective plane; first simple loop through the reversed seams wins",
-        params: MTorus::PARAMS,
-        board: BoardSize::Rectangular("width", "height"),
-        sgf_game: TOROID_SGF_GAME,
-        go_like: false,
-        pass_always_legal: false,
-        komi: None,
-        named_rules: &[],
-        reasons: &[Reason::SeamLoop],
-    };
-
-    pub const PARAMS: &[ParamSpec] = &[
-        ParamSpec::int("width", 9, 4, 52, "cells per row"),
-        ParamSpec::int("height", 9, 5, 51, "rows (odd)"),
-    ];
-
-    pub fn new(params: &Params) -> Result<MTorus, ParamError> {
-        let (w, h) = (
-            params.checked_int(MTorus::PARAMS, "width")? as usize,
-            params.checked_int(MTorus::PARAMS, "height")? as usize,
-        );
-        if h % 2 == 0 {
-            return Err(ParamError::Invalid(format!(
-                "height must be odd on m-torus, got {h}"
-            )));
-        }
-        let topology = Topology::new(Lattice::HexOddR, Surface::ProjectivePlane, w, h);
-        Ok(LoopGame::with_board(params.clone(), topology))
-    }
-}
 
 /// The parity of a walk's seam crossings, both seams together.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -114,6 +82,17 @@ impl Homology for Parity {
 impl LoopRules for MRules {
     type Class = Parity;
     const KIND: GameKind = GameKind::MTorus;
+
+    const SURFACE: Surface = Surface::ProjectivePlane;
+
+    fn check_board(_width: usize, height: usize) -> Result<(), ParamError> {
+        if height.is_multiple_of(2) {
+            return Err(ParamError::Invalid(format!(
+                "height must be odd on m-torus, got {height}"
+            )));
+        }
+        Ok(())
+    }
 
     fn wins(_owner: Color, odd: bool) -> bool {
         odd

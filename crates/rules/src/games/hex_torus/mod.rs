@@ -31,11 +31,13 @@ use std::ops::{Add, Neg, Sub};
 
 use crate::color::Color;
 use crate::games::loops::{Homology, LoopGame, LoopRules};
-use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::GameKind;
 use crate::outcome::Reason;
-use crate::params::{ParamError, ParamSpec, Params};
-use crate::topology::{Lattice, Seam, Surface, Topology};
+use crate::params::ParamError;
+use crate::topology::{Seam, Surface};
+
+mod config;
+pub use config::HexTorusConfig;
 
 /// A game of Mark Steere's Torus.
 pub type HexTorus = LoopGame<HexRules>;
@@ -43,40 +45,6 @@ pub type HexTorus = LoopGame<HexRules>;
 /// The rules that make a [`LoopGame`] a game of Mark Steere's Torus.
 #[derive(Copy, Clone, Debug)]
 pub struct HexRules;
-
-impl HexTorus {
-    pub const RULE_SET: RuleSet = RuleSet {
-        name: "hex-torus",
-        summary: "Mark Steere's Torus: hex cells on a torus; black makes a ring or right helix, white a bracelet or left helix",
-        params: HexTorus::PARAMS,
-        board: BoardSize::Rectangular("width", "height"),
-        sgf_game: TOROID_SGF_GAME,
-        go_like: false,
-        pass_always_legal: false,
-        komi: None,
-        named_rules: &[],
-        reasons: &[Reason::Ring, Reason::Bracelet, Reason::RightHelix, Reason::LeftHelix],
-    };
-
-    pub const PARAMS: &[ParamSpec] = &[
-        ParamSpec::int("width", 8, 4, 52, "cells per row"),
-        ParamSpec::int("height", 8, 4, 52, "rows (even)"),
-    ];
-
-    pub fn new(params: &Params) -> Result<HexTorus, ParamError> {
-        let (w, h) = (
-            params.checked_int(HexTorus::PARAMS, "width")? as usize,
-            params.checked_int(HexTorus::PARAMS, "height")? as usize,
-        );
-        if h % 2 != 0 {
-            return Err(ParamError::Invalid(format!(
-                "height must be even on hex-torus, got {h}"
-            )));
-        }
-        let topology = Topology::new(Lattice::HexOddR, Surface::Torus, w, h);
-        Ok(LoopGame::with_board(params.clone(), topology))
-    }
-}
 
 /// The winding of a walk on the torus: `a` net left-to-right crossings of the left/right
 /// seam, `b` net top-to-bottom crossings of the top/bottom seam.
@@ -166,6 +134,17 @@ impl Homology for Winding {
 impl LoopRules for HexRules {
     type Class = Winding;
     const KIND: GameKind = GameKind::HexTorus;
+
+    const SURFACE: Surface = Surface::Torus;
+
+    fn check_board(_width: usize, height: usize) -> Result<(), ParamError> {
+        if !height.is_multiple_of(2) {
+            return Err(ParamError::Invalid(format!(
+                "height must be even on hex-torus, got {height}"
+            )));
+        }
+        Ok(())
+    }
 
     fn wins(owner: Color, span: WindingSpan) -> bool {
         match span {

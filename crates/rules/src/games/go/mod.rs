@@ -13,6 +13,7 @@
 //! move costs O(1) apart from merging and capturing, and random playouts are fast.
 
 mod board;
+mod config;
 mod repetition;
 mod scoring;
 
@@ -22,155 +23,45 @@ use rand::Rng;
 
 use crate::cell::Cell;
 use crate::color::Color;
-use crate::games::rule_set::{BoardSize, NamedRules, RuleSet};
+use crate::games::capture_go::CaptureGoConfig;
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
-use crate::params::{ParamDefault, ParamError, ParamKind, ParamSpec, ParamValue, Params};
+use crate::params::{ParamError, Params};
 use crate::position::Position;
 use crate::setup::{self, SetupChange, SetupError};
-use crate::topology::{Lattice, Surface, Topology};
+use crate::topology::{Lattice, Topology};
 use crate::zobrist::{self, WHITE_TO_MOVE};
 
 use board::{code, player, Board, Geometry, EMPTY, MAX_POINTS, NO_POINT};
-use repetition::{KeySet, KoRule};
-use scoring::Scoring;
+use repetition::KeySet;
 
-const TOPOLOGIES: &[&str] = &[
-    "plane",
-    "cylinder",
-    "mobius",
-    "torus",
-    "klein",
-    "projective",
-];
-
-pub const CAPTURE_GO_RULE_SET: RuleSet = RuleSet {
-    name: "capture-go",
-    summary: "Capture Go: first to capture the target number of stones wins",
-    params: CAPTURE_GO_PARAMS,
-    board: BoardSize::Square("size"),
-    sgf_game: 1,
-    go_like: true,
-    pass_always_legal: true,
-    komi: None,
-    named_rules: &[],
-    reasons: &[Reason::CaptureTarget, Reason::TwoPasses],
-};
-
-pub const GO_RULE_SET: RuleSet = RuleSet {
-    name: "go",
-    summary: "Go with komi, ko rule, move limit and area, territory or stone scoring",
-    params: GO_PARAMS,
-    board: BoardSize::Square("size"),
-    sgf_game: 1,
-    go_like: true,
-    pass_always_legal: true,
-    komi: Some("komi"),
-    named_rules: &[
-        NamedRules {
-            name: "Japanese",
-            params: &[("scoring", "territory"), ("ko", "simple")],
-        },
-        NamedRules {
-            name: "Korean",
-            params: &[("scoring", "territory"), ("ko", "simple")],
-        },
-        NamedRules {
-            name: "Chinese",
-            params: &[("scoring", "area"), ("ko", "positional")],
-        },
-        NamedRules {
-            name: "AGA",
-            params: &[("scoring", "area"), ("ko", "situational")],
-        },
-        NamedRules {
-            name: "NZ",
-            params: &[("scoring", "area"), ("ko", "situational")],
-        },
-        NamedRules {
-            name: "GOE",
-            params: &[("scoring", "area"), ("ko", "situational")],
-        },
-    ],
-    reasons: &[Reason::TwoPasses, Reason::MoveLimit],
-};
-
-pub const CAPTURE_GO_PARAMS: &[ParamSpec] = &[
-    ParamSpec::int("size", 9, 2, 25, "side of the square board"),
-    ParamSpec::choice(
-        "topology",
-        "plane",
-        TOPOLOGIES,
-        "how the board edges are glued",
-    ),
-    ParamSpec::int("target", 5, 1, 625, "captured stones that win at once"),
-];
-
-pub const GO_PARAMS: &[ParamSpec] = &[
-    ParamSpec::int("size", 9, 2, 25, "side of the square board"),
-    ParamSpec::choice(
-        "topology",
-        "plane",
-        TOPOLOGIES,
-        "how the board edges are glued",
-    ),
-    ParamSpec::float(
-        "komi",
-        7.5,
-        -1000.0,
-        1000.0,
-        "points added to white's score",
-    ),
-    ParamSpec::choice(
-        "scoring",
-        "area",
-        &["area", "territory", "stone"],
-        "scoring method",
-    ),
-    ParamSpec::choice(
-        "ko",
-        "simple",
-        &["simple", "positional", "situational"],
-        "repetition rule",
-    ),
-    ParamSpec {
-        name: "max_moves",
-        kind: ParamKind::Int {
-            min: 1,
-            max: 100_000,
-        },
-        default: ParamDefault::Derived("3 × number of points"),
-        help: "the game ends after this many moves (passes count)",
-    },
-];
+pub(crate) use config::{read_board, BOARD_SIZE, BOARD_TOPOLOGY};
+pub use config::{GoConfig, GO_PARAMS, GO_RULE_SET};
+pub use repetition::KoRule;
+pub use scoring::Scoring;
 
 /// Hash keys for the rule state besides stones and turn (see [`Go::hash`]).
 const ONE_PASS: u64 = 0xF2A7_4DE4_52E6_B438;
 const GAME_OVER: u64 = 0x6513_270E_269E_0D37;
 const CAPTURE_KEYS: [u64; 2] = [0x0C5C_7FD0_A6A3_A450, 0xD23F_0824_128B_2F33];
 
-/// How a game is won.
-#[derive(Copy, Clone, Debug)]
-enum Goal {
-    /// `capture-go`.
-    Captures { target: u32 },
-    /// `go`.
-    Score {
-        komi: f64,
-        scoring: Scoring,
-        max_moves: u32,
-    },
+/// Which of the two rule sets a game follows, with its parameters: fixed for a game and
+/// shared by all its positions.
+#[derive(Debug)]
+pub(crate) enum Rules {
+    CaptureGo(CaptureGoConfig),
+    Go(GoConfig),
 }
 
-/// Everything fixed for a game, shared by all its positions.
-#[derive(Debug)]
-struct Rules {
-    kind: GameKind,
-    params: Params,
-    /// `None` in `capture-go`.
-    ko: Option<KoRule>,
-    goal: Goal,
+impl Rules {
+    /// The repetition rule: `None` in `capture-go`, which has none.
+    fn ko(&self) -> Option<KoRule> {
+        match self {
+            Rules::CaptureGo(_) => None,
+            Rules::Go(config) => Some(config.ko),
+        }
+    }
 }
 
 /// A position of `capture-go` or `go`.
@@ -190,63 +81,34 @@ pub struct Go {
     seen: KeySet,
 }
 
-/// The surface of a `topology` value: a surface's own name, or `projective` for the
-/// projective plane.
-fn surface_named(name: &str) -> Option<Surface> {
-    match name {
-        "projective" => Some(Surface::ProjectivePlane),
-        _ => Surface::ALL.into_iter().find(|s| s.name() == name),
+impl From<GoConfig> for Go {
+    fn from(config: GoConfig) -> Go {
+        Go::start(Rules::Go(config))
     }
 }
 
 impl Go {
-    /// A new game of `capture-go`.
-    pub fn capture_go(params: &Params) -> Result<Go, ParamError> {
-        let target = params.checked_int(CAPTURE_GO_PARAMS, "target")? as u32;
-        Go::new(
-            GameKind::CaptureGo,
-            params.clone(),
-            CAPTURE_GO_PARAMS,
-            None,
-            Goal::Captures { target },
-        )
-    }
-
-    /// A new game of `go`; `max_moves` defaults to 3 × the number of points.
+    /// A new game of `go` from parameter values; see [`GoConfig`].
     // Named after the rule set, like `capture_go`: `GameKind` calls one of the two.
     #[allow(clippy::self_named_constructors)]
     pub fn go(params: &Params) -> Result<Go, ParamError> {
-        let mut params = params.clone();
-        if params.int("max_moves").is_none() {
-            let size = params.checked_int(GO_PARAMS, "size")?;
-            params.set("max_moves", ParamValue::Int(3 * size * size));
-        }
-        let goal = Goal::Score {
-            komi: params.checked_float(GO_PARAMS, "komi")?,
-            scoring: params.checked_choice(GO_PARAMS, "scoring", Scoring::from_name)?,
-            max_moves: params.checked_int(GO_PARAMS, "max_moves")? as u32,
-        };
-        let ko = params.checked_choice(GO_PARAMS, "ko", KoRule::from_name)?;
-        Go::new(GameKind::Go, params, GO_PARAMS, Some(ko), goal)
+        Ok(Go::from(GoConfig::read(params)?))
     }
 
-    fn new(
-        kind: GameKind,
-        params: Params,
-        spec: &[ParamSpec],
-        ko: Option<KoRule>,
-        goal: Goal,
-    ) -> Result<Go, ParamError> {
-        let size = params.checked_int(spec, "size")? as usize;
-        let surface = params.checked_choice(spec, "topology", surface_named)?;
+    /// A new game of `capture-go` from parameter values; see [`CaptureGoConfig`].
+    pub fn capture_go(params: &Params) -> Result<Go, ParamError> {
+        Ok(Go::from(CaptureGoConfig::read(params)?))
+    }
+
+    /// The empty board, black to move.
+    pub(crate) fn start(rules: Rules) -> Go {
+        let (size, surface) = match &rules {
+            Rules::CaptureGo(config) => (config.size, config.surface),
+            Rules::Go(config) => (config.size, config.surface),
+        };
         let topology = Topology::new(Lattice::Square4, surface, size, size);
         let mut go = Go {
-            rules: Arc::new(Rules {
-                kind,
-                params,
-                ko,
-                goal,
-            }),
+            rules: Arc::new(rules),
             board: Board::new(Arc::new(Geometry::new(topology))),
             to_move: Color::Black,
             ply: 0,
@@ -257,7 +119,7 @@ impl Go {
             seen: KeySet::default(),
         };
         go.remember_position();
-        Ok(go)
+        go
     }
 
     /// The number of distinct liberties of the chain on `cell` (0 if there is no stone).
@@ -382,7 +244,7 @@ impl Go {
     /// stone stands alone with one liberty — exactly when [`Board::place`] reports a ko.
     #[inline]
     fn check_repetition(&self, p: usize, color: u8) -> Result<(), IllegalMove> {
-        match self.rules.ko {
+        match self.rules.ko() {
             None => Ok(()),
             Some(KoRule::Simple) if p == self.ko_point as usize => Err(IllegalMove::Ko),
             Some(KoRule::Simple) => Ok(()),
@@ -400,7 +262,7 @@ impl Go {
 
     /// Records the current position for superko.
     fn remember_position(&mut self) {
-        if let Some(rule @ (KoRule::Positional | KoRule::Situational)) = self.rules.ko {
+        if let Some(rule @ (KoRule::Positional | KoRule::Situational)) = self.rules.ko() {
             self.seen
                 .insert(repetition_key(rule, self.board.hash(), self.to_move));
         }
@@ -410,7 +272,7 @@ impl Go {
         let mover = self.to_move;
         let placed = self.board.place(p, code(mover));
         self.captures[mover.index()] += placed.captured;
-        self.ko_point = match self.rules.ko {
+        self.ko_point = match self.rules.ko() {
             Some(KoRule::Simple) => placed.ko,
             _ => NO_POINT,
         };
@@ -434,9 +296,9 @@ impl Go {
 
     /// Whether the move just played by `mover` ended the game, and how.
     fn judge(&self, mover: Color) -> Option<Outcome> {
-        match self.rules.goal {
-            Goal::Captures { target } => {
-                if self.captures[mover.index()] >= target {
+        match &*self.rules {
+            Rules::CaptureGo(config) => {
+                if self.captures[mover.index()] >= config.target {
                     Some(Outcome::win(mover, Reason::CaptureTarget))
                 } else if self.passes >= 2 {
                     // Captures decide, but they are no score: no margin.
@@ -449,19 +311,15 @@ impl Go {
                     None
                 }
             }
-            Goal::Score {
-                komi,
-                scoring,
-                max_moves,
-            } => {
+            Rules::Go(config) => {
                 let reason = if self.passes >= 2 {
                     Reason::TwoPasses
-                } else if self.ply >= max_moves {
+                } else if self.ply >= config.max_moves {
                     Reason::MoveLimit
                 } else {
                     return None;
                 };
-                let [black, white] = scoring.score(&self.board, komi);
+                let [black, white] = config.scoring.score(&self.board, config.komi);
                 Some(Outcome::by_score(black, white, reason))
             }
         }
@@ -560,11 +418,17 @@ fn has_chain_without_liberties(topology: &Topology, stones: &[Option<Color>]) ->
 
 impl Position for Go {
     fn kind(&self) -> GameKind {
-        self.rules.kind
+        match *self.rules {
+            Rules::CaptureGo(_) => GameKind::CaptureGo,
+            Rules::Go(_) => GameKind::Go,
+        }
     }
 
     fn params(&self) -> &Params {
-        &self.rules.params
+        match &*self.rules {
+            Rules::CaptureGo(config) => config.params(),
+            Rules::Go(config) => config.params(),
+        }
     }
 
     fn topology(&self) -> &Topology {
@@ -637,7 +501,7 @@ impl Position for Go {
         if self.outcome.is_some() {
             hash ^= GAME_OVER;
         }
-        if let Goal::Captures { .. } = self.rules.goal {
+        if let Rules::CaptureGo(_) = *self.rules {
             for (count, key) in self.captures.iter().zip(CAPTURE_KEYS) {
                 hash ^= (*count as u64 + 1).wrapping_mul(key);
             }
@@ -682,9 +546,9 @@ impl Position for Go {
     }
 
     fn score(&self) -> Option<[f64; 2]> {
-        match self.rules.goal {
-            Goal::Score { komi, scoring, .. } => Some(scoring.score(&self.board, komi)),
-            Goal::Captures { .. } => None,
+        match &*self.rules {
+            Rules::Go(config) => Some(config.scoring.score(&self.board, config.komi)),
+            Rules::CaptureGo(_) => None,
         }
     }
 

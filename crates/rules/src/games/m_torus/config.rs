@@ -1,0 +1,31 @@
+//! What `m-torus` takes and says about itself: its parameters, read once into an
+//! [`MTorusConfig`] (the board's width and height), and its [`RuleSet`] descriptor.
+
+use super::{MRules, MTorus};
+use crate::games::loops::LoopConfig;
+use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
+use crate::outcome::Reason;
+use crate::params::ParamSpec;
+
+/// An `m-torus` game's parameters, read and checked.
+pub type MTorusConfig = LoopConfig<MRules>;
+
+impl MTorus {
+    pub const RULE_SET: RuleSet = RuleSet {
+        name: "m-torus",
+        summary: "Mark Steere's M-Torus: hex cells on a projective plane; first simple loop through the reversed seams wins",
+        params: MTorus::PARAMS,
+        board: BoardSize::Rectangular("width", "height"),
+        sgf_game: TOROID_SGF_GAME,
+        go_like: false,
+        pass_always_legal: false,
+        komi: None,
+        named_rules: &[],
+        reasons: &[Reason::SeamLoop],
+    };
+
+    pub const PARAMS: &[ParamSpec] = &[
+        ParamSpec::int("width", 9, 4, 52, "cells per row"),
+        ParamSpec::int("height", 9, 5, 51, "rows (odd)"),
+    ];
+}
