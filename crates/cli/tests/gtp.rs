@@ -117,6 +117,15 @@ fn a_scripted_session_uses_every_command() {
             "loadsgf /no/such/file.sgf",
             Fails("cannot read '/no/such/file.sgf'"),
         ),
+        // Only regular files: /dev/zero would never end.
+        (
+            "loadsgf /dev/zero",
+            Fails("cannot read '/dev/zero': not a regular file"),
+        ),
+        (
+            "printsgf /dev/null",
+            Fails("cannot write '/dev/null': not a regular file"),
+        ),
         ("boardsize 9", Is("")),
         ("fixed_handicap 2", Is("C3 G7")),
         ("fixed_handicap 2", Fails("board not empty")),

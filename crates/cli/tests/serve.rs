@@ -7,57 +7,15 @@
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
+mod process;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use common::{invite_code, to_move, Client, WAIT};
+use process::Serve;
 use serde_json::{json, Value};
-
-/// A `toroid serve` process on a free port, and its address.
-struct Serve {
-    child: Child,
-    base: String,
-}
-
-impl Serve {
-    fn start(data: &Path) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toroid"))
-            .args(["serve", "--port", "0", "--data"])
-            .arg(data)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("toroid serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        // "toroid: serving on http://127.0.0.1:PORT/ (data in ...)"
-        let base = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Serve { child, base }
-    }
-
-    /// SIGKILL: no chance to clean up.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn moves_of(state: &Value) -> Vec<String> {
     serde_json::from_value(state["position"]["moves"].clone()).unwrap()

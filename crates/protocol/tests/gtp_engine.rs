@@ -495,6 +495,29 @@ fn records_load_and_print() {
         missing.starts_with("? cannot read '/no/such/file.sgf': "),
         "{missing}"
     );
+    // Only regular files of at most 4 MiB are read, and only regular files are written:
+    // a device, a pipe or a folder could never end, block, or is no record.
+    for (command, why) in [
+        ("loadsgf /dev/zero".to_string(), "not a regular file"),
+        (format!("loadsgf {}", dir.display()), "not a regular file"),
+        ("printsgf /dev/null".to_string(), "not a regular file"),
+        (format!("printsgf {}", dir.display()), "not a regular file"),
+    ] {
+        let reply = e.handle(&command).unwrap().to_string();
+        assert!(
+            reply.starts_with("? cannot ") && reply.contains(why),
+            "{command}: {reply}"
+        );
+    }
+    let huge = dir.join("gtp-huge.sgf");
+    let file = std::fs::File::create(&huge).unwrap();
+    file.set_len(toroid_protocol::gtp::engine::MAX_SGF_FILE_BYTES + 1)
+        .unwrap();
+    let reply = e
+        .handle(&format!("loadsgf {}", huge.display()))
+        .unwrap()
+        .to_string();
+    assert!(reply.contains("larger than 4194304 bytes"), "{reply}");
     let garbage = dir.join("gtp-garbage.sgf");
     std::fs::write(&garbage, "(;GM[1]SZ[9];B[zz])").unwrap();
     let reply = e

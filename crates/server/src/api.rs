@@ -151,8 +151,9 @@ pub struct NewGame {
 pub enum Opponent {
     /// A house bot of a level (`GET /api/levels`).
     House { level: String },
-    /// A person who opens the invite link.
-    Invite,
+    /// A person who opens the invite link. (Braces, so that unknown fields are refused:
+    /// serde checks them only on the struct variants of an internally tagged enum.)
+    Invite {},
     /// A registered bot, connected now, that accepts the challenge.
     Bot { name: String },
 }

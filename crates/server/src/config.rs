@@ -13,6 +13,9 @@ pub struct Config {
     pub data: PathBuf,
     /// `postgres://...` or `sqlite://PATH`; `None` for the SQLite file in `data`.
     pub database: Option<String>,
+    /// Origins besides the server's own (`http://HOST:PORT` as the browser sees it) whose
+    /// pages may act here: for a deployment whose proxy rewrites `Host`.
+    pub allowed_origins: Vec<String>,
     pub limits: Limits,
 }
 
@@ -23,6 +26,7 @@ impl Default for Config {
             port: 8080,
             data: PathBuf::from("toroid-data"),
             database: None,
+            allowed_origins: Vec::new(),
             limits: Limits::default(),
         }
     }

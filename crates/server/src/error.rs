@@ -48,6 +48,8 @@ pub enum ApiError {
     Busy(&'static str),
     #[error("this method is not allowed here")]
     MethodNotAllowed,
+    #[error("requests from the page at {0} may not act here: it is not this server's origin (an operator allows it with --allowed-origin)")]
+    CrossOrigin(String),
     #[error("storage failed: {0}")]
     Storage(#[from] StorageError),
 }
@@ -75,6 +77,7 @@ impl ApiError {
             ApiError::RateLimited => "rate-limited",
             ApiError::Busy(_) => "busy",
             ApiError::MethodNotAllowed => "method-not-allowed",
+            ApiError::CrossOrigin(_) => "cross-origin",
             ApiError::Storage(_) => "storage",
         }
     }
@@ -84,7 +87,7 @@ impl ApiError {
         match self {
             ApiError::BadJson(_) | ApiError::BadRequest(_) => 400,
             ApiError::NoSession | ApiError::BadToken => 401,
-            ApiError::NotAPlayer => 403,
+            ApiError::NotAPlayer | ApiError::CrossOrigin(_) => 403,
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed => 405,
             ApiError::NotYourTurn(_)

@@ -56,11 +56,13 @@ impl Server {
             .map_err(listen)?;
         let addr = listener.local_addr().map_err(listen)?;
         let limits = config.limits;
+        let allowed_origins = config.allowed_origins.into();
         let listener =
             LimitedListener::new(listener, limits.connections, limits.connections_per_ip);
         let app = router(AppState {
             hub: hub.clone(),
             limits: Arc::new(limits),
+            allowed_origins,
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {

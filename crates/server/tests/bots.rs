@@ -3,13 +3,8 @@
 
 mod common;
 
-use common::{to_move, Client, WAIT};
-use futures_util::{SinkExt, StreamExt};
+use common::{register, to_move, Bot, Client, WAIT};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use toroid_server::{Config, Limits, Server};
 
 async fn start() -> (Server, String, tempfile::TempDir) {
@@ -27,93 +22,6 @@ async fn start() -> (Server, String, tempfile::TempDir) {
     let server = Server::start(config).await.unwrap();
     let base = format!("http://{}", server.addr);
     (server, base, dir)
-}
-
-/// Registers a bot for `owner`; its token.
-async fn register(owner: &Client, name: &str) -> String {
-    let answer = owner.post("/api/bots", json!({ "name": name })).await;
-    assert_eq!(answer.status, 201, "{:?}", answer.body);
-    assert_eq!(answer.body["name"], name);
-    answer.body["token"].as_str().unwrap().to_string()
-}
-
-struct Bot(WebSocketStream<MaybeTlsStream<TcpStream>>);
-
-impl Bot {
-    /// Opens the bot WebSocket with `token` (no hello yet).
-    async fn open(base: &str, token: &str) -> Result<Bot, u16> {
-        let url = format!("{}/api/bot/ws", base.replacen("http", "ws", 1));
-        let mut request = url.into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert("Authorization", format!("Bearer {token}").parse().unwrap());
-        match tokio_tungstenite::connect_async(request).await {
-            Ok((stream, _)) => Ok(Bot(stream)),
-            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
-                Err(response.status().as_u16())
-            }
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    /// Connects and says hello; checks the welcome.
-    async fn connect(base: &str, token: &str, name: &str) -> Bot {
-        let mut bot = Bot::open(base, token).await.unwrap();
-        bot.send(json!({"type": "hello", "protocol": 1})).await;
-        let welcome = bot.next().await;
-        assert_eq!(
-            (welcome["type"].as_str(), welcome["protocol"].as_u64()),
-            (Some("welcome"), Some(1))
-        );
-        assert_eq!(welcome["bot"]["name"], name);
-        bot
-    }
-
-    async fn send(&mut self, message: Value) {
-        self.0
-            .send(Message::Text(message.to_string().into()))
-            .await
-            .unwrap();
-    }
-
-    /// The next message; `Value::Null` once the server closed the connection.
-    async fn next(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(WAIT, self.0.next())
-                .await
-                .expect("a message in time");
-            match message {
-                Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).unwrap(),
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return Value::Null,
-                Some(Ok(_)) => {}
-            }
-        }
-    }
-
-    /// The next message, which must be of type `kind`.
-    async fn expect(&mut self, kind: &str) -> Value {
-        let message = self.next().await;
-        assert_eq!(message["type"], kind, "{message}");
-        message
-    }
-
-    /// Plays the first legal move at every `your-turn` until its game is over; the result.
-    async fn play_out(&mut self) -> Value {
-        loop {
-            let message = self.next().await;
-            match message["type"].as_str() {
-                Some("your-turn") => {
-                    let mv = message["position"]["legal_moves"][0].clone();
-                    let (id, ply) = (message["game_id"].clone(), message["ply"].clone());
-                    self.send(json!({"type": "move", "game_id": id, "move": mv, "ply": ply}))
-                        .await;
-                }
-                Some("game-over") => return message,
-                Some("start") => {}
-                _ => panic!("unexpected {message}"),
-            }
-        }
-    }
 }
 
 #[tokio::test]

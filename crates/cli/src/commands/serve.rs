@@ -3,6 +3,7 @@
 use std::net::IpAddr;
 use std::path::PathBuf;
 
+use toroid_server::http::security::parse_origin;
 use toroid_server::Config;
 
 use super::Failure;
@@ -21,6 +22,10 @@ pub struct Args {
     /// A database instead of the SQLite file: postgres://USER:PASSWORD@HOST/DB.
     #[arg(long, value_name = "URL")]
     database: Option<String>,
+    /// An origin besides the server's own whose pages may play here (https://HOST[:PORT]),
+    /// for a reverse proxy that rewrites Host; may be given more than once.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", value_parser = parse_origin)]
+    allowed_origins: Vec<String>,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -29,6 +34,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         port: args.port,
         data: args.data,
         database: args.database,
+        allowed_origins: args.allowed_origins,
         ..Config::default()
     };
     toroid_server::run(config).map_err(Failure::usage)

@@ -59,6 +59,42 @@ pub const COMMANDS: &[&str] = &[
 
 const SYNTAX: &str = "syntax error";
 
+/// The largest file `loadsgf` reads (docs/protocols.md): far more than any game record,
+/// small enough that a wrong path cannot exhaust memory.
+pub const MAX_SGF_FILE_BYTES: u64 = 4 << 20;
+
+/// The bytes of the SGF file at `path`: a regular file (not a device, a pipe or a folder,
+/// which could never end or block) of at most [`MAX_SGF_FILE_BYTES`].
+fn read_sgf_file(path: &str) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, Read};
+    // `metadata` does not open the file: opening a pipe would wait for a writer.
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(Error::other("not a regular file"));
+    }
+    let too_big = || Error::other(format!("larger than {MAX_SGF_FILE_BYTES} bytes"));
+    if meta.len() > MAX_SGF_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    // The cap holds even if the file grows after it was measured.
+    std::fs::File::open(path)?
+        .take(MAX_SGF_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SGF_FILE_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
+/// Writes `text` to `path`, which must be a regular file or not exist yet.
+fn write_sgf_file(path: &str, text: &str) -> std::io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(std::io::Error::other("not a regular file")),
+        _ => std::fs::write(path, text),
+    }
+}
+
 /// A GTP engine for one game at a time.
 pub struct Engine {
     kind: GameKind,
@@ -493,7 +529,7 @@ impl Engine {
             [path, move_number] => (path, Some(number::<usize>(move_number)?.max(1))),
             _ => return Err(SYNTAX.into()),
         };
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        let bytes = read_sgf_file(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
         let record = Record::read(&String::from_utf8_lossy(&bytes))
             .map_err(|e| format!("cannot load '{path}': {e}"))?;
         let recorded = record.moves();
@@ -530,7 +566,7 @@ impl Engine {
         let text = record.to_sgf();
         match args.first() {
             Some(path) => {
-                std::fs::write(path, text).map_err(|e| format!("cannot write '{path}': {e}"))?;
+                write_sgf_file(path, &text).map_err(|e| format!("cannot write '{path}': {e}"))?;
                 Ok(String::new())
             }
             // An SGF text holds no empty line that would end the response early.

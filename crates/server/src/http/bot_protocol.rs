@@ -13,7 +13,9 @@ use crate::api::{ClockSettings, ClocksView, PlayerView};
 /// The protocol's version, in `hello` and `welcome`.
 pub const PROTOCOL: u32 = 1;
 
-/// Bot to server.
+/// Bot to server. Every variant has braces: serde refuses unknown fields only in the struct
+/// variants of an internally tagged enum, and would let `{"type":"cancel-seek","x":1}` through
+/// a unit variant.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum FromBot {
@@ -37,7 +39,7 @@ pub enum FromBot {
         #[serde(default)]
         clock: Option<ClockSettings>,
     },
-    CancelSeek,
+    CancelSeek {},
     Move {
         game_id: String,
         #[serde(rename = "move")]

@@ -200,7 +200,7 @@ impl Connection {
                     Err(e) => vec![error(&e, None)],
                 };
             }
-            FromBot::CancelSeek => {
+            FromBot::CancelSeek {} => {
                 hub.bots.cancel_seek(&self.bot.id);
                 return vec![ToBot::SeekCancelled];
             }

@@ -8,6 +8,7 @@ mod extract;
 pub mod limits;
 mod openapi;
 mod routes;
+pub mod security;
 mod ws;
 
 use std::sync::Arc;
@@ -31,6 +32,8 @@ pub use openapi::ApiDoc;
 pub struct AppState {
     pub hub: Arc<Hub>,
     pub limits: Arc<Limits>,
+    /// Origins besides the server's own whose pages may act here (`--allowed-origin`).
+    pub allowed_origins: Arc<[String]>,
 }
 
 /// Every route of the server.
@@ -67,6 +70,10 @@ pub fn router(state: AppState) -> Router {
         .route("/join/{code}", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
         .layer(DefaultBodyLimit::max(state.limits.body_bytes))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            security::guard,
+        ))
         .with_state(state)
         .layer(middleware::from_fn_with_state(
             limiter,

@@ -30,7 +30,9 @@ enum ClientMessage {
         mv: String,
         ply: u64,
     },
-    Resign,
+    // Braces, not a unit variant: serde checks unknown fields only on struct variants of an
+    // internally tagged enum, so `{"type":"resign","x":1}` is refused.
+    Resign {},
 }
 
 #[derive(Serialize)]
@@ -140,7 +142,7 @@ async fn act(
                 .play(live, actor, ply, MoveInput::Text(&mv))
                 .await?
         }
-        ClientMessage::Resign => state.hub.resign(live, actor).await?,
+        ClientMessage::Resign {} => state.hub.resign(live, actor).await?,
     };
     Ok(())
 }

@@ -50,7 +50,7 @@ impl Hub {
                     .parse::<Level>()
                     .map_err(|e| ApiError::BadRequest(e.to_string()))?,
             }),
-            Opponent::Invite => None,
+            Opponent::Invite {} => None,
             Opponent::Bot { name } => Some(
                 self.challenge(&person, &name, &position, clock, color.opponent())
                     .await?,

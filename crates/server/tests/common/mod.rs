@@ -228,3 +228,91 @@ pub fn invite_code(created: &Value) -> String {
 pub fn to_move(state: &Value, color: &str) -> bool {
     state["status"] == "live" && state["position"]["to_move"] == color
 }
+
+/// Registers a bot for `owner`; its token.
+pub async fn register(owner: &Client, name: &str) -> String {
+    let answer = owner.post("/api/bots", json!({ "name": name })).await;
+    assert_eq!(answer.status, 201, "{:?}", answer.body);
+    assert_eq!(answer.body["name"], name);
+    answer.body["token"].as_str().unwrap().to_string()
+}
+
+/// A registered bot's WebSocket.
+pub struct Bot(WebSocketStream<MaybeTlsStream<TcpStream>>);
+
+impl Bot {
+    /// Opens the bot WebSocket with `token` (no hello yet).
+    pub async fn open(base: &str, token: &str) -> Result<Bot, u16> {
+        let url = format!("{}/api/bot/ws", base.replacen("http", "ws", 1));
+        let mut request = url.into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("Authorization", format!("Bearer {token}").parse().unwrap());
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((stream, _)) => Ok(Bot(stream)),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                Err(response.status().as_u16())
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Connects and says hello; checks the welcome.
+    pub async fn connect(base: &str, token: &str, name: &str) -> Bot {
+        let mut bot = Bot::open(base, token).await.unwrap();
+        bot.send(json!({"type": "hello", "protocol": 1})).await;
+        let welcome = bot.next().await;
+        assert_eq!(
+            (welcome["type"].as_str(), welcome["protocol"].as_u64()),
+            (Some("welcome"), Some(1))
+        );
+        assert_eq!(welcome["bot"]["name"], name);
+        bot
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.0
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .unwrap();
+    }
+
+    /// The next message; `Value::Null` once the server closed the connection.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.0.next())
+                .await
+                .expect("a message in time");
+            match message {
+                Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).unwrap(),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return Value::Null,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// The next message, which must be of type `kind`.
+    pub async fn expect(&mut self, kind: &str) -> Value {
+        let message = self.next().await;
+        assert_eq!(message["type"], kind, "{message}");
+        message
+    }
+
+    /// Plays the first legal move at every `your-turn` until its game is over; the result.
+    pub async fn play_out(&mut self) -> Value {
+        loop {
+            let message = self.next().await;
+            match message["type"].as_str() {
+                Some("your-turn") => {
+                    let mv = message["position"]["legal_moves"][0].clone();
+                    let (id, ply) = (message["game_id"].clone(), message["ply"].clone());
+                    self.send(json!({"type": "move", "game_id": id, "move": mv, "ply": ply}))
+                        .await;
+                }
+                Some("game-over") => return message,
+                Some("start") => {}
+                _ => panic!("unexpected {message}"),
+            }
+        }
+    }
+}

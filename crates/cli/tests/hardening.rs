@@ -1,0 +1,178 @@
+//! `toroid serve` against hostile clients, one test per point of docs/server.md, "Security
+//! and limits": each attack is bounded in count and time, and each test checks the refusal
+//! and that nothing changed.
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+mod process;
+
+use common::{register, Bot, Client};
+use process::Serve;
+use reqwest::header::{HOST, ORIGIN};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// A server on a fresh data directory (kept while the server runs).
+fn serve(options: &[&str]) -> (Serve, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    (Serve::start_with(&dir.path().join("data"), options), dir)
+}
+
+/// Every message type of both WebSockets refuses a field it does not know, and the refused
+/// message changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_messages_refuse_unknown_fields() {
+    let (serve, _dir) = serve(&[]);
+    let alice = Client::person(&serve.base, "alice").await;
+    let game = alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let (mut socket, state) = alice.watch(id).await;
+    assert_eq!(state["position"]["ply"], 0);
+    for message in [
+        json!({"type": "resign", "x": 1}),
+        json!({"type": "move", "move": "cc", "ply": 0, "x": 1}),
+    ] {
+        socket.send(message.clone()).await;
+        assert_eq!(socket.error().await, "bad-json", "{message}");
+    }
+    let now = alice.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(
+        (now["status"].as_str(), now["position"]["ply"].as_u64()),
+        (Some("live"), Some(0)),
+        "the refused messages changed nothing"
+    );
+    // An opponent of the invite kind with a stray field is refused too.
+    let stray = alice
+        .post(
+            "/api/games",
+            json!({"game": "go", "opponent": {"kind": "invite", "x": 1}}),
+        )
+        .await;
+    assert_eq!((stray.status, stray.code()), (400, "bad-json"));
+
+    let token = register(&alice, "Strict").await;
+    let mut bot = Bot::open(&serve.base, &token).await.unwrap();
+    bot.send(json!({"type": "hello", "protocol": 1, "x": 1}))
+        .await;
+    assert_eq!(bot.expect("error").await["code"], "bad-request");
+    let mut bot = Bot::connect(&serve.base, &token, "Strict").await;
+    for message in [
+        json!({"type": "hello", "protocol": 1, "x": 1}),
+        json!({"type": "accept", "challenge": "c", "x": 1}),
+        json!({"type": "decline", "challenge": "c", "x": 1}),
+        json!({"type": "seek", "game": "go", "x": 1}),
+        json!({"type": "cancel-seek", "x": 1}),
+        json!({"type": "move", "game_id": id, "move": "cc", "ply": 0, "x": 1}),
+        json!({"type": "resign", "game_id": id, "x": 1}),
+    ] {
+        bot.send(message.clone()).await;
+        let error = bot.expect("error").await;
+        assert_eq!(error["code"], "bad-json", "{message}: {error}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("unknown field `x`"),
+            "{message}: {error}"
+        );
+    }
+    // None of them was taken: no seek is open, and the game is untouched.
+    let now = alice.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(now["position"]["ply"], 0);
+}
+
+/// A page of another origin cannot act with a player's cookie (no WebSocket, no POST), the
+/// server's own page and `--allowed-origin` can, and every response carries the security
+/// headers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cross_origin_requests_are_refused_and_security_headers_are_set() {
+    let (serve, _dir) = serve(&["--allowed-origin", "https://play.example.org"]);
+    let base = &serve.base;
+    let host = base.strip_prefix("http://").unwrap();
+    let alice = Client::person(base, "alice").await;
+    let cookie = alice.cookie.clone().unwrap();
+    let game = alice
+        .create(json!({"game": "go", "params": {"size": 5}, "opponent": {"kind": "invite"}}))
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let ws_url = format!("{}/api/games/{id}/ws", base.replacen("http", "ws", 1));
+
+    let upgrade = |origin: Option<&str>| {
+        let mut request = ws_url.as_str().into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("Cookie", cookie.parse().unwrap());
+        if let Some(origin) = origin {
+            request
+                .headers_mut()
+                .insert("Origin", origin.parse().unwrap());
+        }
+        request
+    };
+    let status = |result: Result<_, tokio_tungstenite::tungstenite::Error>| match result {
+        Ok(_) => 101,
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => response.status().as_u16(),
+        Err(e) => panic!("{e}"),
+    };
+    let own = format!("http://{host}");
+    let sibling = format!("http://127.0.0.1:{}", serve_port(base) + 1);
+    for (origin, expected) in [
+        (None, 101),
+        (Some(own.as_str()), 101),
+        (Some("https://play.example.org"), 101),
+        (Some(sibling.as_str()), 403),
+        (Some("http://evil.example"), 403),
+        (Some("null"), 403),
+    ] {
+        let result = tokio_tungstenite::connect_async(upgrade(origin)).await;
+        assert_eq!(status(result.map(|_| ())), expected, "{origin:?}");
+    }
+
+    let http = reqwest::Client::new();
+    let post = |origin: &str| {
+        http.post(format!("{base}/api/games/{id}/resign"))
+            .header("Cookie", &cookie)
+            .header(ORIGIN, origin)
+            .header(HOST, host)
+            .json(&json!({}))
+            .send()
+    };
+    let refused = post("http://evil.example").await.unwrap();
+    assert_eq!(refused.status(), 403);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "cross-origin");
+    let now = alice.get(&format!("/api/games/{id}")).await.body;
+    assert_ne!(
+        now["status"], "over",
+        "the refused resignation changed nothing"
+    );
+
+    for path in [
+        "/",
+        "/api/rules",
+        "/api/no-such-route",
+        "/assets/app.js",
+        "/nowhere",
+    ] {
+        let response = http.get(format!("{base}{path}")).send().await.unwrap();
+        let headers = response.headers();
+        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        assert!(
+            header("content-security-policy").is_some_and(|v| v.contains("frame-ancestors 'none'")),
+            "{path}: {headers:?}"
+        );
+        assert_eq!(header("x-frame-options"), Some("DENY"), "{path}");
+        assert_eq!(header("x-content-type-options"), Some("nosniff"), "{path}");
+        assert_eq!(header("referrer-policy"), Some("no-referrer"), "{path}");
+    }
+}
+
+/// The port of a `http://127.0.0.1:PORT` address.
+fn serve_port(base: &str) -> u16 {
+    base.rsplit(':').next().unwrap().parse().unwrap()
+}
