@@ -238,7 +238,7 @@ pub async fn register(owner: &Client, name: &str) -> String {
 }
 
 /// A registered bot's WebSocket.
-pub struct Bot(WebSocketStream<MaybeTlsStream<TcpStream>>);
+pub struct Bot(Socket);
 
 impl Bot {
     /// Opens the bot WebSocket with `token` (no hello yet).
@@ -249,7 +249,7 @@ impl Bot {
             .headers_mut()
             .insert("Authorization", format!("Bearer {token}").parse().unwrap());
         match tokio_tungstenite::connect_async(request).await {
-            Ok((stream, _)) => Ok(Bot(stream)),
+            Ok((stream, _)) => Ok(Bot(Socket(stream))),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
                 Err(response.status().as_u16())
             }
@@ -271,16 +271,13 @@ impl Bot {
     }
 
     pub async fn send(&mut self, message: Value) {
-        self.0
-            .send(Message::Text(message.to_string().into()))
-            .await
-            .unwrap();
+        self.0.send(message).await;
     }
 
     /// The next message; `Value::Null` once the server closed the connection.
     pub async fn next(&mut self) -> Value {
         loop {
-            let message = tokio::time::timeout(WAIT, self.0.next())
+            let message = tokio::time::timeout(WAIT, self.0 .0.next())
                 .await
                 .expect("a message in time");
             match message {
