@@ -176,3 +176,93 @@ async fn cross_origin_requests_are_refused_and_security_headers_are_set() {
 fn serve_port(base: &str) -> u16 {
     base.rsplit(':').next().unwrap().parse().unwrap()
 }
+
+/// Names that hide or reorder text, or pass for a house bot, are refused; a session signs out
+/// with `DELETE /api/session`, and one idle for more than 30 days has expired.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_sign_out_and_expire_and_names_are_checked() {
+    use toroid_server::hub::SESSION_IDLE_MS;
+    use toroid_server::ids::{hash_secret, now_ms};
+    use toroid_server::storage::{SessionRow, Storage, Write};
+
+    // Two sessions stored before the server starts: one idle for just over 30 days, one
+    // used two hours ago.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    {
+        let storage = Storage::open(&Storage::sqlite_url(&data).unwrap())
+            .await
+            .unwrap();
+        let now = now_ms();
+        let row = |name: &str, idle: i64| SessionRow {
+            id: format!("id-{name}"),
+            name: name.into(),
+            token_hash: hash_secret(&format!("token-{name}")),
+            created_at: now - idle,
+            last_seen_at: now - idle,
+        };
+        let writes = vec![
+            Write::Session(row("old", SESSION_IDLE_MS + 60_000)),
+            Write::Session(row("recent", 2 * 3_600_000)),
+        ];
+        storage.commit(writes).await.unwrap();
+    }
+    let serve = Serve::start(&data);
+    let base = &serve.base;
+    let with_cookie = |name: &str| {
+        let mut client = Client::anonymous(base);
+        client.cookie = Some(format!("toroid_session=token-{name}"));
+        client
+    };
+    let expired = with_cookie("old").get("/api/session").await;
+    assert_eq!((expired.status, expired.code()), (401, "no-session"));
+    let recent = with_cookie("recent").get("/api/session").await;
+    assert_eq!(
+        (recent.status, recent.body["name"].as_str()),
+        (200, Some("recent"))
+    );
+
+    // Signing out ends the session at once.
+    let alice = Client::person(base, "alice").await;
+    assert_eq!(alice.get("/api/session").await.status, 200);
+    let http = reqwest::Client::new();
+    let sign_out = || {
+        http.delete(format!("{base}/api/session"))
+            .header("Cookie", alice.cookie.as_deref().unwrap())
+            .send()
+    };
+    let out = sign_out().await.unwrap();
+    assert_eq!(out.status(), 204);
+    let cleared = out.headers()["set-cookie"].to_str().unwrap();
+    assert!(cleared.contains("Max-Age=0"), "{cleared}");
+    let after = alice.get("/api/session").await;
+    assert_eq!((after.status, after.code()), (401, "no-session"));
+    assert_eq!(sign_out().await.unwrap().status(), 401);
+
+    // Names.
+    let nobody = Client::anonymous(base);
+    for name in [
+        "max (house bot)",
+        "Max-HouseBot",
+        "casual (House Bot)",
+        "\u{202E}xam",
+        "ali\u{200B}ce",
+        "bob\u{2066}",
+        "tab\there",
+    ] {
+        let answer = nobody.post("/api/session", json!({ "name": name })).await;
+        assert_eq!(
+            (answer.status, answer.code()),
+            (400, "bad-request"),
+            "{name:?}"
+        );
+    }
+    let ok = nobody
+        .post("/api/session", json!({"name": "Émilie 🦀"}))
+        .await;
+    assert_eq!(ok.status, 201);
+    let bob = Client::person(base, "bob").await;
+    let bot = bob.post("/api/bots", json!({"name": "max-housebot"})).await;
+    assert_eq!((bot.status, bot.code()), (400, "bad-request"));
+}

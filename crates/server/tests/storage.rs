@@ -88,6 +88,7 @@ fn session(n: u32) -> SessionRow {
         name: format!("player {n}"),
         token_hash: format!("hash-{n}"),
         created_at: 1_000 + i64::from(n),
+        last_seen_at: 2_000 + i64::from(n),
     }
 }
 
@@ -325,6 +326,24 @@ async fn data_survives_reopening(db: Db) {
     let storage = db.open().await;
     assert_eq!(storage.game("kept").await.unwrap(), Some(game("kept", 5)));
     assert_eq!(storage.moves("kept").await.unwrap().len(), 1);
+
+    // A session's last use is kept, and an ended session is gone.
+    let kept = session(7);
+    storage
+        .commit(vec![Write::Session(kept.clone())])
+        .await
+        .unwrap();
+    let id = kept.id.clone();
+    let seen = Write::SessionSeen { id, at: 9_999 };
+    storage.commit(vec![seen]).await.unwrap();
+    let found = storage.session(&kept.token_hash).await.unwrap();
+    assert_eq!(found.map(|s| s.last_seen_at), Some(9_999));
+    let id = kept.id.clone();
+    storage
+        .commit(vec![Write::EndSession { id }])
+        .await
+        .unwrap();
+    assert_eq!(storage.session(&kept.token_hash).await.unwrap(), None);
 }
 
 #[tokio::test]

@@ -43,7 +43,9 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route(
             "/session",
-            post(routes::create_session).get(routes::get_session),
+            post(routes::create_session)
+                .get(routes::get_session)
+                .delete(routes::end_session),
         )
         .route("/rules", get(routes::rules))
         .route("/levels", get(routes::levels))

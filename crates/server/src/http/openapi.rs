@@ -19,6 +19,7 @@ use super::{bot_ws, routes, ws};
     paths(
         routes::create_session,
         routes::get_session,
+        routes::end_session,
         routes::rules,
         routes::levels,
         routes::create_game,

@@ -54,6 +54,19 @@ pub async fn get_session(Player(session): Player) -> Json<SessionView> {
     })
 }
 
+/// Signs out: the session ends at once and its cookie is cleared. Its games keep their
+/// seats; nobody can act in them as this session again.
+#[utoipa::path(delete, path = "/api/session", tag = "sessions",
+    responses((status = 204, description = "Signed out"), (status = 401, body = ErrorBody)))]
+pub async fn end_session(
+    State(state): State<AppState>,
+    Player(session): Player,
+) -> Result<impl IntoResponse, ApiError> {
+    state.hub.end_session(&session).await?;
+    let cookie = format!("{SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
+    Ok((StatusCode::NO_CONTENT, [(SET_COOKIE, cookie)]))
+}
+
 /// Every rule set with its parameters (as `toroid games --json`).
 #[utoipa::path(get, path = "/api/rules", tag = "games",
     responses((status = 200, body = Object, description = "An array of rule sets")))]

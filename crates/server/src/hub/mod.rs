@@ -55,6 +55,11 @@ pub struct Hub {
 
 /// Longest name of a person.
 const MAX_NAME: usize = 32;
+/// A session unused for this long (30 days) expires: its cookie no longer opens it.
+pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3_600_000;
+/// How stale a session's last use may be before it is stored again (an hour): one write an
+/// hour per active session, not one per request.
+const SESSION_SEEN_STEP_MS: i64 = 3_600_000;
 /// Most games a list returns.
 pub const MAX_LIST: u32 = 200;
 

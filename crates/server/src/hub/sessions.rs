@@ -5,23 +5,57 @@ use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::storage::{BotKey, BotRow, SessionRow, Write};
 
-use super::{lock, Hub, MAX_NAME};
+use super::{lock, Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
+
+/// Characters a name may not hold because they change how other text is shown or hide
+/// themselves: the bidirectional controls (an override can make "xam" read as "max") and
+/// the invisible joiners and marks.
+fn hides_or_reorders(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// Refuses a name that another player could mistake for a house bot: one that says "house
+/// bot" in any spelling ("max (house bot)", "Max-HouseBot").
+fn imitates_house_bot(name: &str) -> Result<(), ApiError> {
+    let letters: String = (name.chars().filter(|c| c.is_alphanumeric()))
+        .flat_map(char::to_lowercase)
+        .collect();
+    if letters.contains("housebot") {
+        return Err(ApiError::BadRequest(format!(
+            "'{name}' would pass for a house bot: choose a name without \"house bot\""
+        )));
+    }
+    Ok(())
+}
+
+/// A person's name, trimmed: 1 to [`MAX_NAME`] characters, with no control, bidirectional
+/// or invisible characters, and not a house bot's.
+fn person_name(name: &str) -> Result<&str, ApiError> {
+    let name = name.trim();
+    let bad = |c: char| c.is_control() || hides_or_reorders(c);
+    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(bad) {
+        return Err(ApiError::BadRequest(format!(
+            "a name has 1 to {MAX_NAME} characters, none of them control, bidirectional or \
+             invisible characters"
+        )));
+    }
+    imitates_house_bot(name)?;
+    Ok(name)
+}
 
 impl Hub {
     pub async fn create_session(&self, name: &str) -> Result<(SessionRow, String), ApiError> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
-        {
-            return Err(ApiError::BadRequest(format!(
-                "a name has 1 to {MAX_NAME} characters, none of them control characters"
-            )));
-        }
+        let name = person_name(name)?;
         let token = new_secret();
+        let now = now_ms();
         let session = SessionRow {
             id: new_id(),
             name: name.to_string(),
             token_hash: hash_secret(&token),
-            created_at: now_ms(),
+            created_at: now,
+            last_seen_at: now,
         };
         self.storage
             .commit(vec![Write::Session(session.clone())])
@@ -29,9 +63,32 @@ impl Hub {
         Ok((session, token))
     }
 
-    /// The session whose cookie is `token`.
+    /// The session whose cookie is `token`, unless it has expired (idle for
+    /// [`SESSION_IDLE_MS`]), which ends it.
     pub async fn session(&self, token: &str) -> Result<Option<SessionRow>, ApiError> {
-        Ok(self.storage.session(&hash_secret(token)).await?)
+        let Some(mut session) = self.storage.session(&hash_secret(token)).await? else {
+            return Ok(None);
+        };
+        let now = now_ms();
+        let idle = now - session.last_seen_at;
+        if idle > SESSION_IDLE_MS {
+            self.end_session(&session).await?;
+            return Ok(None);
+        }
+        if idle > SESSION_SEEN_STEP_MS {
+            session.last_seen_at = now;
+            let id = session.id.clone();
+            self.storage
+                .commit(vec![Write::SessionSeen { id, at: now }])
+                .await?;
+        }
+        Ok(Some(session))
+    }
+
+    /// Ends a session: its cookie no longer opens it. Its games keep their seats.
+    pub async fn end_session(&self, session: &SessionRow) -> Result<(), ApiError> {
+        let id = session.id.clone();
+        Ok(self.storage.commit(vec![Write::EndSession { id }]).await?)
     }
 
     pub async fn register_bot(
@@ -45,6 +102,7 @@ impl Hub {
                 "a bot's name has 1 to {MAX_NAME} letters, digits, '-', '_' or '.'"
             )));
         }
+        imitates_house_bot(name)?;
         if self.storage.bot(BotKey::Name(name)).await?.is_some() {
             return Err(ApiError::Conflict(format!("the name '{name}' is taken")));
         }

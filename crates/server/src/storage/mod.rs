@@ -118,7 +118,8 @@ impl Storage {
 
     pub async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StorageError> {
         let row = sqlx::query(
-            "SELECT id, name, token_hash, created_at FROM sessions WHERE token_hash = $1",
+            "SELECT id, name, token_hash, created_at, last_seen_at FROM sessions
+             WHERE token_hash = $1",
         )
         .bind(token_hash)
         .fetch_optional(&self.readers)
@@ -129,6 +130,7 @@ impl Storage {
                 name: r.try_get("name")?,
                 token_hash: r.try_get("token_hash")?,
                 created_at: r.try_get("created_at")?,
+                last_seen_at: r.try_get("last_seen_at")?,
             })
         })
         .transpose()

@@ -38,6 +38,9 @@ pub struct SessionRow {
     pub name: String,
     pub token_hash: String,
     pub created_at: i64,
+    /// When the session was last used, to the hour (sessions idle for
+    /// [`SESSION_IDLE_MS`](crate::hub::SESSION_IDLE_MS) expire).
+    pub last_seen_at: i64,
 }
 
 /// A registered bot: its unique name, the session that registered it, its token's hash.
@@ -93,6 +96,15 @@ pub struct MoveRow {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Write {
     Session(SessionRow),
+    /// A session was used at `at`.
+    SessionSeen {
+        id: String,
+        at: i64,
+    },
+    /// A session signed out or expired: its cookie no longer opens it.
+    EndSession {
+        id: String,
+    },
     Bot(BotRow),
     /// A new game (boxed: it is much larger than the other writes).
     Game(Box<GameRow>),

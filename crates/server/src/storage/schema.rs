@@ -7,21 +7,22 @@ use super::StorageError;
 
 /// Each entry brings the schema from the previous version to the next; entry `i` makes
 /// version `i + 1`. Never edit an entry that has shipped: append a new one.
-const MIGRATIONS: &[&[&str]] = &[&[
-    "CREATE TABLE sessions (
+const MIGRATIONS: &[&[&str]] = &[
+    &[
+        "CREATE TABLE sessions (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL,
         token_hash TEXT NOT NULL UNIQUE,
         created_at BIGINT NOT NULL)",
-    "CREATE TABLE bots (
+        "CREATE TABLE bots (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         owner TEXT NOT NULL,
         token_hash TEXT NOT NULL UNIQUE,
         created_at BIGINT NOT NULL)",
-    // Seats are JSON (`crate::seat::Seat`), NULL while open; `result` is JSON
-    // (`toroid_rules::Outcome` as JSON); `black_ms`/`white_ms` are the clocks when it ended.
-    "CREATE TABLE games (
+        // Seats are JSON (`crate::seat::Seat`), NULL while open; `result` is JSON
+        // (`toroid_rules::Outcome` as JSON); `black_ms`/`white_ms` are the clocks when it ended.
+        "CREATE TABLE games (
         id TEXT PRIMARY KEY,
         game TEXT NOT NULL,
         params TEXT NOT NULL,
@@ -37,9 +38,9 @@ const MIGRATIONS: &[&[&str]] = &[&[
         white_ms BIGINT,
         created_at BIGINT NOT NULL,
         finished_at BIGINT)",
-    "CREATE INDEX games_by_status ON games (status, created_at)",
-    // The clocks after the move (NULL without a clock), so a restart resumes them.
-    "CREATE TABLE moves (
+        "CREATE INDEX games_by_status ON games (status, created_at)",
+        // The clocks after the move (NULL without a clock), so a restart resumes them.
+        "CREATE TABLE moves (
         game_id TEXT NOT NULL,
         ply BIGINT NOT NULL,
         mv TEXT NOT NULL,
@@ -47,7 +48,13 @@ const MIGRATIONS: &[&[&str]] = &[&[
         white_ms BIGINT,
         at BIGINT NOT NULL,
         PRIMARY KEY (game_id, ply))",
-]];
+    ],
+    // Sessions expire when idle: when each was last used.
+    &[
+        "ALTER TABLE sessions ADD COLUMN last_seen_at BIGINT",
+        "UPDATE sessions SET last_seen_at = created_at",
+    ],
+];
 
 /// Creates the schema or brings it up to date, in one transaction.
 pub async fn migrate(pool: &AnyPool) -> Result<(), StorageError> {

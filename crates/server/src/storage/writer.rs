@@ -57,12 +57,20 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), StorageError> {
     let query = match write {
         Write::Session(s) => sqlx::query(
-            "INSERT INTO sessions (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO sessions (id, name, token_hash, created_at, last_seen_at)
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(&s.id)
         .bind(&s.name)
         .bind(&s.token_hash)
-        .bind(s.created_at),
+        .bind(s.created_at)
+        .bind(s.last_seen_at),
+        Write::SessionSeen { id, at } => {
+            sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
+                .bind(at)
+                .bind(id)
+        }
+        Write::EndSession { id } => sqlx::query("DELETE FROM sessions WHERE id = $1").bind(id),
         Write::Bot(b) => sqlx::query(
             "INSERT INTO bots (id, name, owner, token_hash, created_at)
              VALUES ($1, $2, $3, $4, $5)",
