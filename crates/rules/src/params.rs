@@ -219,8 +219,14 @@ impl Params {
         self.spec
     }
 
+    /// Where `name` stands in the specification.
+    fn position(&self, name: &str) -> Option<usize> {
+        self.spec.iter().position(|p| p.name == name)
+    }
+
+    /// Where `name` stands, or the refusal of a parameter this rule set does not take.
     fn index(&self, name: &str) -> Result<usize, ParamError> {
-        (self.spec.iter().position(|p| p.name == name)).ok_or_else(|| ParamError::Unknown {
+        self.position(name).ok_or_else(|| ParamError::Unknown {
             name: name.to_string(),
             known: (self.spec.iter().map(|p| p.name))
                 .collect::<Vec<_>>()
@@ -243,14 +249,8 @@ impl Params {
         Ok(())
     }
 
-    /// Fills in a derived default the rule set has worked out (checked like any value).
-    pub(crate) fn resolve(&mut self, name: &str, value: ParamValue) -> Result<(), ParamError> {
-        self.assign(name, value)
-    }
-
     fn get(&self, name: &str) -> Option<&ParamValue> {
-        let index = self.spec.iter().position(|p| p.name == name)?;
-        self.values[index].as_ref()
+        self.values[self.position(name)?].as_ref()
     }
 
     /// An integer parameter; `None` if unset (a derived default not yet resolved).
@@ -279,8 +279,7 @@ impl Params {
     /// The value of `name`, or why there is none: the parameter is not in these values'
     /// specification (they belong to another rule set) or has no value yet.
     fn required(&self, name: &str) -> Result<&ParamValue, ParamError> {
-        self.index(name)?;
-        (self.get(name))
+        (self.values[self.index(name)?].as_ref())
             .ok_or_else(|| ParamError::Invalid(format!("parameter '{name}' has no value")))
     }
 

@@ -580,8 +580,8 @@ impl Engine {
 
     /// The game as a record: its setup, its moves and, once over, its result.
     fn record(&self) -> Result<Record, String> {
-        let start = self.kind.start(&self.params).map_err(|e| e.to_string())?;
-        let mut record = Record::new(self.kind, start.params()).map_err(|e| e.to_string())?;
+        // The record starts the game itself, which resolves derived defaults.
+        let mut record = Record::new(self.kind, &self.params).map_err(|e| e.to_string())?;
         record.set_up(&self.setup);
         let mut game = self.replay(&self.params, &[])?;
         for &mv in &self.moves {

@@ -30,7 +30,8 @@ impl GoConfig {
         let (size, surface) = read_board(params)?;
         let mut params = params.clone();
         if params.int("max_moves").is_none() {
-            params.resolve("max_moves", ParamValue::Int(3 * (size * size) as i64))?;
+            // A derived default is checked like any value.
+            params.assign("max_moves", ParamValue::Int(3 * (size * size) as i64))?;
         }
         Ok(GoConfig {
             size,
