@@ -9,8 +9,12 @@ mod process;
 use common::{register, Bot, Client};
 use process::Serve;
 use reqwest::header::{HOST, ORIGIN};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
 
 /// A server on a fresh data directory (kept while the server runs).
 fn serve(options: &[&str]) -> (Serve, tempfile::TempDir) {
@@ -265,4 +269,199 @@ async fn sessions_sign_out_and_expire_and_names_are_checked() {
     let bob = Client::person(base, "bob").await;
     let bot = bob.post("/api/bots", json!({"name": "max-housebot"})).await;
     assert_eq!((bot.status, bot.code()), (400, "bad-request"));
+}
+
+/// A TCP connection to the server from the loopback address `127.0.0.{last}`.
+async fn connect_from(last: u8, port: u16) -> std::io::Result<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(std::net::SocketAddr::from(([127, 0, 0, last], 0)))?;
+    socket
+        .connect(std::net::SocketAddr::from(([127, 0, 0, 1], port)))
+        .await
+}
+
+/// Waits until the server closes `stream`; how long that took, or `None` after `limit`.
+async fn closed_within(stream: &mut tokio::net::TcpStream, limit: Duration) -> Option<Duration> {
+    use tokio::io::AsyncReadExt;
+    let started = Instant::now();
+    let mut buffer = [0u8; 4096];
+    tokio::time::timeout(limit, async {
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => return started.elapsed(),
+                Ok(_) => {}
+            }
+        }
+    })
+    .await
+    .ok()
+}
+
+/// A fresh client's `GET /api/rules`: its status and how long it took.
+async fn fresh_get(base: &str) -> (u16, Duration) {
+    let started = Instant::now();
+    let status = reqwest::Client::new()
+        .get(format!("{base}/api/rules"))
+        .timeout(Duration::from_secs(10))
+        .send()
+        .await
+        .map_or(0, |r| r.status().as_u16());
+    (status, started.elapsed())
+}
+
+/// Point 1: a connection that sends half a request head, or sends nothing after a
+/// response, is closed after the header timeout, and a body that stalls is refused; a WebSocket peer that stops answering
+/// pings is dropped while one that answers stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_idle_and_silent_connections_are_closed() {
+    use tokio::io::AsyncWriteExt;
+    let (serve, _dir) = serve(&["--header-timeout", "1s", "--ping-interval", "200ms"]);
+    let port = serve_port(&serve.base);
+
+    let mut half = connect_from(1, port).await.unwrap();
+    half.write_all(b"GET /api/rules HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    let mut silent = connect_from(1, port).await.unwrap();
+    let mut kept_alive = connect_from(1, port).await.unwrap();
+    kept_alive
+        .write_all(b"GET /api/rules HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let mut trickle = connect_from(1, port).await.unwrap();
+    trickle
+        .write_all(
+            b"POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+              Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"na",
+        )
+        .await
+        .unwrap();
+    let answer = tokio::time::timeout(Duration::from_secs(3), async {
+        use tokio::io::AsyncReadExt;
+        let mut head = vec![0u8; 12];
+        trickle.read_exact(&mut head).await.map(|_| head)
+    })
+    .await;
+    let answer = answer.expect("a stalled body is cut off").unwrap();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 4"),
+        "a stalled body is refused: {}",
+        String::from_utf8_lossy(&answer)
+    );
+    for (what, stream) in [
+        ("half a request head", &mut half),
+        ("nothing", &mut silent),
+        ("nothing after a response", &mut kept_alive),
+    ] {
+        let closed = closed_within(stream, Duration::from_secs(5)).await;
+        assert!(
+            closed.is_some_and(|after| after < Duration::from_secs(3)),
+            "a connection that sent {what} was closed after {closed:?}"
+        );
+    }
+
+    // Two game watchers: one reads (and so answers pings), one never reads.
+    let alice = Client::person(&serve.base, "alice").await;
+    let game = alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let url = format!(
+        "{}/api/games/{}/ws",
+        serve.base.replace("http", "ws"),
+        game["id"].as_str().unwrap()
+    );
+    let (mut answering, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let (mut deaf, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let mut pings = 0;
+    let listening = Instant::now();
+    while listening.elapsed() < Duration::from_millis(1500) {
+        let message = tokio::time::timeout(Duration::from_millis(300), answering.next()).await;
+        match message {
+            Ok(Some(Ok(Message::Ping(_)))) => pings += 1,
+            Ok(Some(Ok(_))) | Err(_) => {}
+            Ok(other) => panic!("the answering watcher was dropped: {other:?}"),
+        }
+    }
+    assert!(pings >= 4, "{pings} pings in 1.5 s at one per 200 ms");
+    // The deaf one has been silent for 1.5 s, more than three ping intervals: its queue
+    // holds the state and the pings, then the connection ends without a pong asked back.
+    let ended = tokio::time::timeout(Duration::from_secs(2), async {
+        while let Some(Ok(_)) = deaf.next().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the deaf watcher was not dropped");
+}
+
+/// Point 1: attackers from many addresses hold every connection the server allows, waiting
+/// and reconnecting; a fresh client is still served at once, each time, because a newcomer
+/// takes the place of the connection that has waited longest. An address over its share
+/// is closed at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_attackers_cannot_lock_out_a_fresh_client() {
+    let (serve, _dir) = serve(&[
+        "--max-connections",
+        "64",
+        "--max-connections-per-ip",
+        "16",
+        "--header-timeout",
+        "60s",
+    ]);
+    let port = serve_port(&serve.base);
+
+    // One address over its share: the 17th connection is closed at once.
+    let mut own = Vec::new();
+    for _ in 0..16 {
+        own.push(connect_from(20, port).await.unwrap());
+    }
+    let mut extra = connect_from(20, port).await.unwrap();
+    let closed = closed_within(&mut extra, Duration::from_secs(2)).await;
+    assert!(
+        closed.is_some(),
+        "the 17th connection of one address was kept"
+    );
+    drop(own);
+
+    // Five addresses, 16 connections each: 80 for 64 places. Each attacker reconnects as
+    // soon as it is closed, until the deadline.
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let mut attackers = tokio::task::JoinSet::new();
+    for last in 2..7 {
+        for _ in 0..16 {
+            attackers.spawn(async move {
+                let mut closes = 0;
+                while Instant::now() < deadline {
+                    let Ok(mut stream) = connect_from(last, port).await else {
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                        continue;
+                    };
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if closed_within(&mut stream, left).await.is_some() {
+                        closes += 1;
+                    }
+                }
+                closes
+            });
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    for attempt in 0..3 {
+        let (status, took) = fresh_get(&serve.base).await;
+        assert_eq!(status, 200, "attempt {attempt}");
+        assert!(
+            took < Duration::from_secs(1),
+            "attempt {attempt} took {took:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let mut closes = 0;
+    while let Some(done) = attackers.join_next().await {
+        closes += done.unwrap();
+    }
+    assert!(
+        closes >= 16,
+        "{closes} attacker connections were closed to make room"
+    );
 }

@@ -35,10 +35,18 @@ impl Default for Config {
 /// What one client may use (docs/server.md lists the defaults and why).
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Open TCP connections in all; more wait to be accepted.
+    /// Open TCP connections in all. When all are taken, a newcomer takes the place of the
+    /// connection that has waited longest for a request; when all are busy, it is closed.
     pub connections: usize,
     /// Open TCP connections from one IP address; more are closed at once.
     pub connections_per_ip: usize,
+    /// Longest wait for a complete request head, after connecting or after the previous
+    /// response on a kept-alive connection (then the connection is closed), and longest
+    /// pause inside a request body.
+    pub header_timeout: Duration,
+    /// How often the server pings a WebSocket peer; one silent for three times as long (no
+    /// pong, no message) is dropped.
+    pub ping_interval: Duration,
     /// HTTP requests per second from one IP address, sustained…
     pub requests_per_second: u32,
     /// …and in a burst.
@@ -67,6 +75,8 @@ impl Default for Limits {
         Limits {
             connections: 4096,
             connections_per_ip: 256,
+            header_timeout: Duration::from_secs(10),
+            ping_interval: Duration::from_secs(15),
             requests_per_second: 20,
             request_burst: 100,
             messages_per_second: 20,

@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::config::Config;
-use crate::http::limits::{ClientAddr, LimitedListener};
+use crate::http::connections::{self, Places, Serving};
 use crate::http::{router, AppState};
 use crate::hub::Hub;
 use crate::storage::{Storage, StorageError};
@@ -33,7 +33,7 @@ pub struct Server {
     pub addr: SocketAddr,
     hub: Arc<Hub>,
     shutdown: oneshot::Sender<()>,
-    task: JoinHandle<io::Result<()>>,
+    task: JoinHandle<()>,
 }
 
 /// How long a stop waits for open connections (WebSockets stay open) before it gives up.
@@ -56,25 +56,19 @@ impl Server {
             .map_err(listen)?;
         let addr = listener.local_addr().map_err(listen)?;
         let limits = config.limits;
-        let allowed_origins = config.allowed_origins.into();
-        let listener =
-            LimitedListener::new(listener, limits.connections, limits.connections_per_ip);
+        let serving = Serving {
+            places: Places::new(limits.connections, limits.connections_per_ip),
+            header_timeout: limits.header_timeout,
+        };
         let app = router(AppState {
             hub: hub.clone(),
             limits: Arc::new(limits),
-            allowed_origins,
+            allowed_origins: config.allowed_origins.into(),
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            axum::serve(
-                listener,
-                app.into_make_service_with_connect_info::<ClientAddr>(),
-            )
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-        });
+        let task = tokio::spawn(connections::serve(listener, app, serving, async {
+            let _ = stopped.await;
+        }));
         Ok(Server {
             addr,
             hub,

@@ -4,7 +4,7 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 
 use toroid_server::http::security::parse_origin;
-use toroid_server::Config;
+use toroid_server::{Config, Limits};
 
 use super::Failure;
 
@@ -26,6 +26,20 @@ pub struct Args {
     /// for a reverse proxy that rewrites Host; may be given more than once.
     #[arg(long = "allowed-origin", value_name = "ORIGIN", value_parser = parse_origin)]
     allowed_origins: Vec<String>,
+    /// Open connections in all; when all are taken, a newcomer replaces the connection that
+    /// has waited longest for a request.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
+    max_connections: usize,
+    /// Open connections from one IP address.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().connections_per_ip)]
+    max_connections_per_ip: usize,
+    /// Longest wait for a request head, after connecting or after the previous response,
+    /// and longest pause inside a request body (500ms, 10s, 1m).
+    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().header_timeout.into())]
+    header_timeout: humantime::Duration,
+    /// How often WebSocket peers are pinged; one silent for three intervals is dropped.
+    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().ping_interval.into())]
+    ping_interval: humantime::Duration,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -35,7 +49,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
         data: args.data,
         database: args.database,
         allowed_origins: args.allowed_origins,
-        ..Config::default()
+        limits: Limits {
+            connections: args.max_connections,
+            connections_per_ip: args.max_connections_per_ip,
+            header_timeout: args.header_timeout.into(),
+            ping_interval: args.ping_interval.into(),
+            ..Limits::default()
+        },
     };
     toroid_server::run(config).map_err(Failure::usage)
 }

@@ -18,6 +18,7 @@ use toroid_protocol::view::ParamsView;
 use toroid_rules::Position;
 
 use super::bot_protocol::{BotView, FromBot, ToBot, PROTOCOL};
+use super::heartbeat::{Beat, Heartbeat};
 use super::limits::message_limiter;
 use super::AppState;
 use crate::bots::{BotEvent, Challenge};
@@ -116,6 +117,7 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
         state.limits.bot_messages_per_second,
         state.limits.bot_message_burst,
     );
+    let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
     let mut connection = Connection {
         state: state.clone(),
         bot: bot.clone(),
@@ -140,20 +142,31 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
             }
         }
         tokio::select! {
-            incoming = stream.next() => match incoming {
-                Some(Ok(Message::Text(body))) => {
-                    if limiter.check().is_err() {
-                        replies.push(error(&ApiError::RateLimited, None));
-                    } else {
-                        replies.extend(connection.message(&body).await);
+            incoming = stream.next() => {
+                heartbeat.heard();
+                match incoming {
+                    Some(Ok(Message::Text(body))) => {
+                        if limiter.check().is_err() {
+                            replies.push(error(&ApiError::RateLimited, None));
+                        } else {
+                            replies.extend(connection.message(&body).await);
+                        }
+                    }
+                    Some(Ok(Message::Binary(_))) => replies.push(error(
+                        &ApiError::BadJson("messages are JSON text".into()),
+                        None,
+                    )),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                }
+            }
+            beat = heartbeat.beat() => match beat {
+                Beat::Ping(ping) => {
+                    if sink.send(ping).await.is_err() {
+                        break;
                     }
                 }
-                Some(Ok(Message::Binary(_))) => replies.push(error(
-                    &ApiError::BadJson("messages are JSON text".into()),
-                    None,
-                )),
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Beat::Drop => break,
             },
             event = events.recv() => match event {
                 Some(BotEvent::Changed(id)) => replies.extend(connection.changed(&id).await),

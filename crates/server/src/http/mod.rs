@@ -3,8 +3,10 @@
 mod assets;
 mod bot_protocol;
 mod bot_ws;
+pub mod connections;
 mod error;
 mod extract;
+mod heartbeat;
 pub mod limits;
 mod openapi;
 mod routes;
@@ -18,6 +20,7 @@ use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::config::Limits;
@@ -72,6 +75,7 @@ pub fn router(state: AppState) -> Router {
         .route("/join/{code}", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
         .layer(DefaultBodyLimit::max(state.limits.body_bytes))
+        .layer(RequestBodyTimeoutLayer::new(state.limits.header_timeout))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             security::guard,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::extract::Viewer;
+use super::heartbeat::{Beat, Heartbeat};
 use super::limits::message_limiter;
 use super::AppState;
 use crate::api::GameState;
@@ -91,30 +92,38 @@ async fn serve(socket: WebSocket, state: AppState, live: Arc<LiveGame>, viewer: 
     let mut updates = live.updates.subscribe();
     let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
     let viewer = viewer.as_deref();
+    let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
     if sink.send(state_message(&live, viewer).await).await.is_err() {
         return;
     }
     loop {
         let reply = tokio::select! {
-            incoming = stream.next() => match incoming {
-                Some(Ok(Message::Text(body))) => {
-                    let refused = if limiter.check().is_err() {
-                        Some(ApiError::RateLimited)
-                    } else {
-                        act(&state, &live, viewer, &body).await.err()
-                    };
-                    refused.map(|e| text(&ServerMessage::from(&e)))
+            incoming = stream.next() => {
+                heartbeat.heard();
+                match incoming {
+                    Some(Ok(Message::Text(body))) => {
+                        let refused = if limiter.check().is_err() {
+                            Some(ApiError::RateLimited)
+                        } else {
+                            act(&state, &live, viewer, &body).await.err()
+                        };
+                        refused.map(|e| text(&ServerMessage::from(&e)))
+                    }
+                    Some(Ok(Message::Binary(_))) => Some(text(&ServerMessage::from(
+                        &ApiError::BadJson("messages are JSON text".into()),
+                    ))),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
                 }
-                Some(Ok(Message::Binary(_))) => Some(text(&ServerMessage::from(
-                    &ApiError::BadJson("messages are JSON text".into()),
-                ))),
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
-                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
-            },
+            }
             update = updates.recv() => match update {
                 // Lagging behind only means some states were skipped: send the latest.
                 Ok(()) | Err(RecvError::Lagged(_)) => Some(state_message(&live, viewer).await),
                 Err(RecvError::Closed) => return,
+            },
+            beat = heartbeat.beat() => match beat {
+                Beat::Ping(ping) => Some(ping),
+                Beat::Drop => return,
             },
         };
         if let Some(message) = reply {
