@@ -465,3 +465,84 @@ async fn idle_attackers_cannot_lock_out_a_fresh_client() {
         "{closes} attacker connections were closed to make room"
     );
 }
+
+/// Point 4: during a live game, analysis is given only to a person playing a house bot;
+/// spectators, clients with no session, and players of a game between people get
+/// `403 no-analysis`; after the end everyone gets it. Each game's state says which.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analysis_is_a_teaching_aid_against_house_bots_and_open_to_all_after_the_end() {
+    let (serve, _dir) = serve(&[]);
+    let alice = Client::person(&serve.base, "alice").await;
+    let bob = Client::person(&serve.base, "bob").await;
+    let nobody = Client::anonymous(&serve.base);
+    let analysis = |id: &str| format!("/api/games/{id}/analysis?ms=50");
+
+    let taught = alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let taught = taught["id"].as_str().unwrap();
+    let answer = alice.get(&analysis(taught)).await;
+    assert_eq!(answer.status, 200, "{:?}", answer.body);
+    assert!(answer.body["simulations"].as_u64().unwrap() > 0);
+    assert_eq!(
+        alice.get(&format!("/api/games/{taught}")).await.body["analysis"],
+        true
+    );
+    for (who, client) in [("a spectator", &bob), ("no session", &nobody)] {
+        let refused = client.get(&analysis(taught)).await;
+        assert_eq!(
+            (refused.status, refused.code()),
+            (403, "no-analysis"),
+            "{who}"
+        );
+        let state = client.get(&format!("/api/games/{taught}")).await.body;
+        assert_eq!(state["analysis"], false, "{who}");
+    }
+
+    let created = alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "invite"}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let joined = bob
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"code": common::invite_code(&created)}),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{:?}", joined.body);
+    alice
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "cc", "ply": 0}),
+        )
+        .await;
+    for (who, client) in [("black", &alice), ("white", &bob), ("no session", &nobody)] {
+        let refused = client.get(&analysis(id)).await;
+        assert_eq!(
+            (refused.status, refused.code()),
+            (403, "no-analysis"),
+            "{who}"
+        );
+    }
+    let state = alice.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(
+        (state["status"].as_str(), state["position"]["ply"].as_u64()),
+        (Some("live"), Some(1)),
+        "the refusals changed nothing"
+    );
+
+    let resigned = bob
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    assert_eq!(resigned.status, 200);
+    for (who, client) in [("black", &alice), ("white", &bob), ("no session", &nobody)] {
+        let answer = client.get(&analysis(id)).await;
+        assert_eq!(answer.status, 200, "{who} after the end: {:?}", answer.body);
+    }
+}

@@ -67,6 +67,8 @@ pub struct GameState {
     /// `/join/CODE`: only to the creator of an invite game while it waits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
+    /// Whether the session that asked may have `GET /api/games/{id}/analysis` now.
+    pub analysis: bool,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
     pub finished_at: Option<i64>,

@@ -28,6 +28,8 @@ pub enum ApiError {
     Declined(String),
     #[error("you are not a player of this game")]
     NotAPlayer,
+    #[error("no analysis during this game: while a game is played, only a person playing a house bot gets one; everyone does once it is over")]
+    NoAnalysis,
     #[error("it is {0}'s turn")]
     NotYourTurn(&'static str),
     #[error("the game is at ply {current}, not {sent}: reload its state")]
@@ -67,6 +69,7 @@ impl ApiError {
             ApiError::BadToken => "bad-token",
             ApiError::Declined(_) => "declined",
             ApiError::NotAPlayer => "not-a-player",
+            ApiError::NoAnalysis => "no-analysis",
             ApiError::NotYourTurn(_) => "not-your-turn",
             ApiError::StalePly { .. } => "stale-ply",
             ApiError::IllegalMove(_) => "illegal-move",
@@ -87,7 +90,7 @@ impl ApiError {
         match self {
             ApiError::BadJson(_) | ApiError::BadRequest(_) => 400,
             ApiError::NoSession | ApiError::BadToken => 401,
-            ApiError::NotAPlayer | ApiError::CrossOrigin(_) => 403,
+            ApiError::NotAPlayer | ApiError::NoAnalysis | ApiError::CrossOrigin(_) => 403,
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed => 405,
             ApiError::NotYourTurn(_)

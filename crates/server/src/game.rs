@@ -182,6 +182,22 @@ impl Game {
         self.colors_of(Actor::Session(session)).first().copied()
     }
 
+    /// Whether `viewer` (a session id) may see an analysis of this game now, as on lichess:
+    /// anyone once it is over; while it is played, only a person who plays a house bot (a
+    /// teaching aid), never a spectator nor a player against another person or bot.
+    pub fn analysis_open_to(&self, viewer: Option<&str>) -> bool {
+        if self.status == Status::Finished {
+            return true;
+        }
+        let Some(color) = viewer.and_then(|v| self.color_of(v)) else {
+            return false;
+        };
+        matches!(
+            self.seats[color.opponent().index()],
+            Some(Seat::House { .. })
+        )
+    }
+
     /// The colours `actor` plays in a live game, or why it may not act.
     fn check_player(&self, actor: Actor) -> Result<Vec<Color>, GameError> {
         let colors = self.colors_of(actor);
@@ -392,6 +408,7 @@ impl Game {
             result: self.result,
             you,
             invite,
+            analysis: self.analysis_open_to(viewer),
             created_at: self.created_at,
             finished_at: self.finished_at,
         }

@@ -352,8 +352,11 @@ class GamePage {
   }
 
   async refreshAnalysis() {
+    // The server gives analysis during play only to a person playing a house bot.
+    const open = this.state.analysis && this.state.status === 'live';
+    this.analysisToggle.el.hidden = !open;
     const on = this.analysisToggle.input.checked;
-    if (!on || this.state.status === 'finished') {
+    if (!on || !open) {
       if (this.analysis) {
         this.analysis = null;
         this.showPosition();

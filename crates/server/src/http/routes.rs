@@ -245,18 +245,22 @@ pub async fn sgf(
     ))
 }
 
-/// A short search of the game's position.
+/// A short search of the game's position: after the end for everyone; while the game is
+/// played only for a person playing a house bot.
 #[utoipa::path(get, path = "/api/games/{id}/analysis", tag = "games",
     params(("id" = String, Path), AnalysisQuery),
     responses((status = 200, body = AnalysisView), (status = 404, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "no-analysis: not during this game, not for you"),
         (status = 503, body = ErrorBody, description = "busy: every search thread is in use")))]
 pub async fn analysis(
     State(state): State<AppState>,
+    Viewer(session): Viewer,
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<AnalysisQuery>,
 ) -> Result<Json<AnalysisView>, ApiError> {
     let ms = query.ms.unwrap_or(DEFAULT_ANALYSIS_MS);
-    Ok(Json(state.hub.analyse(&id, ms).await?))
+    let viewer = session.as_ref().map(|s| s.id.as_str());
+    Ok(Json(state.hub.analyse(&id, viewer, ms).await?))
 }
 
 /// Registers a bot; the answer holds its token, shown only this once.

@@ -51,9 +51,22 @@ impl Hub {
         }
     }
 
-    /// A short search of the position of game `id`.
-    pub async fn analyse(&self, id: &str, ms: u64) -> Result<AnalysisView, ApiError> {
-        let position: AnyGame = self.find(id).await?.game.lock().await.position.clone();
+    /// A short search of the position of game `id`, for `viewer` (a session id) if it may
+    /// have one now.
+    pub async fn analyse(
+        &self,
+        id: &str,
+        viewer: Option<&str>,
+        ms: u64,
+    ) -> Result<AnalysisView, ApiError> {
+        let position: AnyGame = {
+            let live = self.find(id).await?;
+            let game = live.game.lock().await;
+            if !game.analysis_open_to(viewer) {
+                return Err(ApiError::NoAnalysis);
+            }
+            game.position.clone()
+        };
         let _permit = self
             .analyses
             .try_acquire()

@@ -265,6 +265,7 @@ try {
     await watcher.waitForSelector('svg.board', WAIT);
     await expectText(watcher, '.players', 'spectating');
     expect(await watcher.locator('svg.board .hit.legal').count() === 0, 'a spectator can click cells');
+    expect(await watcher.locator('.toggle-analysis').isHidden(), 'a spectator is offered analysis of a live game');
   });
 
   await step('hovering a legal cell shows a faint stone', page, async () => {
