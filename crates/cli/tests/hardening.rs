@@ -546,3 +546,48 @@ async fn analysis_is_a_teaching_aid_against_house_bots_and_open_to_all_after_the
         assert_eq!(answer.status, 200, "{who} after the end: {:?}", answer.body);
     }
 }
+
+/// Point 11: a clocked game in which a side has not made its first move in time is aborted
+/// without a result, not lost on time, whether black never starts or white never answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clocked_game_nobody_started_is_aborted_without_a_result() {
+    let (serve, _dir) = serve(&[]);
+    let alice = Client::person(&serve.base, "alice").await;
+    let bob = Client::person(&serve.base, "bob").await;
+    let clocked = |opponent: Value| {
+        json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "clock": {"initial_s": 1, "increment_s": 0}, "opponent": opponent})
+    };
+    // Black never moves against a house bot.
+    let unstarted = alice
+        .create(clocked(json!({"kind": "house", "level": "random"})))
+        .await;
+    // White (a person) never answers black's first move.
+    let created = alice.create(clocked(json!({"kind": "invite"}))).await;
+    let unanswered = created["id"].as_str().unwrap();
+    let join = json!({"code": common::invite_code(&created)});
+    bob.post(&format!("/api/games/{unanswered}/join"), join)
+        .await;
+    let moved = alice
+        .post(
+            &format!("/api/games/{unanswered}/moves"),
+            json!({"move": "cc", "ply": 0}),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{:?}", moved.body);
+
+    for id in [unstarted["id"].as_str().unwrap(), unanswered] {
+        let (mut socket, first) = alice.watch(id).await;
+        let over = match first["status"] == "finished" {
+            true => first,
+            false => socket.state_until(|s| s["status"] == "finished").await,
+        };
+        assert_eq!(
+            (&over["result"]["winner"], &over["result"]["reason"]),
+            (&json!("draw"), &json!("abort")),
+            "{over}"
+        );
+        let (_, _, sgf) = alice.get_text(&format!("/api/games/{id}/sgf")).await;
+        assert!(sgf.contains("RE[Void]"), "{sgf}");
+    }
+}

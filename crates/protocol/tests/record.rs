@@ -331,7 +331,8 @@ fn results_read_and_write_standard_re_values() {
     assert_eq!(re("W+12.5").unwrap().reason, Reason::Score);
     assert_eq!(re("0").unwrap().winner, None);
     assert_eq!(re("Draw").unwrap().winner, None);
-    assert_eq!(re("Void"), None);
+    assert_eq!(re("Void"), Some(Outcome::abort()));
+    assert_eq!(sgf_result(&Outcome::abort()), "Void");
     assert_eq!(re("?"), None);
     assert_eq!(re("B+nan"), None);
     assert_eq!(
@@ -346,7 +347,7 @@ fn results_read_and_write_standard_re_values() {
         sgf_result(&Outcome::by_score(3.0, 20.5, Reason::TwoPasses)),
         "W+17.5"
     );
-    assert_eq!(sgf_result(&Outcome::abort()), "0");
+    assert_eq!(sgf_result(&Outcome::draw(Reason::BoardFull)), "0");
 }
 
 #[test]

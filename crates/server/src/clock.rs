@@ -56,6 +56,11 @@ impl Clock {
         self.running.map(|(color, _)| color)
     }
 
+    /// The running clock's colour and the instant it started.
+    pub fn running_since(&self) -> Option<(Color, Instant)> {
+        self.running
+    }
+
     /// The running clock's colour and the instant it reaches zero.
     pub fn flag(&self) -> Option<(Color, Instant)> {
         let (color, since) = self.running?;

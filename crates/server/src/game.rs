@@ -4,7 +4,7 @@
 //! or failed change leaves the game as it was.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 use toroid_protocol::record::Record;
@@ -91,6 +91,10 @@ pub struct Change {
     at: i64,
     pub writes: Vec<Write>,
 }
+
+/// How long each player of a clocked game has for a first move, from the moment their clock
+/// starts, before the game is aborted without a result.
+pub const FIRST_MOVE_WAIT: Duration = Duration::from_secs(30);
 
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -308,13 +312,39 @@ impl Game {
         Ok(self.ending(Outcome::resignation(loser), now, at))
     }
 
-    /// The end of the game on time, if the running clock has reached zero at `now`.
-    pub fn prepare_timeout(&self, now: Instant, at: i64) -> Option<Change> {
+    /// Whether `color` has made a move in this game.
+    fn has_moved(&self, color: Color) -> bool {
+        self.moves.iter().any(|(mover, _)| *mover == color)
+    }
+
+    /// When a live clocked game ends unless the player to move moves: at their flag, or,
+    /// for a player who has not made a first move, at the end of [`FIRST_MOVE_WAIT`].
+    pub fn deadline(&self) -> Option<Instant> {
         if self.status != Status::Live {
             return None;
         }
-        let loser = self.clock?.fallen(now)?;
-        Some(self.ending(Outcome::time(loser), now, at))
+        let clock = self.clock?;
+        let (color, since) = clock.running_since()?;
+        let (_, flag) = clock.flag()?;
+        Some(match self.has_moved(color) {
+            true => flag,
+            false => flag.min(since + FIRST_MOVE_WAIT),
+        })
+    }
+
+    /// The end of the game if its deadline has passed at `now`: a loss on time, or, when the
+    /// player to move has not made a first move, an abort without a result (as on lichess:
+    /// nobody loses a game that never began).
+    pub fn prepare_timeout(&self, now: Instant, at: i64) -> Option<Change> {
+        if now < self.deadline()? {
+            return None;
+        }
+        let color = self.position.turn()?;
+        let end = match self.has_moved(color) {
+            true => Outcome::time(color),
+            false => Outcome::abort(),
+        };
+        Some(self.ending(end, now, at))
     }
 
     /// `seat` takes the open seat of this waiting game, with the invite `code`.
@@ -562,50 +592,76 @@ mod tests {
         );
     }
 
+    fn clocked_game(initial_ms: i64, increment_ms: i64, t0: Instant) -> Game {
+        let control = TimeControl {
+            initial_ms,
+            increment_ms,
+        };
+        let seats = [Some(person(ALICE)), Some(person(BOB))];
+        Game::restore(row(seats, Some(control)), &[], t0).unwrap()
+    }
+
+    fn play_at(game: &mut Game, actor: Actor, text: &str, at: Instant) {
+        let ply = game.moves.len() as u64;
+        let change = game
+            .prepare_move(actor, ply, MoveInput::Text(text), at, 2)
+            .unwrap();
+        game.apply(change);
+    }
+
+    fn ending(game: &Game) -> (Option<Color>, &'static str) {
+        let end = game.result.unwrap();
+        (end.winner, end.reason.code())
+    }
+
     #[test]
     fn the_clock_charges_the_mover_and_a_fallen_flag_ends_the_game() {
         let t0 = Instant::now();
-        let control = TimeControl {
-            initial_ms: 1_000,
-            increment_ms: 500,
-        };
-        let seats = [Some(person(ALICE)), Some(person(BOB))];
-        let mut game = Game::restore(row(seats, Some(control)), &[], t0).unwrap();
-        let change = game
-            .prepare_move(
-                Actor::Session(ALICE),
-                0,
-                MoveInput::Text("cc"),
-                t0 + Duration::from_millis(400),
-                2,
-            )
-            .unwrap();
-        game.apply(change);
-        let clocks = game
-            .state(None, t0 + Duration::from_millis(400))
-            .clocks
-            .unwrap();
+        let ms = Duration::from_millis;
+        let mut game = clocked_game(1_000, 500, t0);
+        play_at(&mut game, Actor::Session(ALICE), "cc", t0 + ms(400));
+        let clocks = game.state(None, t0 + ms(400)).clocks.unwrap();
         assert_eq!((clocks.black_ms, clocks.white_ms), (1_100, 1_000));
         assert_eq!(clocks.running, Some(Color::White));
-        let late = t0 + Duration::from_millis(1_400);
-        assert!(game
-            .prepare_timeout(t0 + Duration::from_millis(1_399), 3)
-            .is_none());
+        play_at(&mut game, Actor::Session(BOB), "dd", t0 + ms(900));
+        // Black's clock runs from 900 ms with 1,100 ms left.
+        assert!(game.prepare_timeout(t0 + ms(1_999), 3).is_none());
+        let late = t0 + ms(2_000);
         let change = game.prepare_timeout(late, 3).unwrap();
         assert!(matches!(
             change.writes[..],
             [Write::Finish {
-                clocks: Some([1_100, 0]),
+                clocks: Some([0, 1_000]),
                 ..
             }]
         ));
         game.apply(change);
-        let end = game.result.unwrap();
-        assert_eq!(
-            (end.winner, end.reason.code()),
-            (Some(Color::Black), "time")
-        );
+        assert_eq!(ending(&game), (Some(Color::White), "time"));
         assert_eq!(game.state(None, late).clocks.unwrap().running, None);
+    }
+
+    #[test]
+    fn a_game_whose_first_moves_do_not_come_is_aborted_without_a_result() {
+        let t0 = Instant::now();
+        // Black never moves: aborted when the first-move wait ends, long before the flag.
+        let mut game = clocked_game(600_000, 0, t0);
+        assert_eq!(game.deadline(), Some(t0 + FIRST_MOVE_WAIT));
+        let just_before = t0 + FIRST_MOVE_WAIT - Duration::from_millis(1);
+        assert!(game.prepare_timeout(just_before, 3).is_none());
+        game.apply(game.prepare_timeout(t0 + FIRST_MOVE_WAIT, 3).unwrap());
+        assert_eq!(ending(&game), (None, "abort"));
+
+        // White's wait starts with its clock, at black's first move; then its flag falls
+        // before the wait ends, and the game is aborted all the same.
+        let mut game = clocked_game(5_000, 0, t0);
+        let black_moved = t0 + Duration::from_secs(3);
+        play_at(&mut game, Actor::Session(ALICE), "cc", black_moved);
+        assert_eq!(game.deadline(), Some(black_moved + Duration::from_secs(5)));
+        game.apply(
+            game.prepare_timeout(black_moved + Duration::from_secs(5), 3)
+                .unwrap(),
+        );
+        assert_eq!(ending(&game), (None, "abort"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The referee of one live game: a task that ends the game when the running clock reaches
-//! zero, and moves for the house bots. It lives until the game is over.
+//! The referee of one live game: a task that ends the game at its deadline (the running
+//! clock reaches zero, or a player's first move is overdue), and moves for the house bots. It lives until the game is over.
 
 use std::sync::Arc;
 
@@ -17,12 +17,12 @@ pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
     // Bots keep their search trees from move to move; one lost to a time-out is rebuilt.
     let mut bots: [Option<Box<dyn Bot>>; 2] = [None, None];
     loop {
-        let (flag, think) = {
+        let (deadline, think) = {
             let game = live.game.lock().await;
             if game.status != Status::Live {
                 return;
             }
-            let flag = game.clock.and_then(|c| c.flag()).map(|(_, at)| at);
+            let deadline = game.deadline();
             let think = game.position.turn().and_then(|turn| {
                 levels[turn.index()].map(|level| {
                     (
@@ -34,10 +34,10 @@ pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
                     )
                 })
             });
-            (flag, think)
+            (deadline, think)
         };
-        let flag_falls = async {
-            match flag {
+        let deadline_passes = async {
+            match deadline {
                 Some(at) => tokio::time::sleep_until(TokioInstant::from_std(at)).await,
                 None => std::future::pending().await,
             }
@@ -55,22 +55,22 @@ pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
                             report(&live, color, &error);
                         }
                     }
-                    () = flag_falls => check_flag(&hub, &live).await,
+                    () = deadline_passes => check_deadline(&hub, &live).await,
                     () = hub.stopped() => return,
                 }
             }
             None => tokio::select! {
                 () = live.wake.notified() => {}
-                () = flag_falls => check_flag(&hub, &live).await,
+                () = deadline_passes => check_deadline(&hub, &live).await,
                 () = hub.stopped() => return,
             },
         }
     }
 }
 
-async fn check_flag(hub: &Hub, live: &LiveGame) {
-    if let Err(error) = hub.flag(live).await {
-        tracing::error!(game = %live.id, %error, "cannot end the game on time");
+async fn check_deadline(hub: &Hub, live: &LiveGame) {
+    if let Err(error) = hub.end_if_overdue(live).await {
+        tracing::error!(game = %live.id, %error, "cannot end the game at its deadline");
         // Storage failed: try again shortly rather than spin.
         tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     }

@@ -524,18 +524,17 @@ async fn the_server_ends_a_game_on_time() {
     assert!(clocks["black_ms"].as_i64().unwrap() <= 1_000);
     let id = created["id"].as_str().unwrap();
     let (mut socket, _) = alice.watch(id).await;
-    // Alice never moves.
+    // Alice makes her first move (a game nobody started would be aborted), then no more.
+    let moves = format!("/api/games/{id}/moves");
+    let first = alice.post(&moves, json!({"move": "aa", "ply": 0})).await;
+    assert_eq!(first.status, 200, "{:?}", first.body);
     let over = socket.state_until(|s| s["status"] == "finished").await;
+    assert_eq!(over["position"]["ply"], 2, "the bot answered");
     assert_eq!(over["result"]["reason"], "time");
     assert_eq!(over["result"]["winner"], "white");
     assert_eq!(over["clocks"]["black_ms"], 0);
     assert_eq!(over["clocks"]["running"], Value::Null);
-    let late = alice
-        .post(
-            &format!("/api/games/{id}/moves"),
-            json!({"move": "aa", "ply": 0}),
-        )
-        .await;
+    let late = alice.post(&moves, json!({"move": "bb", "ply": 2})).await;
     assert_eq!(late.code(), "game-over");
     let sgf = alice.get_text(&format!("/api/games/{id}/sgf")).await.2;
     assert!(sgf.contains("RE[W+T]"), "{sgf}");

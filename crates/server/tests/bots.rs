@@ -228,27 +228,58 @@ async fn two_seeking_bots_are_matched_and_clocks_are_enforced() {
     ];
     assert_eq!(kinds, [&json!("bot"), &json!("bot")]);
 
-    // With a clock, a bot that does not move loses on time.
+    // With a clock, a game whose first move never comes is aborted without a result (the
+    // flag falls before the first-move wait ends).
     let seek = json!({"type": "seek", "game": "go", "params": {"size": 5},
                       "clock": {"initial_s": 1, "increment_s": 0}});
     one.send(seek.clone()).await;
     one.expect("seeking").await;
-    two.send(seek).await;
+    two.send(seek.clone()).await;
     let start = one.expect("start").await;
     assert_eq!(
         start["clock"],
         json!({"initial_s": 1.0, "increment_s": 0.0})
     );
     two.expect("start").await;
-    // Nobody moves: black's flag falls.
-    let over = loop {
-        let message = one.next().await;
-        if message["type"] == "game-over" {
-            break message;
-        }
+    let over = next_of(&mut one, "game-over").await;
+    assert_eq!(
+        (&over["result"]["reason"], &over["result"]["winner"]),
+        (&json!("abort"), &json!("draw"))
+    );
+    next_of(&mut two, "game-over").await;
+
+    // Once both have moved, a bot that does not move loses on time.
+    one.send(seek.clone()).await;
+    one.expect("seeking").await;
+    two.send(seek).await;
+    let start = one.expect("start").await;
+    two.expect("start").await;
+    let (black, white) = match start["color"].as_str() {
+        Some("black") => (&mut one, &mut two),
+        _ => (&mut two, &mut one),
     };
-    assert_eq!(over["result"]["reason"], "time");
-    assert_eq!(over["result"]["winner"], "white");
+    for (bot, mv) in [(&mut *black, "aa"), (&mut *white, "bb")] {
+        let turn = next_of(bot, "your-turn").await;
+        let (id, ply) = (&turn["game_id"], &turn["ply"]);
+        bot.send(json!({"type": "move", "game_id": id, "move": mv, "ply": ply}))
+            .await;
+    }
+    let over = next_of(black, "game-over").await;
+    assert_eq!(
+        (&over["result"]["reason"], &over["result"]["winner"]),
+        (&json!("time"), &json!("white"))
+    );
+}
+
+/// The next message of type `kind`, skipping others.
+async fn next_of(bot: &mut Bot, kind: &str) -> Value {
+    loop {
+        let message = bot.next().await;
+        assert_ne!(message, Value::Null, "closed while waiting for {kind}");
+        if message["type"] == kind {
+            return message;
+        }
+    }
 }
 
 #[tokio::test]

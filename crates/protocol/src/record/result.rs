@@ -3,9 +3,13 @@
 
 use toroid_rules::{Color, Fault, Outcome, Reason};
 
-/// The SGF `RE` value of an ending: `0` for a draw (or an abort), else `B+` or `W+` then
-/// `R` (resignation), `T` (time), `F` (forfeit), the margin, or nothing.
+/// The SGF `RE` value of an ending: `Void` for an aborted game (no result), `0` for a draw,
+/// else `B+` or `W+` then `R` (resignation), `T` (time), `F` (forfeit), the margin, or
+/// nothing.
 pub fn sgf_result(outcome: &Outcome) -> String {
+    if outcome.reason == Reason::Abort {
+        return "Void".into();
+    }
     let Some(winner) = outcome.winner else {
         return "0".into();
     };
@@ -19,11 +23,14 @@ pub fn sgf_result(outcome: &Outcome) -> String {
     format!("{}+{how}", winner.letter().to_ascii_uppercase())
 }
 
-/// Reads an SGF `RE` value; `None` for `Void`, `?` and anything unreadable. The reason is
+/// Reads an SGF `RE` value; `None` for `?` and anything unreadable. The reason is
 /// as much as `RE` says: a score gives [`Reason::Score`], a bare winner or a draw
 /// [`Reason::Unknown`].
 pub fn read_sgf_result(value: &str) -> Option<Outcome> {
     let value = value.trim();
+    if value.eq_ignore_ascii_case("void") {
+        return Some(Outcome::abort());
+    }
     if ["0", "draw", "jigo"].contains(&value.to_ascii_lowercase().as_str()) {
         return Some(Outcome::draw(Reason::Unknown));
     }

@@ -1,4 +1,5 @@
-//! Games in play: moves, resignations, the clock's flag, and analysis of a position.
+//! Games in play: moves, resignations, deadlines (the flag, a first move overdue), and
+//! analysis of a position.
 
 use std::time::Instant;
 
@@ -39,8 +40,8 @@ impl Hub {
         Ok(game.state(actor.viewer(), Instant::now()))
     }
 
-    /// Ends the game on time if its running clock is out; whether it did.
-    pub async fn flag(&self, live: &LiveGame) -> Result<bool, ApiError> {
+    /// Ends the game if its deadline has passed (`Game::prepare_timeout`); whether it did.
+    pub async fn end_if_overdue(&self, live: &LiveGame) -> Result<bool, ApiError> {
         let mut game = live.game.lock().await;
         match game.prepare_timeout(Instant::now(), now_ms()) {
             Some(change) => {

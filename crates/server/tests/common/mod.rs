@@ -173,18 +173,18 @@ impl Socket {
             .unwrap();
     }
 
-    /// The next message (panics after [`WAIT`] without one).
+    /// The next text message (panics after [`WAIT`] without one; the server's pings do not
+    /// count).
     pub async fn next(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(WAIT, self.0.next())
-                .await
-                .expect("a message in time")
-                .expect("the socket is open")
-                .unwrap();
-            if let Message::Text(text) = message {
-                return serde_json::from_str(&text).unwrap();
+        let text = tokio::time::timeout(WAIT, async {
+            loop {
+                let message = self.0.next().await.expect("the socket is open").unwrap();
+                if let Message::Text(text) = message {
+                    return text;
+                }
             }
-        }
+        });
+        serde_json::from_str(&text.await.expect("a message in time")).unwrap()
     }
 
     /// The game of the next state message (an error message fails the test).
@@ -274,18 +274,19 @@ impl Bot {
         self.0.send(message).await;
     }
 
-    /// The next message; `Value::Null` once the server closed the connection.
+    /// The next text message (panics after [`WAIT`] without one; the server's pings do not
+    /// count); `Value::Null` once the server closed the connection.
     pub async fn next(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(WAIT, self.0 .0.next())
-                .await
-                .expect("a message in time");
-            match message {
-                Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).unwrap(),
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return Value::Null,
-                Some(Ok(_)) => {}
+        let next = tokio::time::timeout(WAIT, async {
+            loop {
+                match self.0 .0.next().await {
+                    Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).unwrap(),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return Value::Null,
+                    Some(Ok(_)) => {}
+                }
             }
-        }
+        });
+        next.await.expect("a message in time")
     }
 
     /// The next message, which must be of type `kind`.
