@@ -591,3 +591,63 @@ async fn a_clocked_game_nobody_started_is_aborted_without_a_result() {
         assert!(sgf.contains("RE[Void]"), "{sgf}");
     }
 }
+
+/// Point 8: invite codes are stored only as hashes. The creator's link lives in the memory
+/// of the server that made it; after a restart the old code still opens the game, and the
+/// creator can replace it with a new link, which shuts the old one out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invite_codes_are_stored_hashed_and_can_be_replaced() {
+    use toroid_server::ids::hash_secret;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let serve = Serve::start(&data);
+    let alice = Client::person(&serve.base, "alice").await;
+    let invite = json!({"game": "go", "params": {"size": 5}, "opponent": {"kind": "invite"}});
+    let kept = alice.create(invite.clone()).await;
+    let renewed = alice.create(invite).await;
+    let codes = [&kept, &renewed].map(common::invite_code);
+    let ids = [&kept, &renewed].map(|g| g["id"].as_str().unwrap().to_string());
+    let bob = Client::person(&serve.base, "bob").await;
+    serve.kill();
+
+    let mut stored = Vec::new();
+    for entry in std::fs::read_dir(&data).unwrap() {
+        stored.extend(std::fs::read(entry.unwrap().path()).unwrap());
+    }
+    let holds = |text: &str| stored.windows(text.len()).any(|w| w == text.as_bytes());
+    for code in &codes {
+        assert!(!holds(code), "the database holds an invite code");
+        assert!(
+            holds(&hash_secret(code)),
+            "the database lacks a code's hash"
+        );
+    }
+
+    let serve = Serve::start(&data);
+    let (alice, bob) = (alice.at(&serve.base), bob.at(&serve.base));
+    let state = alice.get(&format!("/api/games/{}", ids[0])).await.body;
+    assert_eq!(
+        state["invite"],
+        Value::Null,
+        "the link is gone after a restart"
+    );
+    let joined = bob.post("/api/join", json!({"code": codes[0]})).await;
+    assert_eq!(joined.status, 200, "the old code still opens its game");
+
+    let renew = format!("/api/games/{}/invite", ids[1]);
+    let refused = bob.post(&renew, json!({})).await;
+    assert_eq!((refused.status, refused.code()), (403, "not-a-player"));
+    let started = alice
+        .post(&format!("/api/games/{}/invite", ids[0]), json!({}))
+        .await;
+    assert_eq!((started.status, started.code()), (409, "conflict"));
+    let fresh = alice.post(&renew, json!({})).await;
+    assert_eq!(fresh.status, 200, "{:?}", fresh.body);
+    let fresh_code = common::invite_code(&fresh.body);
+    assert_ne!(fresh_code, codes[1]);
+    let old = bob.post("/api/join", json!({"code": codes[1]})).await;
+    assert_eq!((old.status, old.code()), (404, "not-found"));
+    let joined = bob.post("/api/join", json!({"code": fresh_code})).await;
+    assert_eq!(joined.status, 200, "{:?}", joined.body);
+    assert_eq!(joined.body["status"], "live");
+}

@@ -13,6 +13,7 @@ use toroid_rules::{AnyGame, Color, GameKind, Move, Outcome, ParseMoveError, Posi
 
 use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
 use crate::clock::Clock;
+use crate::ids::{hash_secret, new_secret};
 use crate::seat::Seat;
 use crate::storage::{GameRow, MoveRow, Status, StorageError, TimeControl, Write};
 
@@ -108,7 +109,11 @@ pub struct Game {
     pub status: Status,
     pub result: Option<Outcome>,
     pub creator: Option<String>,
-    pub invite: Option<String>,
+    /// The stored hash of a waiting game's invite code.
+    pub invite_hash: Option<String>,
+    /// The code itself, known only to the server that made it (never stored): the
+    /// creator's link until a restart, after which the creator asks for a new one.
+    pub invite_code: Option<String>,
     pub created_at: i64,
     pub finished_at: Option<i64>,
 }
@@ -149,7 +154,8 @@ impl Game {
             status: row.status,
             result: row.result,
             creator: row.creator,
-            invite: row.invite,
+            invite_hash: row.invite_hash,
+            invite_code: None,
             created_at: row.created_at,
             finished_at: row.finished_at,
         };
@@ -200,6 +206,29 @@ impl Game {
             self.seats[color.opponent().index()],
             Some(Seat::House { .. })
         )
+    }
+
+    /// A new invite code for this waiting game, asked by its creator `session`: the write
+    /// that stores its hash, and the code. The old code stops working once it is applied.
+    pub fn prepare_new_invite(&self, session: &str) -> Result<(Write, String), GameError> {
+        if self.creator.as_deref() != Some(session) {
+            return Err(GameError::NotAPlayer);
+        }
+        if self.status != Status::Waiting {
+            return Err(GameError::AlreadyStarted);
+        }
+        let code = new_secret();
+        let write = Write::NewInvite {
+            game_id: self.id.clone(),
+            invite_hash: hash_secret(&code),
+        };
+        Ok((write, code))
+    }
+
+    /// Replaces the invite code (after its write is stored).
+    pub fn set_invite(&mut self, code: String) {
+        self.invite_hash = Some(hash_secret(&code));
+        self.invite_code = Some(code);
     }
 
     /// The colours `actor` plays in a live game, or why it may not act.
@@ -355,7 +384,7 @@ impl Game {
         now: Instant,
         at: i64,
     ) -> Result<Change, GameError> {
-        if self.invite.as_deref() != Some(code) {
+        if self.invite_hash.as_deref() != Some(&hash_secret(code)) {
             return Err(GameError::NoSuchInvite);
         }
         if self.status != Status::Waiting {
@@ -414,9 +443,10 @@ impl Game {
     pub fn state(&self, viewer: Option<&str>, now: Instant) -> GameState {
         let you = viewer.and_then(|v| self.color_of(v));
         let invite = match (self.status, viewer) {
-            (Status::Waiting, Some(v)) if self.creator.as_deref() == Some(v) => {
-                self.invite.as_ref().map(|code| format!("/join/{code}"))
-            }
+            (Status::Waiting, Some(v)) if self.creator.as_deref() == Some(v) => self
+                .invite_code
+                .as_ref()
+                .map(|code| format!("/join/{code}")),
             _ => None,
         };
         GameState {
@@ -530,7 +560,7 @@ mod tests {
             clock,
             seats,
             creator: Some(ALICE.into()),
-            invite: Some("code".into()),
+            invite_hash: Some(hash_secret("code")),
             status,
             result: None,
             final_clocks: None,
@@ -667,7 +697,10 @@ mod tests {
     #[test]
     fn an_invite_is_taken_once_by_someone_else() {
         let now = Instant::now();
-        let game = Game::restore(row([Some(person(ALICE)), None], None), &[], now).unwrap();
+        let mut game = Game::restore(row([Some(person(ALICE)), None], None), &[], now).unwrap();
+        // Restored from storage, the game knows only the code's hash.
+        assert_eq!(game.state(Some(ALICE), now).invite, None);
+        game.set_invite("code".into());
         assert_eq!(
             game.state(Some(ALICE), now).invite.as_deref(),
             Some("/join/code")
@@ -686,7 +719,6 @@ mod tests {
             code(game.prepare_move(Actor::Session(ALICE), 0, MoveInput::Text("cc"), now, 2)),
             "not-started"
         );
-        let mut game = game;
         let change = game.prepare_join(person(BOB), "code", now, 2).unwrap();
         game.apply(change);
         assert_eq!(game.status, Status::Live);

@@ -80,6 +80,7 @@ on_both_databases!(
     a_failed_batch_stores_nothing_and_spares_the_others,
     concurrent_writes_are_all_committed,
     data_survives_reopening,
+    invite_codes_stored_in_plain_are_hashed_by_the_migration,
 );
 
 fn session(n: u32) -> SessionRow {
@@ -109,7 +110,7 @@ fn game(id: &str, created_at: i64) -> GameRow {
             None,
         ],
         creator: Some("s1".into()),
-        invite: Some(format!("code-{id}")),
+        invite_hash: Some(format!("hash-{id}")),
         status: Status::Waiting,
         result: None,
         final_clocks: None,
@@ -344,6 +345,40 @@ async fn data_survives_reopening(db: Db) {
         .await
         .unwrap();
     assert_eq!(storage.session(&kept.token_hash).await.unwrap(), None);
+}
+
+/// A database of schema version 2 kept invite codes in plain; version 3 hashes them, and
+/// a replaced code's hash is stored.
+async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
+    use sqlx::Connection;
+    use toroid_server::ids::hash_secret;
+    {
+        let storage = db.open().await;
+        storage
+            .commit(vec![Write::Game(Box::new(game("old", 5)))])
+            .await
+            .unwrap();
+    }
+    {
+        // Back to version 2, with the code in plain as version 2 stored it.
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        for sql in [
+            "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DELETE FROM schema_version WHERE version = 3",
+        ] {
+            sqlx::query(sql).execute(&mut conn).await.unwrap();
+        }
+    }
+    let storage = db.open().await;
+    let row = storage.game("old").await.unwrap().unwrap();
+    assert_eq!(row.invite_hash, Some(hash_secret("plain-code")));
+    let write = Write::NewInvite {
+        game_id: "old".into(),
+        invite_hash: hash_secret("new-code"),
+    };
+    storage.commit(vec![write]).await.unwrap();
+    let row = storage.game("old").await.unwrap().unwrap();
+    assert_eq!(row.invite_hash, Some(hash_secret("new-code")));
 }
 
 #[tokio::test]

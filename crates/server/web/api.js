@@ -62,6 +62,8 @@ export const api = {
   create: (spec) => request('POST', '/api/games', spec),
   /** Takes the open seat of the invite game whose code this is; its GameState. */
   join: (code) => request('POST', '/api/join', { code }),
+  /** A new invite link for the waiting game its creator made; the old one stops working. */
+  newInvite: (id) => request('POST', gamePath(id) + '/invite'),
   move: (id, move, ply) => request('POST', gamePath(id) + '/moves', { move, ply }),
   resign: (id) => request('POST', gamePath(id) + '/resign'),
   analysis: (id, ms) => request('GET', `${gamePath(id)}/analysis?ms=${ms}`),

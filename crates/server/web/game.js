@@ -184,8 +184,9 @@ class GamePage {
     const over = s.status === 'finished';
     this.result.hidden = !over;
     this.result.textContent = over ? resultText(s.result) || view.reason_text : '';
-    this.invite.hidden = !(s.status === 'waiting' && s.invite);
-    if (!this.invite.hidden && !this.invite.firstChild) this.showInvite(s.invite);
+    // Only the creator of a waiting game sits in it (`you`).
+    this.invite.hidden = !(s.status === 'waiting' && s.you);
+    if (!this.invite.hidden && this.invite.dataset.link !== (s.invite || '')) this.showInvite(s.invite);
     const mine = this.myTurn() && !this.pending;
     const legal = new Set(view.legal_moves);
     this.passButton.hidden = !(mine && legal.has('pass'));
@@ -209,6 +210,20 @@ class GamePage {
   }
 
   showInvite(path) {
+    this.invite.dataset.link = path || '';
+    if (!path) {
+      // The server keeps only a hash of the code: after a restart the link must be remade.
+      const renew = h('button', { type: 'button', class: 'renew' }, 'Make a new invite link');
+      renew.addEventListener('click', async () => {
+        try {
+          this.apply(await api.newInvite(this.id));
+        } catch (err) {
+          this.refused(err.code, err.message);
+        }
+      });
+      this.invite.replaceChildren(h('p', null, 'The server no longer shows this game\'s invite link. A new link replaces the old one.'), renew);
+      return;
+    }
     const url = new URL(path, location.origin).href;
     const field = h('input', { class: 'invite-link', readonly: true, value: url, 'aria-label': 'invite link', onfocus: (e) => e.target.select() });
     const copy = h('button', { type: 'button', class: 'copy', 'aria-label': 'Copy the invite link' }, 'Copy');

@@ -55,6 +55,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games", post(routes::create_game).get(routes::list_games))
         .route("/games/{id}", get(routes::get_game))
         .route("/games/{id}/join", post(routes::join_game))
+        .route("/games/{id}/invite", post(routes::new_invite))
         .route("/join", post(routes::join_by_code))
         .route("/games/{id}/topology", get(routes::topology))
         .route("/games/{id}/history", get(routes::history))

@@ -26,6 +26,7 @@ use super::{bot_ws, routes, ws};
         routes::list_games,
         routes::get_game,
         routes::join_game,
+        routes::new_invite,
         routes::join_by_code,
         routes::topology,
         routes::history,

@@ -141,6 +141,21 @@ pub async fn join_game(
     Ok(Json(state.hub.join(&session, &id, &request.code).await?))
 }
 
+/// Replaces the invite code of a waiting game its creator made: the old link stops working,
+/// and the answer holds the new one (`invite`).
+#[utoipa::path(post, path = "/api/games/{id}/invite", tag = "games",
+    params(("id" = String, Path)),
+    responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "not-a-player: not the game's creator"),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "the game has started")))]
+pub async fn new_invite(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(id): Path<String>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(state.hub.new_invite(&session, &id).await?))
+}
+
 /// Takes the open seat of the invite game whose code this is (the page at `/join/CODE`
 /// knows only the code).
 #[utoipa::path(post, path = "/api/join", tag = "games", request_body = JoinRequest,

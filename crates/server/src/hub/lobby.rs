@@ -13,7 +13,7 @@ use crate::api::{ClockSettings, ColorChoice, GameState, NewGame, Opponent};
 use crate::bots::{Challenge, Seek};
 use crate::error::ApiError;
 use crate::game::{clock_settings, new_position, player_view, Game};
-use crate::ids::{new_id, new_secret, now_ms};
+use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::referee;
 use crate::seat::Seat;
 use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
@@ -81,6 +81,7 @@ impl Hub {
         creator: Option<String>,
     ) -> Result<Arc<LiveGame>, ApiError> {
         let live = seats.iter().all(Option::is_some);
+        let invite_code = (!live).then(new_secret);
         let row = GameRow {
             id: new_id(),
             game: position.kind().name().to_string(),
@@ -89,14 +90,15 @@ impl Hub {
             clock,
             seats,
             creator,
-            invite: (!live).then(new_secret),
+            invite_hash: invite_code.as_deref().map(hash_secret),
             status: if live { Status::Live } else { Status::Waiting },
             result: None,
             final_clocks: None,
             created_at: now_ms(),
             finished_at: None,
         };
-        let game = Game::restore(row.clone(), &[], Instant::now())?;
+        let mut game = Game::restore(row.clone(), &[], Instant::now())?;
+        game.invite_code = invite_code;
         self.storage
             .commit(vec![Write::Game(Box::new(row))])
             .await?;
@@ -178,13 +180,32 @@ impl Hub {
         code: &str,
     ) -> Result<GameState, ApiError> {
         let id = match id == code {
-            true => lock(&self.invites).get(code).cloned(),
+            true => lock(&self.invites).get(&hash_secret(code)).cloned(),
             false => Some(id.to_string()),
         };
         let live = self
             .find(&id.ok_or_else(|| ApiError::NotFound("invite".into()))?)
             .await?;
         self.take_seat(&live, session, code).await
+    }
+
+    /// A new invite code for the waiting game `id`, which `session` created; the old code
+    /// stops working. The creator's link is known only to the server that made it, so after
+    /// a restart this is how the creator gets one again.
+    pub async fn new_invite(&self, session: &SessionRow, id: &str) -> Result<GameState, ApiError> {
+        let live = self.find(id).await?;
+        let mut game = live.game.lock().await;
+        let (write, code) = game.prepare_new_invite(&session.id)?;
+        self.storage.commit(vec![write]).await?;
+        {
+            let mut invites = lock(&self.invites);
+            if let Some(old) = &game.invite_hash {
+                invites.remove(old);
+            }
+            invites.insert(hash_secret(&code), game.id.clone());
+        }
+        game.set_invite(code);
+        Ok(game.state(Some(&session.id), Instant::now()))
     }
 
     /// `session` takes the open seat of the game whose invite code is `code`.

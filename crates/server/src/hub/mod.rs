@@ -43,7 +43,7 @@ pub struct Hub {
     storage: Storage,
     limits: Limits,
     live: Mutex<HashMap<String, Arc<LiveGame>>>,
-    /// Invite code to game id, for waiting games.
+    /// The hash of an invite code to its game id, for waiting games.
     invites: Mutex<HashMap<String, String>>,
     pub house: House,
     pub bots: Bots,
@@ -130,8 +130,8 @@ impl Hub {
     /// Puts a game in memory, and starts its referee when it is live.
     fn insert(self: &Arc<Hub>, game: Game) -> Arc<LiveGame> {
         let id = game.id.clone();
-        if let (Status::Waiting, Some(code)) = (game.status, &game.invite) {
-            lock(&self.invites).insert(code.clone(), id.clone());
+        if let (Status::Waiting, Some(hash)) = (game.status, &game.invite_hash) {
+            lock(&self.invites).insert(hash.clone(), id.clone());
         }
         let referee = (game.status == Status::Live).then(|| game.seats.clone());
         let live = Arc::new(LiveGame::new(game));
@@ -174,8 +174,8 @@ impl Hub {
         let was_waiting = game.status == Status::Waiting;
         game.apply(change);
         if was_waiting && game.status != Status::Waiting {
-            if let Some(code) = &game.invite {
-                lock(&self.invites).remove(code);
+            if let Some(hash) = &game.invite_hash {
+                lock(&self.invites).remove(hash);
             }
         }
         if game.status == Status::Finished {

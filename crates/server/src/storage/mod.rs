@@ -267,7 +267,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
             from_json(r.try_get("white")?)?,
         ],
         creator: r.try_get("creator")?,
-        invite: r.try_get("invite")?,
+        invite_hash: r.try_get("invite")?,
         status: Status::parse(&status)
             .ok_or_else(|| StorageError::Corrupt(format!("game status '{status}'")))?,
         result: from_json(r.try_get("result")?)?,

@@ -73,7 +73,9 @@ pub struct GameRow {
     pub seats: [Option<Seat>; 2],
     /// The session that created the game (`None` for games between bots).
     pub creator: Option<String>,
-    pub invite: Option<String>,
+    /// The SHA-256 of an invite game's code (`ids::hash_secret`): the code itself is never
+    /// stored, so a copy of the database opens no game.
+    pub invite_hash: Option<String>,
     pub status: Status,
     pub result: Option<Outcome>,
     /// The clocks when the game ended.
@@ -113,6 +115,11 @@ pub enum Write {
         game_id: String,
         color: toroid_rules::Color,
         seat: Seat,
+    },
+    /// A waiting game's invite code was replaced: the old one no longer opens it.
+    NewInvite {
+        game_id: String,
+        invite_hash: String,
     },
     Move(MoveRow),
     Finish {

@@ -1,28 +1,38 @@
 //! The database schema and its migrations. The same SQL runs on SQLite and PostgreSQL: text
 //! and 64-bit integers only, ids made by the server, times in milliseconds since the epoch.
 
-use sqlx::{AnyPool, Row};
+use sqlx::{Any, AnyPool, Row, Transaction};
 
 use super::StorageError;
+use crate::ids::hash_secret;
+
+/// One step of a migration: SQL, or a change SQL cannot make on both databases.
+enum Step {
+    Sql(&'static str),
+    /// Replaces each stored invite code by its hash.
+    HashInviteCodes,
+}
+
+use Step::Sql;
 
 /// Each entry brings the schema from the previous version to the next; entry `i` makes
 /// version `i + 1`. Never edit an entry that has shipped: append a new one.
-const MIGRATIONS: &[&[&str]] = &[
+const MIGRATIONS: &[&[Step]] = &[
     &[
-        "CREATE TABLE sessions (
+        Sql("CREATE TABLE sessions (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL,
         token_hash TEXT NOT NULL UNIQUE,
-        created_at BIGINT NOT NULL)",
-        "CREATE TABLE bots (
+        created_at BIGINT NOT NULL)"),
+        Sql("CREATE TABLE bots (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         owner TEXT NOT NULL,
         token_hash TEXT NOT NULL UNIQUE,
-        created_at BIGINT NOT NULL)",
+        created_at BIGINT NOT NULL)"),
         // Seats are JSON (`crate::seat::Seat`), NULL while open; `result` is JSON
         // (`toroid_rules::Outcome` as JSON); `black_ms`/`white_ms` are the clocks when it ended.
-        "CREATE TABLE games (
+        Sql("CREATE TABLE games (
         id TEXT PRIMARY KEY,
         game TEXT NOT NULL,
         params TEXT NOT NULL,
@@ -37,23 +47,25 @@ const MIGRATIONS: &[&[&str]] = &[
         black_ms BIGINT,
         white_ms BIGINT,
         created_at BIGINT NOT NULL,
-        finished_at BIGINT)",
-        "CREATE INDEX games_by_status ON games (status, created_at)",
+        finished_at BIGINT)"),
+        Sql("CREATE INDEX games_by_status ON games (status, created_at)"),
         // The clocks after the move (NULL without a clock), so a restart resumes them.
-        "CREATE TABLE moves (
+        Sql("CREATE TABLE moves (
         game_id TEXT NOT NULL,
         ply BIGINT NOT NULL,
         mv TEXT NOT NULL,
         black_ms BIGINT,
         white_ms BIGINT,
         at BIGINT NOT NULL,
-        PRIMARY KEY (game_id, ply))",
+        PRIMARY KEY (game_id, ply))"),
     ],
     // Sessions expire when idle: when each was last used.
     &[
-        "ALTER TABLE sessions ADD COLUMN last_seen_at BIGINT",
-        "UPDATE sessions SET last_seen_at = created_at",
+        Sql("ALTER TABLE sessions ADD COLUMN last_seen_at BIGINT"),
+        Sql("UPDATE sessions SET last_seen_at = created_at"),
     ],
+    // Invite codes are stored hashed, as session and bot tokens are.
+    &[Step::HashInviteCodes],
 ];
 
 /// Creates the schema or brings it up to date, in one transaction.
@@ -74,8 +86,13 @@ pub async fn migrate(pool: &AnyPool) -> Result<(), StorageError> {
         });
     }
     for (i, steps) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        for sql in *steps {
-            sqlx::query(sql).execute(&mut *tx).await?;
+        for step in *steps {
+            match step {
+                Sql(sql) => {
+                    sqlx::query(sql).execute(&mut *tx).await?;
+                }
+                Step::HashInviteCodes => hash_invite_codes(&mut tx).await?,
+            }
         }
         sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
             .bind(i as i64 + 1)
@@ -83,5 +100,20 @@ pub async fn migrate(pool: &AnyPool) -> Result<(), StorageError> {
             .await?;
     }
     tx.commit().await?;
+    Ok(())
+}
+
+async fn hash_invite_codes(tx: &mut Transaction<'_, Any>) -> Result<(), StorageError> {
+    let rows = sqlx::query("SELECT id, invite FROM games WHERE invite IS NOT NULL")
+        .fetch_all(&mut **tx)
+        .await?;
+    for row in rows {
+        let (id, code): (String, String) = (row.try_get("id")?, row.try_get("invite")?);
+        sqlx::query("UPDATE games SET invite = $1 WHERE id = $2")
+            .bind(hash_secret(&code))
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(())
 }

@@ -94,7 +94,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(g.seats[0].as_ref().map(json))
         .bind(g.seats[1].as_ref().map(json))
         .bind(&g.creator)
-        .bind(&g.invite)
+        .bind(&g.invite_hash)
         .bind(g.status.as_str())
         .bind(g.result.as_ref().map(json))
         .bind(g.final_clocks.map(|c| c[0]))
@@ -117,6 +117,12 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             };
             sqlx::query(sql).bind(json(seat)).bind(game_id)
         }
+        Write::NewInvite {
+            game_id,
+            invite_hash,
+        } => sqlx::query("UPDATE games SET invite = $1 WHERE id = $2 AND status = 'waiting'")
+            .bind(invite_hash)
+            .bind(game_id),
         Write::Move(m) => sqlx::query(
             "INSERT INTO moves (game_id, ply, mv, black_ms, white_ms, at)
              VALUES ($1, $2, $3, $4, $5, $6)",
