@@ -34,6 +34,8 @@ enum Command {
     Gtp(commands::gtp::Args),
     /// Run the game server and its web page.
     Serve(commands::serve::Args),
+    /// Copy a server's database consistently, while it runs.
+    Backup(commands::backup::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Match(args) => commands::match_::run(args),
         Command::Gtp(args) => commands::gtp::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Backup(args) => commands::backup::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -651,3 +651,365 @@ async fn invite_codes_are_stored_hashed_and_can_be_replaced() {
     assert_eq!(joined.status, 200, "{:?}", joined.body);
     assert_eq!(joined.body["status"], "live");
 }
+
+/// Runs `sql` on the SQLite database in `data` (while a server may hold it).
+async fn run_sql(data: &std::path::Path, sql: &[&str]) {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}", data.join("toroid.sqlite3").display());
+    let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    for statement in sql {
+        sqlx::query(statement).execute(&mut conn).await.unwrap();
+    }
+    conn.close().await.unwrap();
+}
+
+/// Point 9, damaged files: a header of garbage, an empty file, and a truncated file are each
+/// refused within seconds, with an error that names the file and the cause.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_database_file_is_refused_at_once_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let make = |name: &str, bytes: &[u8]| {
+        let data = dir.path().join(name);
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::write(data.join("toroid.sqlite3"), bytes).unwrap();
+        data
+    };
+    let garbage = make("garbage", &b"this is no database; ".repeat(400));
+    let empty = make("empty", b"");
+
+    // A real database with many games, written out of its log, then cut in half.
+    let truncated = dir.path().join("truncated");
+    {
+        let serve = Serve::start(&truncated);
+        let alice = Client::person(&serve.base, "alice").await;
+        for _ in 0..20 {
+            alice
+                .create(
+                    json!({"game": "go", "params": {"size": 19}, "opponent": {"kind": "invite"},
+                    "color": "black"}),
+                )
+                .await;
+        }
+        serve.kill();
+    }
+    run_sql(&truncated, &["PRAGMA wal_checkpoint(TRUNCATE)"]).await;
+    let file = truncated.join("toroid.sqlite3");
+    let length = std::fs::metadata(&file).unwrap().len();
+    assert!(length >= 4 * 4096, "{length} bytes: too small to cut");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(length / 2)
+        .unwrap();
+
+    for (data, cause) in [
+        (&garbage, "not a database"),
+        (&empty, "empty"),
+        (&truncated, "malformed"),
+    ] {
+        let (status, stderr, took) = Serve::refused(data);
+        assert!(!status.success(), "{data:?} was served");
+        assert!(
+            took < Duration::from_secs(10),
+            "{data:?}: refused after {took:?}"
+        );
+        let path = data.canonicalize().unwrap().join("toroid.sqlite3");
+        assert!(
+            stderr.contains(&path.display().to_string()) && stderr.contains(cause),
+            "{data:?}: the error names neither the file nor '{cause}': {stderr}"
+        );
+    }
+}
+
+/// Point 9, damaged rows: a live game with corrupt parameters, a finished game with a corrupt
+/// seat, and a live game with a missing move are set aside (logged with their ids, answered
+/// `503 unavailable`), while every other game goes on and lists still work. A commit that
+/// keeps failing is retried with a growing wait, not in a loop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn damaged_games_are_set_aside_and_failing_commits_back_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let serve = Serve::start(&data);
+    let alice = Client::person(&serve.base, "alice").await;
+    let bob = Client::person(&serve.base, "bob").await;
+    // Four games between alice and bob, with `plies` moves each.
+    let mut ids = Vec::new();
+    for plies in [2, 1, 1, 3] {
+        let created = alice
+            .create(
+                json!({"game": "go", "params": {"size": 5}, "color": "black",
+                "opponent": {"kind": "invite"}}),
+            )
+            .await;
+        let id = created["id"].as_str().unwrap().to_string();
+        let join = json!({"code": common::invite_code(&created)});
+        bob.post(&format!("/api/games/{id}/join"), join).await;
+        for (ply, mv) in ["aa", "bb", "cc"].iter().enumerate().take(plies) {
+            let player = if ply.is_multiple_of(2) { &alice } else { &bob };
+            let answer = player
+                .post(
+                    &format!("/api/games/{id}/moves"),
+                    json!({"move": mv, "ply": ply}),
+                )
+                .await;
+            assert_eq!(answer.status, 200, "{:?}", answer.body);
+        }
+        ids.push(id);
+    }
+    let [good, bad_params, bad_seat, gap] = [0, 1, 2, 3].map(|i| ids[i].clone());
+    alice
+        .post(&format!("/api/games/{bad_seat}/resign"), json!({}))
+        .await;
+    serve.kill();
+    run_sql(
+        &data,
+        &[
+            &format!("UPDATE games SET params = '{{\"size\": ' WHERE id = '{bad_params}'"),
+            &format!("UPDATE games SET white = '{{\"kind\": 7}}' WHERE id = '{bad_seat}'"),
+            &format!("DELETE FROM moves WHERE game_id = '{gap}' AND ply = 1"),
+        ],
+    )
+    .await;
+
+    let log = dir.path().join("serve.log");
+    let serve = Serve::start_logged(&data, &log);
+    let (alice, bob) = (alice.at(&serve.base), bob.at(&serve.base));
+    let listed = alice.get("/api/games?limit=50").await;
+    assert_eq!(listed.status, 200, "{:?}", listed.body);
+    let listed: Vec<&str> = listed
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        listed.contains(&good.as_str()) && !listed.contains(&bad_seat.as_str()),
+        "{listed:?}"
+    );
+    for id in [&bad_params, &bad_seat, &gap] {
+        let answer = alice.get(&format!("/api/games/{id}")).await;
+        assert_eq!((answer.status, answer.code()), (503, "unavailable"), "{id}");
+        assert!(answer.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(id.as_str()));
+    }
+    let moved = alice
+        .post(
+            &format!("/api/games/{good}/moves"),
+            json!({"move": "cc", "ply": 2}),
+        )
+        .await;
+    assert_eq!(
+        moved.status, 200,
+        "the undamaged game goes on: {:?}",
+        moved.body
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    for id in [&bad_params, &bad_seat, &gap] {
+        assert!(
+            logged
+                .lines()
+                .any(|l| l.contains("set aside") && l.contains(id.as_str())),
+            "no log line sets {id} aside: {logged}"
+        );
+    }
+    assert!(logged.contains("move 1 is missing"), "{logged}");
+
+    // Every move write fails: the house bot's move is retried with a growing wait.
+    run_sql(
+        &data,
+        &["CREATE TRIGGER injected_fault BEFORE INSERT ON moves
+           BEGIN SELECT RAISE(ABORT, 'injected fault'); END"],
+    )
+    .await;
+    let created = bob
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "white",
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let failures = std::fs::read_to_string(&log)
+        .unwrap()
+        .matches("injected fault")
+        .count();
+    assert!(
+        (1..=8).contains(&failures),
+        "{failures} failed commits in 4 s: retries must back off"
+    );
+    run_sql(&data, &["DROP TRIGGER injected_fault"]).await;
+    let (mut socket, first) = bob.watch(id).await;
+    if first["position"]["ply"] == 0 {
+        let moved = socket.state_until(|s| s["position"]["ply"] == 1).await;
+        assert_eq!(moved["status"], "live");
+    }
+}
+
+/// Point 10: a clean stop (SIGTERM) leaves everything in the database file itself, so that
+/// a copy of that one file holds every game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_stop_leaves_a_whole_database_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let serve = Serve::start(&data);
+    let (alice, bob) = (
+        Client::person(&serve.base, "alice").await,
+        Client::person(&serve.base, "bob").await,
+    );
+    let id = play_a_little(&alice, &bob, 4).await;
+    serve.stop();
+    let wal = data.join("toroid.sqlite3-wal");
+    assert_eq!(
+        std::fs::metadata(&wal).map_or(0, |m| m.len()),
+        0,
+        "the log is not empty"
+    );
+
+    let copy = dir.path().join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(data.join("toroid.sqlite3"), copy.join("toroid.sqlite3")).unwrap();
+    let serve = Serve::start(&copy);
+    let state = alice.at(&serve.base).get(&format!("/api/games/{id}")).await;
+    assert_eq!(state.status, 200, "{:?}", state.body);
+    assert_eq!(state.body["position"]["ply"], 4);
+}
+
+/// Creates a game between `alice` (black) and `bob` and plays `plies` moves; its id.
+async fn play_a_little(alice: &Client, bob: &Client, plies: usize) -> String {
+    let created = alice
+        .create(
+            json!({"game": "go", "params": {"size": 19}, "color": "black",
+            "opponent": {"kind": "invite"}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let join = json!({"code": common::invite_code(&created)});
+    let mut state = bob.post(&format!("/api/games/{id}/join"), join).await.body;
+    for ply in 0..plies {
+        state = play_one(if ply.is_multiple_of(2) { alice } else { bob }, &state).await;
+    }
+    id
+}
+
+/// The player to move in `state` plays its first legal move that is not a pass; the state
+/// the server acknowledged.
+async fn play_one(player: &Client, state: &Value) -> Value {
+    let id = state["id"].as_str().unwrap();
+    let position = &state["position"];
+    let mv = position["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| *m != "pass")
+        .unwrap();
+    let answer = player
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": mv, "ply": position["ply"]}),
+        )
+        .await;
+    assert_eq!(answer.status, 200, "{:?}", answer.body);
+    answer.body
+}
+
+/// Point 10: `toroid backup` taken while four games are being played holds every move that
+/// was acknowledged before it began, and a server restored from it serves them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_taken_under_load_holds_everything_acknowledged_before_it() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let serve = Serve::start(&data);
+    let (alice, bob) = (
+        Client::person(&serve.base, "alice").await,
+        Client::person(&serve.base, "bob").await,
+    );
+    let running = Arc::new(AtomicBool::new(true));
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        let id = play_a_little(&alice, &bob, 0).await;
+        let acknowledged = Arc::new(AtomicUsize::new(0));
+        let (alice, bob, running, counter) = (
+            alice.at(&serve.base),
+            bob.at(&serve.base),
+            running.clone(),
+            acknowledged.clone(),
+        );
+        let task = tokio::spawn({
+            let id = id.clone();
+            async move {
+                let mut state = alice.get(&format!("/api/games/{id}")).await.body;
+                while running.load(Ordering::SeqCst) {
+                    // Four games at four moves a second stay under the per-address rate.
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                    let ply = state["position"]["ply"].as_u64().unwrap() as usize;
+                    state = play_one(if ply.is_multiple_of(2) { &alice } else { &bob }, &state).await;
+                    counter.store(ply + 1, Ordering::SeqCst);
+                }
+            }
+        });
+        games.push((id, acknowledged, task));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let before: Vec<usize> = games.iter().map(|g| g.1.load(Ordering::SeqCst)).collect();
+    let backup = dir.path().join("backup.sqlite3");
+    let output = tokio::task::spawn_blocking({
+        let (data, backup) = (data.clone(), backup.clone());
+        move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_toroid"))
+                .args(["backup", "--data"])
+                .arg(&data)
+                .arg(&backup)
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    running.store(false, Ordering::SeqCst);
+    let mut after = Vec::new();
+    for (_, acknowledged, task) in games.iter_mut() {
+        task.await.unwrap();
+        after.push(acknowledged.load(Ordering::SeqCst));
+    }
+    assert!(
+        before.iter().zip(&after).all(|(b, a)| a > b && *b > 0),
+        "the load ran before and after the backup: {before:?} then {after:?}"
+    );
+    // A second backup to the same file is refused.
+    let again = std::process::Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["backup", "--data"])
+        .arg(&data)
+        .arg(&backup)
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists"));
+    serve.kill();
+
+    let restored = dir.path().join("restored");
+    std::fs::create_dir_all(&restored).unwrap();
+    std::fs::copy(&backup, restored.join("toroid.sqlite3")).unwrap();
+    let serve = Serve::start(&restored);
+    let alice = alice.at(&serve.base);
+    for ((id, _, _), acknowledged) in games.iter().zip(&before) {
+        let state = alice.get(&format!("/api/games/{id}")).await;
+        assert_eq!(state.status, 200, "{:?}", state.body);
+        let plies = state.body["position"]["ply"].as_u64().unwrap() as usize;
+        assert!(
+            plies >= *acknowledged,
+            "game {id}: {plies} moves restored, {acknowledged} acknowledged before the backup"
+        );
+    }
+}

@@ -48,6 +48,8 @@ pub enum ApiError {
     RateLimited,
     #[error("the server is busy: {0}")]
     Busy(&'static str),
+    #[error("game '{0}' is damaged in the database and set aside (the server's log says why)")]
+    Unavailable(String),
     #[error("this method is not allowed here")]
     MethodNotAllowed,
     #[error("requests from the page at {0} may not act here: it is not this server's origin (an operator allows it with --allowed-origin)")]
@@ -79,6 +81,7 @@ impl ApiError {
             ApiError::Limit(_) => "limit",
             ApiError::RateLimited => "rate-limited",
             ApiError::Busy(_) => "busy",
+            ApiError::Unavailable(_) => "unavailable",
             ApiError::MethodNotAllowed => "method-not-allowed",
             ApiError::CrossOrigin(_) => "cross-origin",
             ApiError::Storage(_) => "storage",
@@ -104,7 +107,7 @@ impl ApiError {
             ApiError::IllegalMove(_) => 422,
             ApiError::Limit(_) | ApiError::RateLimited => 429,
             ApiError::Storage(_) => 500,
-            ApiError::Busy(_) => 503,
+            ApiError::Busy(_) | ApiError::Unavailable(_) => 503,
         }
     }
 }

@@ -23,4 +23,4 @@ pub mod server;
 pub mod storage;
 
 pub use config::{Config, Limits};
-pub use server::{run, Server, StartError};
+pub use server::{backup, run, Server, StartError};

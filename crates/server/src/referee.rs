@@ -2,11 +2,13 @@
 //! clock reaches zero, or a player's first move is overdue), and moves for the house bots. It lives until the game is over.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::time::Instant as TokioInstant;
 use toroid_rules::Bot;
 use toroid_rules::{Color, Position};
 
+use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
 use crate::hub::{Hub, LiveGame};
 use crate::seat::Seat;
@@ -16,6 +18,7 @@ pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
     let levels = seats.map(|s| s.and_then(|s| s.house_level()));
     // Bots keep their search trees from move to move; one lost to a time-out is rebuilt.
     let mut bots: [Option<Box<dyn Bot>>; 2] = [None, None];
+    let mut backoff = Backoff::default();
     loop {
         let (deadline, think) = {
             let game = live.game.lock().await;
@@ -51,34 +54,67 @@ pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
                     (bot, mv) = hub.house.think(bot, position.clone(), clock, color) => {
                         bots[color.index()] = Some(bot);
                         let played = hub.play(&live, Actor::Seat(color), ply as u64, MoveInput::Move(mv)).await;
-                        if let Err(error) = played {
-                            report(&live, color, &error);
+                        match played {
+                            Ok(_) => backoff.reset(),
+                            Err(error) => {
+                                report(&live, color, &error);
+                                backoff.wait_if_storage(&error).await;
+                            }
                         }
                     }
-                    () = deadline_passes => check_deadline(&hub, &live).await,
+                    () = deadline_passes => check_deadline(&hub, &live, &mut backoff).await,
                     () = hub.stopped() => return,
                 }
             }
             None => tokio::select! {
                 () = live.wake.notified() => {}
-                () = deadline_passes => check_deadline(&hub, &live).await,
+                () = deadline_passes => check_deadline(&hub, &live, &mut backoff).await,
                 () = hub.stopped() => return,
             },
         }
     }
 }
 
-async fn check_deadline(hub: &Hub, live: &LiveGame) {
-    if let Err(error) = hub.end_if_overdue(live).await {
-        tracing::error!(game = %live.id, %error, "cannot end the game at its deadline");
-        // Storage failed: try again shortly rather than spin.
-        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+async fn check_deadline(hub: &Hub, live: &LiveGame, backoff: &mut Backoff) {
+    match hub.end_if_overdue(live).await {
+        Ok(_) => backoff.reset(),
+        Err(error) => {
+            tracing::error!(game = %live.id, %error, "cannot end the game at its deadline");
+            backoff.wait_if_storage(&error).await;
+        }
     }
 }
 
-fn report(live: &LiveGame, color: Color, error: &crate::error::ApiError) {
+/// How long the referee waits before trying again after storage failed: doubling from
+/// 250 ms to 8 s, so a failing database is retried a few times a minute, not in a loop.
+#[derive(Default)]
+struct Backoff {
+    failures: u32,
+}
+
+impl Backoff {
+    const FIRST: Duration = Duration::from_millis(250);
+    const MAX: Duration = Duration::from_secs(8);
+
+    fn reset(&mut self) {
+        self.failures = 0;
+    }
+
+    async fn wait_if_storage(&mut self, error: &ApiError) {
+        if !matches!(error, ApiError::Storage(_)) {
+            return;
+        }
+        let wait = Self::FIRST
+            .saturating_mul(1 << self.failures.min(16))
+            .min(Self::MAX);
+        self.failures += 1;
+        tokio::time::sleep(wait).await;
+    }
+}
+
+fn report(live: &LiveGame, color: Color, error: &ApiError) {
     // A person may resign while the bot thinks: then its move comes too late, as it should.
-    if !matches!(error, crate::error::ApiError::GameOver) {
+    if !matches!(error, ApiError::GameOver) {
         tracing::error!(game = %live.id, %color, %error, "house bot's move refused");
     }
 }

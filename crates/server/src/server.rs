@@ -78,7 +78,7 @@ impl Server {
     }
 
     /// Stops accepting, lets requests in flight finish (every acknowledged move is already
-    /// stored), and returns.
+    /// stored), checkpoints SQLite's log into the database file, and returns.
     pub async fn stop(self) {
         self.hub.stop();
         let _ = self.shutdown.send(());
@@ -86,6 +86,7 @@ impl Server {
         if tokio::time::timeout(STOP_GRACE, &mut task).await.is_err() {
             task.abort();
         }
+        self.hub.checkpoint().await;
     }
 }
 
@@ -120,6 +121,16 @@ pub fn run(config: Config) -> Result<(), StartError> {
     // Searches on blocking threads end within their time cap; do not wait for them.
     runtime.shutdown_timeout(Duration::from_secs(1));
     result
+}
+
+/// Writes a consistent copy of the SQLite database in `data` to the new file `dest`, while a
+/// server may be running on it (`toroid backup`).
+pub fn backup(data: &std::path::Path, dest: &std::path::Path) -> Result<(), StartError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(StartError::Runtime)?;
+    Ok(runtime.block_on(Storage::backup(data, dest))?)
 }
 
 async fn shutdown_signal() {

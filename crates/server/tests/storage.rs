@@ -204,7 +204,7 @@ async fn a_game_lives_and_ends(db: Db) {
         .await
         .unwrap()
         .into_iter()
-        .map(|g| g.id)
+        .map(|g| g.unwrap().id)
         .collect();
     assert_eq!(unfinished, ["g1", "g2"]);
 
@@ -225,7 +225,10 @@ async fn a_game_lives_and_ends(db: Db) {
     );
     assert_eq!(storage.unfinished_games().await.unwrap().len(), 1);
 
-    let all = storage.games(None, 10).await.unwrap();
+    let all: Vec<(GameRow, i64)> = (storage.games(None, 10).await.unwrap())
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
     let listed: Vec<(&str, i64)> = all.iter().map(|(g, n)| (g.id.as_str(), *n)).collect();
     assert_eq!(listed, [("g2", 0), ("g1", 3)], "newest first, with plies");
     let finished = storage.games(Some(Status::Finished), 10).await.unwrap();

@@ -18,12 +18,22 @@ impl Serve {
 
     /// A server started with `options` besides its port and data directory.
     pub fn start_with(data: &Path, options: &[&str]) -> Serve {
+        Serve::spawn(data, options, Stdio::null())
+    }
+
+    /// A server whose log (stderr) goes to the file `log`.
+    pub fn start_logged(data: &Path, log: &Path) -> Serve {
+        let log = std::fs::File::create(log).expect("the log file opens");
+        Serve::spawn(data, &[], Stdio::from(log))
+    }
+
+    fn spawn(data: &Path, options: &[&str], log: Stdio) -> Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_toroid"))
             .args(["serve", "--port", "0", "--data"])
             .arg(data)
             .args(options)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(log)
             .spawn()
             .expect("toroid serve starts");
         let mut line = String::new();
@@ -38,6 +48,35 @@ impl Serve {
             .trim_end_matches('/')
             .to_string();
         Serve { child, base }
+    }
+
+    /// A server that must refuse to start on `data`: its exit status, its error output,
+    /// and how long it took to give up (killed after 60 s).
+    pub fn refused(data: &Path) -> (std::process::ExitStatus, String, std::time::Duration) {
+        let started = std::time::Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_toroid"))
+            .args(["serve", "--port", "0", "--data"])
+            .arg(data)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("toroid serve starts");
+        let deadline = started + std::time::Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let _ = child.kill();
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status, stderr, started.elapsed())
+    }
+
+    /// SIGTERM, as a service manager stops it: a clean stop.
+    pub fn stop(mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        self.child.wait().unwrap();
     }
 
     /// SIGKILL: no chance to clean up.

@@ -43,6 +43,8 @@ pub struct Hub {
     storage: Storage,
     limits: Limits,
     live: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// Games whose stored rows cannot be read, and why: set aside, answered `unavailable`.
+    damaged: Mutex<HashMap<String, String>>,
     /// The hash of an invite code to its game id, for waiting games.
     invites: Mutex<HashMap<String, String>>,
     pub house: House,
@@ -98,22 +100,48 @@ impl Hub {
             limits,
             live: Mutex::new(HashMap::new()),
             invites: Mutex::new(HashMap::new()),
+            damaged: Mutex::new(HashMap::new()),
             bots: Bots::default(),
             stopping: watch::Sender::new(false),
         });
         let now = Instant::now();
         for row in hub.storage.unfinished_games().await? {
-            let id = row.id.clone();
-            let moves = hub.storage.moves(&id).await?;
-            match Game::restore(row, &moves, now) {
+            let restored = match row {
+                Ok(row) => {
+                    let id = row.id.clone();
+                    match hub.storage.moves(&id).await {
+                        Ok(moves) => Game::restore(row, &moves, now).map_err(|error| (id, error)),
+                        Err(error) => Err((id, error)),
+                    }
+                }
+                Err(damaged) => Err((damaged.id, damaged.error)),
+            };
+            match restored {
                 Ok(game) => {
-                    tracing::info!(game = %id, plies = moves.len(), "restored");
+                    tracing::info!(game = %game.id, plies = game.moves.len(), "restored");
                     hub.insert(game);
                 }
-                Err(error) => tracing::error!(game = %id, %error, "cannot restore; left out"),
+                Err((id, error)) => hub.set_aside(&id, &error),
             }
         }
         Ok(hub)
+    }
+
+    /// Sets game `id` aside: its stored rows cannot be read. It is logged once and answered
+    /// `unavailable`; every other game goes on.
+    fn set_aside(&self, id: &str, error: &StorageError) {
+        let mut damaged = lock(&self.damaged);
+        if !damaged.contains_key(id) {
+            tracing::error!(game = %id, %error, "damaged in the database: set aside");
+            damaged.insert(id.to_string(), error.to_string());
+        }
+    }
+
+    /// Makes the database file whole on its own (SQLite's log checkpointed), after a stop.
+    pub async fn checkpoint(&self) {
+        if let Err(error) = self.storage.checkpoint().await {
+            tracing::warn!(%error, "cannot checkpoint the database's log");
+        }
     }
 
     /// Ends every referee; games stay as stored.
@@ -150,15 +178,33 @@ impl Hub {
         if let Some(live) = lock(&self.live).get(id) {
             return Ok(live.clone());
         }
+        if lock(&self.damaged).contains_key(id) {
+            return Err(ApiError::Unavailable(id.to_string()));
+        }
         let not_found = || ApiError::NotFound(format!("game '{id}'"));
-        let row = self.storage.game(id).await?.ok_or_else(not_found)?;
+        let row = match self.storage.game(id).await {
+            Err(error @ StorageError::Corrupt(_)) => {
+                self.set_aside(id, &error);
+                return Err(ApiError::Unavailable(id.to_string()));
+            }
+            row => row?.ok_or_else(not_found)?,
+        };
         if row.status != Status::Finished {
             // Created or restored this instant: it is in memory now, or it was not yet stored.
             return lock(&self.live).get(id).cloned().ok_or_else(not_found);
         }
-        let moves = self.storage.moves(id).await?;
-        let game = Game::restore(row, &moves, Instant::now())?;
-        Ok(Arc::new(LiveGame::new(game)))
+        let restored = match self.storage.moves(id).await {
+            Ok(moves) => Game::restore(row, &moves, Instant::now()),
+            Err(error) => Err(error),
+        };
+        match restored {
+            Ok(game) => Ok(Arc::new(LiveGame::new(game))),
+            Err(error @ StorageError::Corrupt(_)) => {
+                self.set_aside(id, &error);
+                Err(ApiError::Unavailable(id.to_string()))
+            }
+            Err(error) => Err(error.into()),
+        }
     }
 
     /// Commits `change` to storage, then applies and announces it.
@@ -205,6 +251,10 @@ impl Hub {
         let rows = self.storage.games(status, limit.min(MAX_LIST)).await?;
         Ok(rows
             .into_iter()
+            .filter_map(|row| {
+                row.map_err(|damaged| self.set_aside(&damaged.id, &damaged.error))
+                    .ok()
+            })
             .map(|(row, plies)| GameSummary {
                 params: serde_json::from_str(&row.params).unwrap_or(Value::Null),
                 players: players(&row.seats),

@@ -6,12 +6,13 @@ mod rows;
 mod schema;
 mod writer;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Once;
+use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
-use sqlx::{AnyPool, Row};
+use sqlx::{AnyConnection, AnyPool, Connection, Row};
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
@@ -26,6 +27,8 @@ pub enum StorageError {
     TooNew { found: i64, known: i64 },
     #[error("a stored value is corrupt: {0}")]
     Corrupt(String),
+    #[error("the database file {path} is damaged: {cause}")]
+    DamagedFile { path: String, cause: String },
     #[error("no such game")]
     NoSuchGame,
     #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
@@ -34,18 +37,23 @@ pub enum StorageError {
     DataDir { path: String, error: std::io::Error },
     #[error("the storage writer has stopped")]
     Closed,
+    #[error("cannot back up {database}: {cause}")]
+    Backup { database: String, cause: String },
 }
 
 /// Queued jobs before writers wait for the group-commit task.
 const QUEUE: usize = 8192;
 /// Connections for reads.
 const READERS: u32 = 8;
+/// Longest wait for a database connection before a request fails with `storage`.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A handle to the database; cheap to clone.
 #[derive(Clone)]
 pub struct Storage {
     readers: AnyPool,
     jobs: mpsc::Sender<writer::Job>,
+    sqlite: bool,
 }
 
 impl Storage {
@@ -69,16 +77,19 @@ impl Storage {
     /// Opens the database at `url` (`sqlite://PATH` or `postgres://...`), creates or migrates
     /// its schema, and starts the writer.
     pub async fn open(url: &str) -> Result<Storage, StorageError> {
-        static DRIVERS: Once = Once::new();
-        DRIVERS.call_once(sqlx::any::install_default_drivers);
+        install_drivers();
         let sqlite = url.starts_with("sqlite:");
         if !sqlite && !url.starts_with("postgres://") && !url.starts_with("postgresql://") {
             return Err(StorageError::UnsupportedUrl(url.to_string()));
         }
         let options = AnyConnectOptions::from_str(url)?;
+        if sqlite {
+            check_sqlite_file(url, &options).await?;
+        }
         let pool = |size: u32| {
             AnyPoolOptions::new()
                 .max_connections(size)
+                .acquire_timeout(ACQUIRE_TIMEOUT)
                 .after_connect(move |conn, _| {
                     Box::pin(async move {
                         if sqlite {
@@ -103,7 +114,50 @@ impl Storage {
         let readers = pool(READERS).await?;
         let (jobs, queue) = mpsc::channel(QUEUE);
         tokio::spawn(writer::run(writes, queue));
-        Ok(Storage { readers, jobs })
+        Ok(Storage {
+            readers,
+            jobs,
+            sqlite,
+        })
+    }
+
+    /// Copies SQLite's write-ahead log into the database file and empties it, so that the
+    /// file alone holds everything (a clean stop does this). Nothing to do on PostgreSQL.
+    pub async fn checkpoint(&self) -> Result<(), StorageError> {
+        if self.sqlite {
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&self.readers)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Writes a consistent copy of the SQLite database in `data` to the new file `dest`
+    /// while a server may be using it (`VACUUM INTO` reads one snapshot). PostgreSQL has its
+    /// own tools (docs/server.md).
+    pub async fn backup(data: &Path, dest: &Path) -> Result<(), StorageError> {
+        let source = data.join("toroid.sqlite3");
+        let fail = |cause: String| StorageError::Backup {
+            database: source.display().to_string(),
+            cause,
+        };
+        if !source.is_file() {
+            return Err(fail("there is no database there".into()));
+        }
+        if dest.exists() {
+            return Err(fail(format!("{} exists: give a new file", dest.display())));
+        }
+        install_drivers();
+        let url = Storage::sqlite_url(data)?.replace("mode=rwc", "mode=ro");
+        check_sqlite_file(&url, &AnyConnectOptions::from_str(&url)?).await?;
+        let mut conn = AnyConnection::connect(&url).await?;
+        sqlx::query("VACUUM INTO $1")
+            .bind(dest.display().to_string())
+            .execute(&mut conn)
+            .await
+            .map_err(|e| fail(e.to_string()))?;
+        let _ = conn.close().await;
+        Ok(())
     }
 
     /// Commits `writes` together; returns once they are durable.
@@ -173,21 +227,28 @@ impl Storage {
         row.as_ref().map(game_row).transpose()
     }
 
-    /// Every game that is not finished, oldest first: what a restart brings back.
-    pub async fn unfinished_games(&self) -> Result<Vec<GameRow>, StorageError> {
+    /// Every game that is not finished, oldest first: what a restart brings back. A row that
+    /// cannot be read is returned as damaged, so that one bad row stops only its own game.
+    pub async fn unfinished_games(
+        &self,
+    ) -> Result<Vec<Result<GameRow, DamagedGame>>, StorageError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE status <> 'finished' ORDER BY created_at, id"
         );
         let rows = sqlx::query(&sql).fetch_all(&self.readers).await?;
-        rows.iter().map(game_row).collect()
+        Ok(rows
+            .iter()
+            .map(|r| game_row(r).map_err(|e| damaged(r, e)))
+            .collect())
     }
 
     /// Games newest first, with their number of moves; only those of `status` if given.
+    /// Damaged rows are returned as such.
     pub async fn games(
         &self,
         status: Option<Status>,
         limit: u32,
-    ) -> Result<Vec<(GameRow, i64)>, StorageError> {
+    ) -> Result<Vec<Result<(GameRow, i64), DamagedGame>>, StorageError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS},
                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS plies
@@ -199,12 +260,14 @@ impl Storage {
             .bind(i64::from(limit))
             .fetch_all(&self.readers)
             .await?;
-        rows.iter()
-            .map(|r| Ok((game_row(r)?, r.try_get("plies")?)))
-            .collect()
+        let row = |r: &AnyRow| Ok((game_row(r)?, r.try_get("plies")?));
+        Ok(rows
+            .iter()
+            .map(|r| row(r).map_err(|e| damaged(r, e)))
+            .collect())
     }
 
-    /// A game's moves in order.
+    /// A game's moves in order; a gap in their plies is corruption, not a shorter game.
     pub async fn moves(&self, game_id: &str) -> Result<Vec<MoveRow>, StorageError> {
         let rows = sqlx::query(
             "SELECT game_id, ply, mv, black_ms, white_ms, at FROM moves
@@ -223,7 +286,87 @@ impl Storage {
                     at: r.try_get("at")?,
                 })
             })
+            .enumerate()
+            .map(|(ply, row): (usize, Result<MoveRow, StorageError>)| {
+                let row = row?;
+                match row.ply == ply as i64 {
+                    true => Ok(row),
+                    false => Err(StorageError::Corrupt(format!(
+                        "game {game_id}: move {ply} is missing (the next stored is {})",
+                        row.ply
+                    ))),
+                }
+            })
             .collect()
+    }
+}
+
+/// A game whose row cannot be read: set aside, every other game goes on.
+#[derive(Debug)]
+pub struct DamagedGame {
+    pub id: String,
+    pub error: StorageError,
+}
+
+fn damaged(row: &AnyRow, error: StorageError) -> DamagedGame {
+    DamagedGame {
+        id: row.try_get("id").unwrap_or_else(|_| "(no id)".into()),
+        error,
+    }
+}
+
+/// sqlx's `Any` driver learns its databases once per process.
+fn install_drivers() {
+    static DRIVERS: Once = Once::new();
+    DRIVERS.call_once(sqlx::any::install_default_drivers);
+}
+
+/// The file of a `sqlite://PATH?...` URL (as [`Storage::sqlite_url`] writes it).
+fn sqlite_file(url: &str) -> PathBuf {
+    let path = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:");
+    let path = path.split('?').next().unwrap_or_default();
+    PathBuf::from(
+        path.replace("%23", "#")
+            .replace("%3F", "?")
+            .replace("%25", "%"),
+    )
+}
+
+/// Refuses, at once and naming the file, a SQLite file that cannot be toroid's database: an
+/// empty file with no write-ahead log (a failed copy), a damaged header, a truncated or
+/// otherwise corrupt file (`PRAGMA quick_check`, which reads every page once).
+async fn check_sqlite_file(url: &str, options: &AnyConnectOptions) -> Result<(), StorageError> {
+    let path = sqlite_file(url);
+    let damaged = |cause: String| StorageError::DamagedFile {
+        path: path.display().to_string(),
+        cause,
+    };
+    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).ok();
+    let mut wal = path.clone().into_os_string();
+    wal.push("-wal");
+    if size(&path) == Some(0) && size(Path::new(&wal)).unwrap_or(0) == 0 {
+        return Err(damaged(
+            "it is empty (0 bytes) and has no write-ahead log, so it holds no games; move it \
+             away to start an empty database, or restore a backup"
+                .into(),
+        ));
+    }
+    let mut conn = AnyConnection::connect_with(options)
+        .await
+        .map_err(|e| damaged(e.to_string()))?;
+    let verdict: Vec<String> = sqlx::query_scalar("PRAGMA quick_check")
+        .fetch_all(&mut conn)
+        .await
+        .map_err(|e| damaged(e.to_string()))?;
+    let _ = conn.close().await;
+    match verdict.as_slice() {
+        [ok] if ok == "ok" => Ok(()),
+        problems => Err(damaged(format!(
+            "{} (restore a backup; `sqlite3 FILE .recover` may save the rest)",
+            problems.join("; ")
+        ))),
     }
 }
 
