@@ -948,7 +948,8 @@ async fn a_backup_taken_under_load_holds_everything_acknowledged_before_it() {
                     // Four games at four moves a second stay under the per-address rate.
                     tokio::time::sleep(Duration::from_millis(250)).await;
                     let ply = state["position"]["ply"].as_u64().unwrap() as usize;
-                    state = play_one(if ply.is_multiple_of(2) { &alice } else { &bob }, &state).await;
+                    state =
+                        play_one(if ply.is_multiple_of(2) { &alice } else { &bob }, &state).await;
                     counter.store(ply + 1, Ordering::SeqCst);
                 }
             }
@@ -1012,4 +1013,57 @@ async fn a_backup_taken_under_load_holds_everything_acknowledged_before_it() {
             "game {id}: {plies} moves restored, {acknowledged} acknowledged before the backup"
         );
     }
+}
+
+/// Point 5: new sessions are limited per address, unfinished games per address and on the
+/// whole server, and a game without a clock that nobody touches is abandoned without a
+/// result, which makes room again. Other addresses are still served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_and_unfinished_games_are_bounded_and_idle_games_abandoned() {
+    let (serve, _dir) = serve(&["--max-unfinished-games", "45", "--abandon-after", "6s"]);
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    let game = json!({"game": "go", "params": {"size": 5}, "opponent": {"kind": "invite"}});
+
+    // 30 new sessions an hour from one address; the 31st is refused, another address is not.
+    for n in 0..30 {
+        from(2).sign_in(&format!("guest {n}")).await.unwrap();
+    }
+    let refused = from(2).sign_in("one too many").await.unwrap_err();
+    assert_eq!((refused.status, refused.code()), (429, "limit"));
+    from(3).sign_in("elsewhere").await.unwrap();
+
+    // 40 unfinished games from one address, however many sessions make them.
+    let mut made = Vec::new();
+    for n in 0..2 {
+        let player = from(4).sign_in(&format!("maker {n}")).await.unwrap();
+        for _ in 0..20 {
+            made.push(player.create(game.clone()).await);
+        }
+    }
+    let third = from(4).sign_in("maker 3").await.unwrap();
+    let refused = third.post("/api/games", game.clone()).await;
+    assert_eq!((refused.status, refused.code()), (429, "limit"));
+
+    // 45 on the whole server: five more from another address, then it is full.
+    let other = from(5).sign_in("other").await.unwrap();
+    for _ in 0..5 {
+        made.push(other.create(game.clone()).await);
+    }
+    let full = other.post("/api/games", game.clone()).await;
+    assert_eq!((full.status, full.code()), (503, "busy"), "{:?}", full.body);
+
+    // Untouched for 6 s, every game is abandoned: no winner, and room again.
+    let first = made[0]["id"].as_str().unwrap();
+    let (mut socket, state) = other.watch(first).await;
+    let over = match state["status"] == "finished" {
+        true => state,
+        false => socket.state_until(|s| s["status"] == "finished").await,
+    };
+    assert_eq!(
+        (&over["result"]["winner"], &over["result"]["reason"]),
+        (&json!("draw"), &json!("abort"))
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let again = other.post("/api/games", game.clone()).await;
+    assert_eq!(again.status, 201, "{:?}", again.body);
 }

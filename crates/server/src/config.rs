@@ -61,6 +61,16 @@ pub struct Limits {
     pub body_bytes: usize,
     /// Unfinished games one session may have created.
     pub games_per_session: usize,
+    /// Unfinished games created from one IP address, whatever the sessions.
+    pub games_per_address: usize,
+    /// Unfinished games on the server in all (waiting and live).
+    pub unfinished_games: usize,
+    /// New sessions from one IP address per hour, and on the whole server per minute.
+    pub sessions_per_address_per_hour: u32,
+    pub sessions_per_minute: u32,
+    /// A game without a clock that has seen no move (or join) for this long is abandoned:
+    /// aborted without a result.
+    pub abandon_after: Duration,
     /// Longest search of `GET /api/games/{id}/analysis`.
     pub analysis: Duration,
     /// Longest search of a house bot for one move.
@@ -85,6 +95,11 @@ impl Default for Limits {
             bot_message_burst: 400,
             body_bytes: 16 * 1024,
             games_per_session: 20,
+            games_per_address: 40,
+            unfinished_games: 10_000,
+            sessions_per_address_per_hour: 30,
+            sessions_per_minute: 600,
+            abandon_after: Duration::from_secs(24 * 3600),
             analysis: Duration::from_secs(2),
             house_move: Duration::from_secs(2),
             search_threads: toroid_search::all_cores(),

@@ -116,6 +116,8 @@ pub struct Game {
     pub invite_code: Option<String>,
     pub created_at: i64,
     pub finished_at: Option<i64>,
+    /// When it last changed (created, joined, a move), in milliseconds since the epoch.
+    pub last_change_at: i64,
 }
 
 impl Game {
@@ -156,6 +158,7 @@ impl Game {
             creator: row.creator,
             invite_hash: row.invite_hash,
             invite_code: None,
+            last_change_at: moves.last().map_or(row.created_at, |m| m.at),
             created_at: row.created_at,
             finished_at: row.finished_at,
         };
@@ -376,6 +379,15 @@ impl Game {
         Some(self.ending(end, now, at))
     }
 
+    /// The end of a game without a clock that nobody has touched for `idle_ms` at `at`: it
+    /// is abandoned, aborted without a result (a clocked game ends by its clock instead).
+    pub fn prepare_abandon(&self, idle_ms: i64, now: Instant, at: i64) -> Option<Change> {
+        let idle = self.status != Status::Finished
+            && self.clock.is_none()
+            && at - self.last_change_at >= idle_ms;
+        idle.then(|| self.ending(Outcome::abort(), now, at))
+    }
+
     /// `seat` takes the open seat of this waiting game, with the invite `code`.
     pub fn prepare_join(
         &self,
@@ -420,6 +432,7 @@ impl Game {
 
     /// Applies a change whose writes are committed.
     pub fn apply(&mut self, change: Change) {
+        self.last_change_at = change.at;
         if let Some((position, mover, mv)) = change.played {
             self.position = position;
             self.moves.push((mover, mv));

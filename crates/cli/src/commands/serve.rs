@@ -40,6 +40,12 @@ pub struct Args {
     /// How often WebSocket peers are pinged; one silent for three intervals is dropped.
     #[arg(long, value_name = "DURATION", default_value_t = Limits::default().ping_interval.into())]
     ping_interval: humantime::Duration,
+    /// Unfinished games (waiting and live) the server holds at most.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().unfinished_games)]
+    max_unfinished_games: usize,
+    /// A game without a clock that sees no move for this long is aborted without a result.
+    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().abandon_after.into())]
+    abandon_after: humantime::Duration,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -54,6 +60,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
             connections_per_ip: args.max_connections_per_ip,
             header_timeout: args.header_timeout.into(),
             ping_interval: args.ping_interval.into(),
+            unfinished_games: args.max_unfinished_games,
+            abandon_after: args.abandon_after.into(),
             ..Limits::default()
         },
     };

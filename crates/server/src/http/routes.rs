@@ -1,6 +1,6 @@
 //! The HTTP routes of the API, each described for OpenAPI (`openapi.rs` lists them).
 
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, SET_COOKIE};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -9,6 +9,7 @@ use toroid_protocol::view::{GameInfo, HistoryView, TopologyView};
 use toroid_rules::{GameKind, Position};
 use toroid_search::Level;
 
+use super::connections::ClientAddr;
 use super::error::ErrorBody;
 use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
 use super::AppState;
@@ -31,9 +32,12 @@ const DEFAULT_ANALYSIS_MS: u64 = 500;
         (status = 400, body = ErrorBody)))]
 pub async fn create_session(
     State(state): State<AppState>,
+    ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
     ApiJson(request): ApiJson<NewSession>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let (session, token) = state.hub.create_session(&request.name).await?;
+    let (session, token) = (state.hub)
+        .create_session(&request.name, address.ip())
+        .await?;
     // A year: guest sessions have no password, the cookie is all there is.
     let cookie =
         format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000");
@@ -87,10 +91,13 @@ pub async fn levels() -> Json<Vec<&'static str>> {
         (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn create_game(
     State(state): State<AppState>,
+    ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
     Player(session): Player,
     ApiJson(request): ApiJson<NewGame>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let game = state.hub.create_game(&session, request).await?;
+    let game = (state.hub)
+        .create_game(&session, address.ip(), request)
+        .await?;
     Ok((StatusCode::CREATED, Json(game)))
 }
 

@@ -1,6 +1,7 @@
 //! Games before they start: new games against a house bot, a person by invitation or a
 //! registered bot by challenge, the seek queue that pairs bots, and joining an open seat.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -21,9 +22,12 @@ use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
 use super::{lock, Hub, LiveGame};
 
 impl Hub {
+    /// A new game for `session`, a person at `address`, within the limits on unfinished
+    /// games (per session, per address, on the server).
     pub async fn create_game(
         self: &Arc<Hub>,
         session: &SessionRow,
+        address: IpAddr,
         request: NewGame,
     ) -> Result<GameState, ApiError> {
         let position =
@@ -35,6 +39,13 @@ impl Hub {
                 "you have {open} unfinished games; finish one first"
             )));
         }
+        if self.unfinished(|g| g.address == Some(address)) >= self.limits.games_per_address {
+            return Err(ApiError::Limit(format!(
+                "{} unfinished games from one address at most; finish one first",
+                self.limits.games_per_address
+            )));
+        }
+        self.room_for_a_game()?;
         let color = match request.color {
             ColorChoice::Black => Color::Black,
             ColorChoice::White => Color::White,
@@ -59,11 +70,20 @@ impl Hub {
         let mut seats = [None, None];
         seats[color.index()] = Some(person);
         seats[color.opponent().index()] = opponent;
-        let live = self
-            .open_game(&position, clock, seats, Some(session.id.clone()))
-            .await?;
+        let creator = Some((session.id.clone(), address));
+        let live = self.open_game(&position, clock, seats, creator).await?;
         let game = live.game.lock().await;
         Ok(game.state(Some(&session.id), Instant::now()))
+    }
+
+    /// Refuses a new game when the server holds its most unfinished games.
+    fn room_for_a_game(&self) -> Result<(), ApiError> {
+        match lock(&self.live).len() < self.limits.unfinished_games {
+            true => Ok(()),
+            false => Err(ApiError::Busy(
+                "the server holds as many unfinished games as it may; try again later",
+            )),
+        }
     }
 
     /// Games in memory (waiting or live) for which `which` holds.
@@ -78,8 +98,9 @@ impl Hub {
         position: &AnyGame,
         clock: Option<TimeControl>,
         seats: [Option<Seat>; 2],
-        creator: Option<String>,
+        creator: Option<(String, IpAddr)>,
     ) -> Result<Arc<LiveGame>, ApiError> {
+        let (creator, address) = creator.unzip();
         let live = seats.iter().all(Option::is_some);
         let invite_code = (!live).then(new_secret);
         let row = GameRow {
@@ -102,7 +123,7 @@ impl Hub {
         self.storage
             .commit(vec![Write::Game(Box::new(row))])
             .await?;
-        Ok(self.insert(game))
+        Ok(self.insert(game, address))
     }
 
     /// Challenges the connected bot `name` to play `color` against `person`; its seat if
@@ -153,6 +174,7 @@ impl Hub {
         if self.unfinished(|g| g.bots.contains(&bot.id)) >= self.limits.games_per_session {
             return Err(ApiError::Limit("too many unfinished games".into()));
         }
+        self.room_for_a_game()?;
         let Some((first, second)) = self.bots.seek(Seek::new(bot.clone(), position, clock)) else {
             return Ok(false);
         };

@@ -9,9 +9,12 @@ mod play;
 mod sessions;
 
 use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde_json::Value;
 use tokio::sync::{broadcast, watch, Notify, Semaphore};
 use toroid_protocol::record::Record;
@@ -22,14 +25,16 @@ use crate::config::Limits;
 use crate::error::ApiError;
 use crate::game::{players, Change, Game};
 use crate::house::House;
+use crate::ids::now_ms;
 use crate::referee;
 use crate::storage::{Status, Storage, StorageError};
 
 /// A game that clients and the referee share.
 pub struct LiveGame {
     pub id: String,
-    /// The session that created it, for the per-session limit.
+    /// The session that created it, and from which address, for the limits on games.
     creator: Option<String>,
+    address: Option<IpAddr>,
     /// The registered bots that play it, told of every change.
     bots: Vec<String>,
     pub game: tokio::sync::Mutex<Game>,
@@ -50,6 +55,9 @@ pub struct Hub {
     pub house: House,
     pub bots: Bots,
     analyses: Semaphore,
+    /// New sessions per address and on the whole server.
+    new_sessions_by_address: DefaultKeyedRateLimiter<IpAddr>,
+    new_sessions: DefaultDirectRateLimiter,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
     stopping: watch::Sender<bool>,
@@ -65,6 +73,10 @@ const SESSION_SEEN_STEP_MS: i64 = 3_600_000;
 /// Most games a list returns.
 pub const MAX_LIST: u32 = 200;
 
+fn at_least_one(n: u32) -> NonZeroU32 {
+    NonZeroU32::new(n.max(1)).expect("at least one")
+}
+
 /// Locks a map of the server's. A panic elsewhere cannot leave one half-changed (each change
 /// is one call), so a poisoned lock is recovered.
 pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -72,10 +84,11 @@ pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl LiveGame {
-    fn new(game: Game) -> LiveGame {
+    fn new(game: Game, address: Option<IpAddr>) -> LiveGame {
         LiveGame {
             id: game.id.clone(),
             creator: game.creator.clone(),
+            address,
             bots: game
                 .seats
                 .iter()
@@ -96,6 +109,13 @@ impl Hub {
         let hub = Arc::new(Hub {
             house: House::new(limits.search_threads, limits.house_move),
             analyses: Semaphore::new(limits.search_threads.max(1)),
+            new_sessions_by_address: RateLimiter::keyed(
+                Quota::per_hour(at_least_one(limits.sessions_per_address_per_hour))
+                    .allow_burst(at_least_one(limits.sessions_per_address_per_hour)),
+            ),
+            new_sessions: RateLimiter::direct(Quota::per_minute(at_least_one(
+                limits.sessions_per_minute,
+            ))),
             storage,
             limits,
             live: Mutex::new(HashMap::new()),
@@ -119,11 +139,12 @@ impl Hub {
             match restored {
                 Ok(game) => {
                     tracing::info!(game = %game.id, plies = game.moves.len(), "restored");
-                    hub.insert(game);
+                    hub.insert(game, None);
                 }
                 Err((id, error)) => hub.set_aside(&id, &error),
             }
         }
+        tokio::spawn(abandon_idle_games(hub.clone()));
         Ok(hub)
     }
 
@@ -156,13 +177,13 @@ impl Hub {
     }
 
     /// Puts a game in memory, and starts its referee when it is live.
-    fn insert(self: &Arc<Hub>, game: Game) -> Arc<LiveGame> {
+    fn insert(self: &Arc<Hub>, game: Game, address: Option<IpAddr>) -> Arc<LiveGame> {
         let id = game.id.clone();
         if let (Status::Waiting, Some(hash)) = (game.status, &game.invite_hash) {
             lock(&self.invites).insert(hash.clone(), id.clone());
         }
         let referee = (game.status == Status::Live).then(|| game.seats.clone());
-        let live = Arc::new(LiveGame::new(game));
+        let live = Arc::new(LiveGame::new(game, address));
         lock(&self.live).insert(id, live.clone());
         if let Some(seats) = referee {
             tokio::spawn(referee::run(self.clone(), live.clone(), seats));
@@ -198,7 +219,7 @@ impl Hub {
             Err(error) => Err(error),
         };
         match restored {
-            Ok(game) => Ok(Arc::new(LiveGame::new(game))),
+            Ok(game) => Ok(Arc::new(LiveGame::new(game, None))),
             Err(error @ StorageError::Corrupt(_)) => {
                 self.set_aside(id, &error);
                 Err(ApiError::Unavailable(id.to_string()))
@@ -273,5 +294,29 @@ impl Hub {
         let live = self.find(id).await?;
         let game = live.game.lock().await;
         Ok(game.record())
+    }
+}
+
+/// Now and then, abandons the games without a clock that nobody has touched for
+/// `Limits::abandon_after` (a clock ends the others); runs until the hub stops.
+async fn abandon_idle_games(hub: Arc<Hub>) {
+    let idle_ms = hub.limits.abandon_after.as_millis() as i64;
+    let every =
+        (hub.limits.abandon_after / 8).clamp(Duration::from_millis(100), Duration::from_secs(60));
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(every) => {}
+            () = hub.stopped() => return,
+        }
+        let games: Vec<Arc<LiveGame>> = lock(&hub.live).values().cloned().collect();
+        for live in games {
+            let mut game = live.game.lock().await;
+            if let Some(change) = game.prepare_abandon(idle_ms, Instant::now(), now_ms()) {
+                match hub.commit(&live, &mut game, change).await {
+                    Ok(()) => tracing::info!(game = %live.id, "abandoned: no move for too long"),
+                    Err(error) => tracing::error!(game = %live.id, %error, "cannot abandon"),
+                }
+            }
+        }
     }
 }

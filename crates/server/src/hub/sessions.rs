@@ -1,6 +1,8 @@
 //! People and registered bots: guest sessions and bot registration, and which games a bot
 //! plays.
 
+use std::net::IpAddr;
+
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::storage::{BotKey, BotRow, SessionRow, Write};
@@ -46,8 +48,24 @@ fn person_name(name: &str) -> Result<&str, ApiError> {
 }
 
 impl Hub {
-    pub async fn create_session(&self, name: &str) -> Result<(SessionRow, String), ApiError> {
+    /// A new guest session for a person at `address`, within the limits on new sessions.
+    pub async fn create_session(
+        &self,
+        name: &str,
+        address: IpAddr,
+    ) -> Result<(SessionRow, String), ApiError> {
         let name = person_name(name)?;
+        if self.new_sessions_by_address.check_key(&address).is_err() {
+            return Err(ApiError::Limit(format!(
+                "{} new sessions an hour from one address at most; use the one you have",
+                self.limits.sessions_per_address_per_hour
+            )));
+        }
+        if self.new_sessions.check().is_err() {
+            return Err(ApiError::Busy(
+                "too many new sessions at once; try again in a minute",
+            ));
+        }
         let token = new_secret();
         let now = now_ms();
         let session = SessionRow {

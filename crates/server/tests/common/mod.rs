@@ -16,7 +16,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub const WAIT: Duration = Duration::from_secs(20);
 
 /// A client of the API, with or without a session.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Client {
     http: reqwest::Client,
     pub base: String,
@@ -47,24 +47,46 @@ impl Client {
         }
     }
 
+    /// A client without a session whose connections come from `ip` (a loopback address
+    /// such as 127.0.0.2), as if from another machine.
+    pub fn anonymous_from(base: &str, ip: std::net::IpAddr) -> Client {
+        Client {
+            http: reqwest::Client::builder()
+                .local_address(ip)
+                .build()
+                .unwrap(),
+            ..Client::anonymous(base)
+        }
+    }
+
     /// A client with a new guest session called `name`.
     pub async fn person(base: &str, name: &str) -> Client {
-        let mut client = Client::anonymous(base);
-        let response = client
-            .http
-            .post(format!("{base}/api/session"))
+        let signed_in = Client::anonymous(base).sign_in(name).await;
+        signed_in.unwrap_or_else(|refused| panic!("not signed in: {refused:?}"))
+    }
+
+    /// This client with a new guest session called `name`, or the server's refusal.
+    pub async fn sign_in(&self, name: &str) -> Result<Client, Answer> {
+        let response = (self.http)
+            .post(format!("{}/api/session", self.base))
             .json(&json!({ "name": name }))
             .send()
             .await
             .unwrap();
-        assert_eq!(response.status(), 201);
+        if response.status() != 201 {
+            let status = response.status().as_u16();
+            let body = response.json().await.unwrap_or(Value::Null);
+            return Err(Answer { status, body });
+        }
         let cookie = response.headers()[SET_COOKIE].to_str().unwrap().to_string();
         assert!(
             cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
             "{cookie}"
         );
-        client.cookie = Some(cookie.split(';').next().unwrap().to_string());
-        client
+        Ok(Client {
+            cookie: Some(cookie.split(';').next().unwrap().to_string()),
+            ..self.clone()
+        })
     }
 
     /// The same session at another address (the server restarted on another port).
