@@ -121,6 +121,26 @@ impl Client {
         })
     }
 
+    /// A GET that may find the server gone.
+    pub async fn try_get(&self, path: &str) -> Option<Answer> {
+        Client::try_answer(self.with_cookie(self.http.get(format!("{}{path}", self.base)))).await
+    }
+
+    /// The request to open the WebSocket of game `id` with this client's session.
+    pub fn ws_request(
+        &self,
+        id: &str,
+    ) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+        let url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
+        let mut request = url.into_client_request().unwrap();
+        if let Some(cookie) = &self.cookie {
+            request
+                .headers_mut()
+                .insert("Cookie", cookie.parse().unwrap());
+        }
+        request
+    }
+
     pub async fn get(&self, path: &str) -> Answer {
         Client::answer(self.with_cookie(self.http.get(format!("{}{path}", self.base)))).await
     }
@@ -170,13 +190,7 @@ impl Client {
 
     /// Opens the WebSocket of game `id` and returns it with the first state.
     pub async fn watch(&self, id: &str) -> (Socket, Value) {
-        let url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
-        let mut request = url.into_client_request().unwrap();
-        if let Some(cookie) = &self.cookie {
-            request
-                .headers_mut()
-                .insert("Cookie", cookie.parse().unwrap());
-        }
+        let request = self.ws_request(id);
         let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
         let mut socket = Socket(stream);
         let state = socket.state().await;
