@@ -327,35 +327,34 @@ async fn run(toroid: String, duration: Duration, soak: Duration) -> Result<(), F
         },
     )
     .await;
-    measure(
-        "4 house bots (max) on hex-torus 52×52",
-        &server,
-        duration,
-        |_| {
-            let mut tasks = JoinSet::new();
-            for n in 0..4u8 {
-                let base = base.clone();
-                tasks.spawn(async move {
-                    let Ok(player) =
-                        person(&base, &format!("big {n}"), [127, 0, 0, 50 + n].into()).await
-                    else {
-                        return;
-                    };
-                    let _ = player
-                        .post(format!("{base}/api/games"))
-                        .json(
-                            &json!({"game": "hex-torus", "params": {"width": 52, "height": 52},
-                        "color": "white", "opponent": {"kind": "house", "level": "max"}}),
-                        )
-                        .send()
-                        .await;
-                    std::future::pending::<()>().await;
-                });
+    // Four people play `max` on the largest hex-torus board, moving at once whenever it is
+    // their turn, while a fifth plays `casual` on 9×9 Go: how long its bot takes to answer.
+    let running = Arc::new(AtomicBool::new(true));
+    let mut big = JoinSet::new();
+    for n in 0..4u8 {
+        let (base, running) = (base.clone(), running.clone());
+        big.spawn(async move {
+            let ip = [127, 0, 0, 50 + n].into();
+            if let Ok(player) = person(&base, &format!("big {n}"), ip).await {
+                let game = json!({"game": "hex-torus", "params": {"width": 52, "height": 52},
+                    "color": "white", "opponent": {"kind": "house", "level": "max"}});
+                while running.load(Ordering::SeqCst) {
+                    let _ = play_one_game(&player, &base, &game, &running).await;
+                }
             }
-            tasks
-        },
-    )
-    .await;
+        });
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let ((median, p99, failed), replies) =
+        tokio::join!(probe(&server.base, duration), bot_replies(&base, duration));
+    running.store(false, Ordering::SeqCst);
+    big.abort_all();
+    println!(
+        "| 4 games against `max` on hex-torus 52×52 | {median:.1} | {p99:.1} | {failed} | {:.0} |",
+        server.rss_mib()
+    );
+    println!();
+    println!("`casual` on 9×9 Go meanwhile answered in (ms, median / max): {replies}");
     drop(server);
 
     if soak.is_zero() {
@@ -373,8 +372,11 @@ async fn run(toroid: String, duration: Duration, soak: Duration) -> Result<(), F
             else {
                 return;
             };
+            let game = json!({"game": "go", "params": {"size": 9}, "color": "black",
+                "opponent": {"kind": "house", "level": "casual"}});
+            let running = AtomicBool::new(true);
             loop {
-                let _ = play_one_game(&player, &base).await;
+                let _ = play_one_game(&player, &base, &game, &running).await;
             }
         });
     }
@@ -394,22 +396,23 @@ async fn run(toroid: String, duration: Duration, soak: Duration) -> Result<(), F
     Ok(())
 }
 
-/// One game of 9×9 Go as black against `casual`, black playing its first legal move.
-async fn play_one_game(player: &reqwest::Client, base: &str) -> Result<(), Failure> {
-    let created: Value = player
-        .post(format!("{base}/api/games"))
-        .json(
-            &json!({"game": "go", "params": {"size": 9}, "color": "black",
-            "opponent": {"kind": "house", "level": "casual"}}),
-        )
+/// Plays one game of `request` against its house bot, the person's first legal move as
+/// soon as it is their turn, until it ends or `running` turns false.
+async fn play_one_game(
+    player: &reqwest::Client,
+    base: &str,
+    request: &Value,
+    running: &AtomicBool,
+) -> Result<(), Failure> {
+    let created: Value = (player.post(format!("{base}/api/games")).json(request))
         .send()
         .await?
         .json()
         .await?;
     let id = created["id"].as_str().ok_or("no game")?.to_string();
-    loop {
-        let state: Value = player
-            .get(format!("{base}/api/games/{id}"))
+    let me = created["you"].clone();
+    while running.load(Ordering::SeqCst) {
+        let state: Value = (player.get(format!("{base}/api/games/{id}")))
             .send()
             .await?
             .json()
@@ -418,7 +421,7 @@ async fn play_one_game(player: &reqwest::Client, base: &str) -> Result<(), Failu
             return Ok(());
         }
         let position = &state["position"];
-        if position["to_move"] != "black" {
+        if position["to_move"] != me {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         }
@@ -426,10 +429,76 @@ async fn play_one_game(player: &reqwest::Client, base: &str) -> Result<(), Failu
             .and_then(|m| m.iter().find(|m| *m != "pass").or(m.first()))
             .cloned()
             .ok_or("no move")?;
-        player
-            .post(format!("{base}/api/games/{id}/moves"))
+        (player.post(format!("{base}/api/games/{id}/moves")))
             .json(&json!({"move": mv, "ply": position["ply"]}))
             .send()
             .await?;
     }
+    Ok(())
+}
+
+/// Plays `casual` on 9×9 Go for `duration`: how long its bot took to answer each move, as
+/// "median / max" in milliseconds.
+async fn bot_replies(base: &str, duration: Duration) -> String {
+    let Ok(player) = person(base, "victim", [127, 0, 0, 70].into()).await else {
+        return "no session".into();
+    };
+    let mut replies = Vec::new();
+    let end = Instant::now() + duration;
+    while Instant::now() < end {
+        let request = json!({"game": "go", "params": {"size": 9}, "color": "black",
+            "opponent": {"kind": "house", "level": "casual"}});
+        match game_replies(&player, base, &request, end).await {
+            Ok(mut times) => replies.append(&mut times),
+            Err(_) => break,
+        }
+    }
+    replies.sort_unstable();
+    match (replies.get(replies.len() / 2), replies.last()) {
+        (Some(median), Some(max)) => format!("{median} / {max} over {} moves", replies.len()),
+        _ => "no move answered".into(),
+    }
+}
+
+/// One game of `request` until it ends or `end`: the bot's reply time after each move.
+async fn game_replies(
+    player: &reqwest::Client,
+    base: &str,
+    request: &Value,
+    end: Instant,
+) -> Result<Vec<u128>, Failure> {
+    let answer = player
+        .post(format!("{base}/api/games"))
+        .json(request)
+        .send();
+    let mut state: Value = answer.await?.json().await?;
+    let id = state["id"].as_str().ok_or("no game")?.to_string();
+    let mut replies = Vec::new();
+    while Instant::now() < end && state["status"] == "live" {
+        let position = &state["position"];
+        let mv = (position["legal_moves"].as_array())
+            .and_then(|m| m.iter().find(|m| *m != "pass").or(m.first()))
+            .cloned()
+            .ok_or("no move")?;
+        let reply_ply = position["ply"].as_u64().ok_or("no ply")? + 2;
+        (player.post(format!("{base}/api/games/{id}/moves")))
+            .json(&json!({"move": mv, "ply": position["ply"]}))
+            .send()
+            .await?;
+        let sent = Instant::now();
+        loop {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            let now: Value = (player.get(format!("{base}/api/games/{id}")))
+                .send()
+                .await?
+                .json()
+                .await?;
+            if now["status"] != "live" || now["position"]["ply"].as_u64() >= Some(reply_ply) {
+                replies.push(sent.elapsed().as_millis());
+                state = now;
+                break;
+            }
+        }
+    }
+    Ok(replies)
 }
