@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use toroid_protocol::gtp::{EngineLimits, RemotePlayer, Unplayable};
 use toroid_rules::{AnyGame, Fault};
-use toroid_search::{Budget, Level};
+use toroid_search::{Budget, Level, Tuning};
 
 use crate::arena::{EnginePlayer, HousePlayer, Offence, Player};
 
@@ -86,8 +86,11 @@ impl PlayerSpec {
     ) -> Result<Box<dyn Player>, Offence> {
         match self {
             PlayerSpec::House(level) => {
-                let budget = timing.move_time.map(Budget::Time);
-                Ok(Box::new(HousePlayer(level.bot_with(seed, None, budget))))
+                let tuning = Tuning {
+                    budget: timing.move_time.map(Budget::Time),
+                    ..Tuning::default()
+                };
+                Ok(Box::new(HousePlayer(level.bot_with(seed, tuning))))
             }
             PlayerSpec::Engine(command) => {
                 match RemotePlayer::start(command, start, timing.limits()) {

@@ -1,8 +1,10 @@
-//! How much a search may spend on one move: playouts, time, and the game clock.
+//! How much a search may spend on one move: playouts, time, the game clock, and the share of
+//! the processor that whoever runs the search gives it ([`Pace`]).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use toroid_rules::TimeLeft;
+use toroid_rules::{Position, TimeLeft};
 
 /// A search's budget per move. When the game has a clock, the search also stops at the
 /// clock's allowance ([`clock_allowance`]), whatever the budget says.
@@ -14,37 +16,103 @@ pub enum Budget {
     Time(Duration),
 }
 
-/// What one search may spend: at most `playouts` simulations, and stop at `deadline`.
-#[derive(Copy, Clone, Debug)]
+/// Lets whoever runs a search share the processor between searches and call one off. A bot
+/// asks it between units of work (a simulation, one candidate move's check), set-up work
+/// included, so a search can be paused or stopped within a fraction of a millisecond on small
+/// boards and a few milliseconds on the largest.
+pub trait Pace: Send + Sync {
+    /// Whether to go on. It may block while other searches have their turn; `false` means
+    /// stop at once and answer with what was found so far (nobody waits any longer, or the
+    /// runner's own deadline has passed).
+    fn go_on(&self) -> bool;
+}
+
+/// When a bot's work must stop: its deadline, and the [`Pace`] it was given, if any.
+#[derive(Clone, Default)]
+pub struct Stop {
+    pub deadline: Option<Instant>,
+    pub pace: Option<Arc<dyn Pace>>,
+}
+
+impl Stop {
+    pub fn new(deadline: Option<Instant>, pace: Option<Arc<dyn Pace>>) -> Stop {
+        Stop { deadline, pace }
+    }
+
+    /// Whether to stop now. The pace is asked first, since it may make the search wait for
+    /// its turn, which brings the deadline closer.
+    pub fn now(&self) -> bool {
+        let called_off = self.pace.as_ref().is_some_and(|p| !p.go_on());
+        called_off || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+impl std::fmt::Debug for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stop")
+            .field("deadline", &self.deadline)
+            .field("paced", &self.pace.is_some())
+            .finish()
+    }
+}
+
+/// What one search may spend: at most `playouts` simulations, and stop when `stop` says so.
+#[derive(Clone, Debug)]
 pub struct SearchLimits {
     pub playouts: u64,
-    pub deadline: Option<Instant>,
+    pub stop: Stop,
 }
 
 impl SearchLimits {
-    /// The limits for a move starting now under `budget` and the mover's clock `time`.
-    /// `moves_left` estimates how many more moves the mover will make.
-    pub fn new(budget: Budget, time: Option<TimeLeft>, moves_left: u32) -> SearchLimits {
-        let start = Instant::now();
+    /// The limits for a move starting now under `budget`, the mover's clock `time` and
+    /// `pace`. `moves_left` estimates how many more moves the mover will make.
+    pub fn new(
+        budget: Budget,
+        time: Option<TimeLeft>,
+        moves_left: u32,
+        pace: Option<Arc<dyn Pace>>,
+    ) -> SearchLimits {
         let (playouts, by_budget) = match budget {
             Budget::Playouts(n) => (n, None),
             Budget::Time(t) => (u64::MAX, Some(t)),
         };
-        let by_clock = time.map(|t| clock_allowance(t, moves_left));
-        let spend = match (by_budget, by_clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
         SearchLimits {
-            // At least one simulation, so that there is always a move to choose.
+            // At least one simulation where time allows, so that moves get statistics.
             playouts: playouts.max(1),
-            deadline: spend.map(|d| start + d),
+            stop: Stop::new(move_deadline(by_budget, time, moves_left), pace),
         }
     }
 
     pub fn exhausted(&self, done: u64) -> bool {
-        done >= self.playouts || self.deadline.is_some_and(|d| Instant::now() >= d)
+        done >= self.playouts || self.stop.now()
     }
+}
+
+/// When a move starting now must be chosen: after `spend`, and within the clock's allowance
+/// when the game has a clock (`None`: neither bounds it).
+pub fn move_deadline(
+    spend: Option<Duration>,
+    time: Option<TimeLeft>,
+    moves_left: u32,
+) -> Option<Instant> {
+    let start = Instant::now();
+    let by_clock = time.map(|t| clock_allowance(t, moves_left));
+    let spend = match (spend, by_clock) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    spend.map(|d| start + d)
+}
+
+/// A rough count of the moves the player to move still has to make, for the clock: half the
+/// empty cells, at least 10.
+pub fn moves_left<P: Position>(position: &P) -> u32 {
+    let topo = position.topology();
+    let empty = topo
+        .cells()
+        .filter(|&c| position.stone(c).is_none())
+        .count();
+    (empty as u32 / 2).max(10)
 }
 
 /// Time kept in hand for the move's overhead (thread start, merging, the transport).
@@ -112,9 +180,12 @@ mod tests {
             increment: Duration::ZERO,
             overtime: Duration::ZERO,
         };
-        let limits = SearchLimits::new(Budget::Time(ms(5_000)), Some(t), 100);
-        let left = limits.deadline.unwrap() - Instant::now();
+        let limits = SearchLimits::new(Budget::Time(ms(5_000)), Some(t), 100, None);
+        let left = limits.stop.deadline.unwrap() - Instant::now();
         assert!(left <= ms(100));
-        assert_eq!(SearchLimits::new(Budget::Playouts(0), None, 1).playouts, 1);
+        assert_eq!(
+            SearchLimits::new(Budget::Playouts(0), None, 1, None).playouts,
+            1
+        );
     }
 }

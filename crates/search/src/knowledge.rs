@@ -7,6 +7,7 @@
 use rand::Rng;
 use toroid_rules::{Cell, Color, Move, Position};
 
+use crate::budget::Stop;
 use crate::tactics::losing_moves;
 
 /// What [`Knowledge::forced`] found.
@@ -32,9 +33,9 @@ pub trait Knowledge: Position {
 
     /// The moves the search never plays at the root: those after which the opponent wins at
     /// once (or by force with at most `threats` threats, where the rule set knows), unless
-    /// all do.
-    fn avoid(&self, _threats: u32) -> Vec<Move> {
-        losing_moves(self)
+    /// all do; only those found before `stop` says so.
+    fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
+        losing_moves(self, stop)
     }
 
     /// A prior value of `mv` for the player to move in [0, 1], where the rule set has one.

@@ -17,11 +17,12 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::budget::Budget;
+use crate::budget::{Budget, Pace};
 use crate::greedy::GreedyBot;
 use crate::mcts::{all_cores, Mcts, MctsConfig};
 use crate::random::RandomBot;
@@ -74,27 +75,47 @@ impl Level {
 
     /// A bot of this level, deterministic under `seed` (for playout budgets).
     pub fn bot(self, seed: u64) -> Box<dyn Bot> {
-        self.bot_with(seed, None, None)
+        self.bot_with(seed, Tuning::default())
     }
 
-    /// A bot of this level with its search's thread count or budget replaced (`random` and
-    /// `greedy` do not search and ignore both).
-    pub fn bot_with(
-        self,
-        seed: u64,
-        threads: Option<usize>,
-        budget: Option<Budget>,
-    ) -> Box<dyn Bot> {
+    /// A bot of this level with its search set up as `tuning` says.
+    pub fn bot_with(self, seed: u64, tuning: Tuning) -> Box<dyn Bot> {
         match self.search_config() {
-            None if self == Level::Greedy => Box::new(GreedyBot::new(seed)),
+            None if self == Level::Greedy => {
+                let bot = GreedyBot::new(seed);
+                match tuning.pace {
+                    Some(pace) => Box::new(bot.with_pace(pace)),
+                    None => Box::new(bot),
+                }
+            }
             None => Box::new(RandomBot::new(seed)),
             Some(mut config) => {
-                config.threads = threads.unwrap_or(config.threads).max(1);
-                config.budget = budget.unwrap_or(config.budget);
-                Box::new(Mcts::new(self.name(), config, seed))
+                config.threads = tuning.threads.unwrap_or(config.threads).max(1);
+                config.budget = tuning.budget.unwrap_or(config.budget);
+                if let Some(nodes) = tuning.max_nodes {
+                    config.settings.max_nodes = nodes;
+                }
+                let bot = Mcts::new(self.name(), config, seed);
+                match tuning.pace {
+                    Some(pace) => Box::new(bot.with_pace(pace)),
+                    None => Box::new(bot),
+                }
             }
         }
     }
+}
+
+/// What a caller changes in a level's bot; `None` keeps the level's own. `random` ignores
+/// all of it; `greedy` does not search and takes only the pace.
+#[derive(Clone, Default)]
+pub struct Tuning {
+    /// Search threads.
+    pub threads: Option<usize>,
+    pub budget: Option<Budget>,
+    /// Nodes the search tree may hold ([`crate::Settings::max_nodes`]).
+    pub max_nodes: Option<usize>,
+    /// Asked between units of work ([`Pace`]).
+    pub pace: Option<Arc<dyn Pace>>,
 }
 
 impl fmt::Display for Level {

@@ -19,9 +19,9 @@ pub mod tactics;
 pub mod tree;
 
 pub use analysis::{Analysis, MoveInfo};
-pub use budget::Budget;
+pub use budget::{Budget, Pace, Stop};
 pub use greedy::GreedyBot;
-pub use level::{Level, UnknownLevel};
+pub use level::{Level, Tuning, UnknownLevel};
 pub use mcts::{all_cores, Mcts, MctsConfig};
 pub use policy::Rollout;
 pub use random::RandomBot;

@@ -6,13 +6,14 @@
 //! well on few cores, and with a playout budget the result depends only on the seed and the
 //! thread count (a shared tree with virtual loss depends on thread timing).
 
+use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
-use toroid_rules::{AnyGame, Move, Position};
+use toroid_rules::{AnyGame, Move};
 
 use crate::analysis::Analysis;
-use crate::budget::{Budget, SearchLimits};
+use crate::budget::{moves_left, Budget, Pace, SearchLimits};
 use crate::knowledge::Knowledge;
 use crate::search::{Searcher, Settings, ROOT_THREATS};
 use toroid_rules::{Bot, TimeLeft};
@@ -50,6 +51,7 @@ pub struct Mcts {
     name: String,
     config: MctsConfig,
     searchers: Vec<Searcher>,
+    pace: Option<Arc<dyn Pace>>,
 }
 
 impl Mcts {
@@ -62,7 +64,14 @@ impl Mcts {
             name: name.into(),
             config: MctsConfig { threads, ..config },
             searchers,
+            pace: None,
         }
+    }
+
+    /// The same bot, asking `pace` between simulations and set-up steps.
+    pub fn with_pace(mut self, pace: Arc<dyn Pace>) -> Mcts {
+        self.pace = Some(pace);
+        self
     }
 
     pub fn config(&self) -> &MctsConfig {
@@ -81,15 +90,20 @@ impl Mcts {
         if root.turn().is_none() {
             return Analysis::merge(&[], cells, 0, start.elapsed());
         }
-        let limits = SearchLimits::new(self.config.budget, time, moves_left(root));
+        let limits = SearchLimits::new(
+            self.config.budget,
+            time,
+            moves_left(root),
+            self.pace.clone(),
+        );
         let threads = self.searchers.len() as u64;
         let settings = self.config.settings;
         let reuse = self.config.reuse_tree;
-        let avoid = root.avoid(ROOT_THREATS);
+        let avoid = root.avoid(ROOT_THREATS, &limits.stop);
         let avoid = &avoid;
         let simulations: u64 = if threads == 1 {
             let s = &mut self.searchers[0];
-            s.prepare(root, reuse, avoid, &settings);
+            s.prepare(root, reuse, avoid, &settings, &limits.stop);
             s.run(root, &limits, &settings)
         } else {
             thread::scope(|scope| {
@@ -103,10 +117,10 @@ impl Mcts {
                             + u64::from((i as u64) < limits.playouts % threads);
                         let limits = SearchLimits {
                             playouts: share.max(1),
-                            ..limits
+                            stop: limits.stop.clone(),
                         };
                         scope.spawn(move || {
-                            s.prepare(root, reuse, avoid, &settings);
+                            s.prepare(root, reuse, avoid, &settings, &limits.stop);
                             s.run(root, &limits, &settings)
                         })
                     })
@@ -120,17 +134,6 @@ impl Mcts {
         let trees: Vec<_> = self.searchers.iter().map(|s| &s.tree).collect();
         Analysis::merge(&trees, cells, simulations, start.elapsed())
     }
-}
-
-/// A rough count of the moves the player to move still has to make, for the clock: half the
-/// empty cells, at least 10.
-fn moves_left<P: Position>(position: &P) -> u32 {
-    let topo = position.topology();
-    let empty = topo
-        .cells()
-        .filter(|&c| position.stone(c).is_none())
-        .count();
-    (empty as u32 / 2).max(10)
 }
 
 impl Bot for Mcts {

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use toroid_rules::{Color, Move};
 
-use crate::budget::SearchLimits;
+use crate::budget::{SearchLimits, Stop};
 use crate::knowledge::{Forcing, Knowledge};
 use crate::policy::{playout_step, Rollout};
 use crate::tactics::wins_at_once;
@@ -133,13 +133,15 @@ impl Searcher {
     /// Makes the tree's root the position `root`: the matching subtree of the last search
     /// when `reuse` and the position is at most a few plies below, else a new tree. Gives
     /// the root its children, marks those whose move is in `avoid` so that the search never
-    /// plays them, and proves those that win at once.
+    /// plays them, and proves those that win at once (as far as `stop` allows: on a large
+    /// board that check alone takes a noticeable time).
     pub fn prepare<P: Knowledge>(
         &mut self,
         root: &P,
         reuse: bool,
         avoid: &[Move],
         settings: &Settings,
+        stop: &Stop,
     ) {
         // A CTOR turn is two plies, so two turns later is four.
         const REUSE_DEPTH: usize = 4;
@@ -153,12 +155,14 @@ impl Searcher {
         if !self.tree.root().expanded {
             self.expand(ROOT, root, settings);
         }
+        let mut proving = true;
         for c in self.tree.children(ROOT) {
             let child = self.tree.node_mut(c);
             child.pruned = avoid.contains(&child.mv);
             // Below the root a win at once is found when its child is first tried, which a
             // low exploration term may put off for long; at the root it must not be missed.
-            if wins_at_once(root, child.mv) {
+            proving = proving && !stop.now();
+            if proving && wins_at_once(root, child.mv) {
                 child.proof = Proof::Win;
             }
         }
@@ -267,7 +271,7 @@ impl Searcher {
             return true;
         }
         let mut left = limits.playouts.saturating_sub(done);
-        if let Some(deadline) = limits.deadline {
+        if let Some(deadline) = limits.stop.deadline {
             let now = Instant::now();
             let rate = done as f64 / now.duration_since(start).as_secs_f64().max(1e-6);
             left = left.min((rate * deadline.saturating_duration_since(now).as_secs_f64()) as u64);

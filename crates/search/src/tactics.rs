@@ -3,6 +3,8 @@
 
 use toroid_rules::{Move, Position};
 
+use crate::budget::Stop;
+
 /// Whether `mv` ends the game at once with a win for the player to move in `game`.
 pub fn wins_at_once<P: Position>(game: &P, mv: Move) -> bool {
     let Some(mover) = game.turn() else {
@@ -31,19 +33,32 @@ pub fn lets_opponent_win<P: Position>(game: &P, mv: Move, scratch: &mut Vec<Move
 }
 
 /// The legal moves after which the opponent can win at once, unless every move is such a
-/// move (then there is nothing to avoid and the list is empty).
-pub fn losing_moves<P: Position>(game: &P) -> Vec<Move> {
+/// move (then there is nothing to avoid and the list is empty). Checking a move costs a
+/// scan of the opponent's replies, so on a large board the whole list costs seconds: when
+/// `stop` says so, the moves checked so far are returned.
+pub fn losing_moves<P: Position>(game: &P, stop: &Stop) -> Vec<Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let mut scratch = Vec::new();
-    let losing: Vec<Move> = moves
-        .iter()
-        .copied()
-        .filter(|&mv| lets_opponent_win(game, mv, &mut scratch))
-        .collect();
-    if losing.len() == moves.len() {
-        Vec::new()
-    } else {
-        losing
+    losing_among(&moves, stop, |mv| lets_opponent_win(game, mv, &mut scratch)).unwrap_or_default()
+}
+
+/// The moves of `moves` that `loses` says lose, checked until `stop` says so; `None` when
+/// every move was checked and loses.
+pub fn losing_among(
+    moves: &[Move],
+    stop: &Stop,
+    mut loses: impl FnMut(Move) -> bool,
+) -> Option<Vec<Move>> {
+    let mut losing = Vec::new();
+    for &mv in moves {
+        if stop.now() {
+            // Not every move was checked, so not every move is known to lose.
+            return Some(losing);
+        }
+        if loses(mv) {
+            losing.push(mv);
+        }
     }
+    (losing.len() < moves.len()).then_some(losing)
 }

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant as TokioInstant;
-use toroid_rules::Bot;
 use toroid_rules::{Color, Position};
 
 use crate::error::ApiError;
@@ -16,8 +15,6 @@ use crate::storage::Status;
 
 pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
     let levels = seats.map(|s| s.and_then(|s| s.house_level()));
-    // Bots keep their search trees from move to move; one lost to a time-out is rebuilt.
-    let mut bots: [Option<Box<dyn Bot>>; 2] = [None, None];
     let mut backoff = Backoff::default();
     loop {
         let (deadline, think) = {
@@ -47,12 +44,9 @@ pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
         };
         match think {
             Some((color, level, position, ply, clock)) => {
-                let bot = bots[color.index()]
-                    .take()
-                    .unwrap_or_else(|| hub.house.bot(level));
+                // Leaving this select calls the search off (the deadline, a stop).
                 tokio::select! {
-                    (bot, mv) = hub.house.think(bot, position.clone(), clock, color) => {
-                        bots[color.index()] = Some(bot);
+                    mv = hub.house.think(level, position, clock, color) => {
                         let played = hub.play(&live, Actor::Seat(color), ply as u64, MoveInput::Move(mv)).await;
                         match played {
                             Ok(_) => backoff.reset(),

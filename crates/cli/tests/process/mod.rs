@@ -71,6 +71,22 @@ impl Serve {
         (output.status, stderr, started.elapsed())
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The processor time the process has used so far (user and system, from /proc).
+    pub fn cpu_time(&self) -> std::time::Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid()))
+            .expect("/proc/PID/stat is readable");
+        // The fields after the command name, which is in parentheses: utime and stime are
+        // the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
+        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        std::time::Duration::from_millis(ticks * 10)
+    }
+
     /// SIGTERM, as a service manager stops it: a clean stop.
     pub fn stop(mut self) {
         let _ = Command::new("kill")

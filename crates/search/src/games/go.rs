@@ -9,6 +9,7 @@ use rand::Rng;
 use toroid_rules::games::Go;
 use toroid_rules::{Cell, Color, Move, Position};
 
+use crate::budget::Stop;
 use crate::knowledge::{captured, Knowledge};
 use crate::policy::placed;
 use crate::tactics::losing_moves;
@@ -27,8 +28,8 @@ impl Knowledge for Go {
     /// worth playing (not an own eye, not a move that loses at once). Playouts hardly punish
     /// a lost tempo, so a pass looks about as good as any move and, with little
     /// exploration, could collect the most visits in the middle of a game.
-    fn avoid(&self, _threats: u32) -> Vec<Move> {
-        let mut avoid = losing_moves(self);
+    fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
+        let mut avoid = losing_moves(self, stop);
         if self.consecutive_passes() == 0 && !avoid.contains(&Move::Pass) {
             let Some(me) = self.turn() else {
                 return avoid;
@@ -154,12 +155,12 @@ mod tests {
     #[test]
     fn go_avoids_a_pass_while_points_are_worth_playing() {
         let mut g = go(&["size=5"]);
-        assert!(g.avoid(1).contains(&Move::Pass));
+        assert!(g.avoid(1, &Stop::default()).contains(&Move::Pass));
         assert_eq!(g.prior(Move::Pass), Some(PASS_PRIOR));
         assert_eq!(g.prior(Move::Place(Cell(0))), None);
         // After the opponent's pass, passing may end the game and is searched as any move.
         g.play(Move::Pass).unwrap();
-        assert!(!g.avoid(1).contains(&Move::Pass));
+        assert!(!g.avoid(1, &Stop::default()).contains(&Move::Pass));
         assert_eq!(g.prior(Move::Pass), None);
     }
 
@@ -172,6 +173,6 @@ mod tests {
             .map(|i| (Cell(i as u16), Some(Color::Black)))
             .collect();
         g.setup(&stones, Color::Black).unwrap();
-        assert!(!g.avoid(1).contains(&Move::Pass));
+        assert!(!g.avoid(1, &Stop::default()).contains(&Move::Pass));
     }
 }

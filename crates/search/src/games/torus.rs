@@ -8,9 +8,10 @@ use rand::Rng;
 use toroid_rules::games::Torus;
 use toroid_rules::{Cell, Color, Move, Position};
 
+use crate::budget::Stop;
 use crate::knowledge::{captured, Forcing, Knowledge};
 use crate::policy::best_sampled;
-use crate::tactics::losing_moves;
+use crate::tactics::{losing_among, losing_moves};
 use surround::{
     captures_at, capturing_cells, forced_win, last_liberty, rescues, safe_moves, self_threat,
     touched_by,
@@ -36,22 +37,14 @@ impl Knowledge for Torus {
 
     /// The moves after which the opponent wins by force, unless all do; then those after
     /// which it wins at once.
-    fn avoid(&self, threats: u32) -> Vec<Move> {
+    fn avoid(&self, threats: u32, stop: &Stop) -> Vec<Move> {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        let losing: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&mv| {
-                let mut after = self.clone();
-                after.play(mv).is_ok() && forced_win(&after, threats).is_some()
-            })
-            .collect();
-        if losing.len() == moves.len() {
-            losing_moves(self)
-        } else {
-            losing
-        }
+        losing_among(&moves, stop, |mv| {
+            let mut after = self.clone();
+            after.play(mv).is_ok() && forced_win(&after, threats).is_some()
+        })
+        .unwrap_or_else(|| losing_moves(self, stop))
     }
 
     /// Greedy's taste: pressure on the enemy stones around the cell and captures.

@@ -4,7 +4,6 @@
 use std::time::Instant;
 
 use toroid_rules::{AnyGame, Position};
-use toroid_search::{Budget, Mcts, MctsConfig};
 
 use crate::api::{AnalysisView, GameState, MoveAnalysis};
 use crate::error::ApiError;
@@ -73,31 +72,27 @@ impl Hub {
             .try_acquire()
             .map_err(|_| ApiError::Busy("every search thread is in use; try again soon"))?;
         let time = std::time::Duration::from_millis(ms).min(self.limits.analysis);
-        let analysis = tokio::task::spawn_blocking(move || {
-            let mut config = MctsConfig::new(Budget::Time(time), 1);
-            // The heat map shows a search of the time asked for, not one cut short once its
-            // move is settled.
-            config.settings.stop_early = false;
-            let analysis = Mcts::new("analysis", config, rand::random()).analyse(&position, None);
-            let topology = position.topology();
-            let name = |mv: &toroid_rules::Move| mv.notation(topology).to_string();
-            AnalysisView {
-                simulations: analysis.simulations,
-                moves: analysis
-                    .moves
-                    .iter()
-                    .map(|m| MoveAnalysis {
-                        mv: name(&m.mv),
-                        visits: m.visits,
-                        win_rate: m.win_rate,
-                        pv: m.pv.iter().map(name).collect(),
-                    })
-                    .collect(),
-                visit_map: analysis.visit_map,
-            }
-        })
-        .await
-        .map_err(|_| ApiError::Busy("the search failed"))?;
+        // A client that hangs up drops this future, which calls the search off.
+        let analysis = self
+            .house
+            .analyse(position.clone(), time)
+            .await
+            .ok_or(ApiError::Busy("the search failed"))?;
+        let name = |mv: &toroid_rules::Move| mv.notation(position.topology()).to_string();
+        let analysis = AnalysisView {
+            simulations: analysis.simulations,
+            moves: analysis
+                .moves
+                .iter()
+                .map(|m| MoveAnalysis {
+                    mv: name(&m.mv),
+                    visits: m.visits,
+                    win_rate: m.win_rate,
+                    pv: m.pv.iter().map(name).collect(),
+                })
+                .collect(),
+            visit_map: analysis.visit_map,
+        };
         Ok(analysis)
     }
 }

@@ -1,0 +1,149 @@
+//! Every level and every analysis keeps to its deadline on the largest board each rule set
+//! allows, set-up work included (the moves to avoid, the root's proofs, greedy's checks),
+//! at the start and in the middle of a game. The server gives its searches such a deadline
+//! through a `Pace`; the command line through the clock or a time budget.
+//!
+//! The bounds are loose (a deadline of 300 ms must be kept within 1.5 s on a loaded
+//! machine): before the deadline reached the set-up work, a first move on the largest boards
+//! took 30 to 40 seconds.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid_rules::params::ParamKind;
+use toroid_rules::{AnyGame, GameKind, Position, TimeLeft};
+use toroid_search::{Budget, Level, Mcts, MctsConfig, Pace, Tuning};
+
+const DEADLINE: Duration = Duration::from_millis(300);
+const KEPT_WITHIN: Duration = Duration::from_millis(1_500);
+
+/// A pace that stops the search at a fixed moment, as the server's does at its deadline.
+struct Until(Instant);
+
+impl Pace for Until {
+    fn go_on(&self) -> bool {
+        Instant::now() < self.0
+    }
+}
+
+/// The start of `kind` on its largest board: every board dimension at its maximum.
+fn largest(kind: GameKind) -> AnyGame {
+    let params: Vec<String> = kind
+        .params()
+        .iter()
+        .filter(|spec| ["size", "width", "height"].contains(&spec.name))
+        .map(|spec| match spec.kind {
+            ParamKind::Int { max, .. } => format!("{}={max}", spec.name),
+            _ => panic!("{kind}: {} is not a number", spec.name),
+        })
+        .collect();
+    let params: Vec<&str> = params.iter().map(String::as_str).collect();
+    kind.new_game(&params)
+        .unwrap_or_else(|e| panic!("{kind} at {params:?}: {e}"))
+}
+
+/// `start` after random moves that fill about a third of its cells (fewer if the game ends).
+fn middle(start: &AnyGame) -> AnyGame {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut game = start.clone();
+    let mut last = game.clone();
+    for _ in 0..game.topology().len() / 3 {
+        let Some(mv) = game.uniform_move(&mut rng) else {
+            break;
+        };
+        last = game.clone();
+        game.play(mv).expect("uniform moves are legal");
+    }
+    // A game that ended is no position to choose a move in.
+    if game.turn().is_some() {
+        game
+    } else {
+        last
+    }
+}
+
+fn keeps_deadlines(name: &str) {
+    let kind: GameKind = name.parse().expect("a rule set");
+    let start = largest(kind);
+    for (stage, game) in [("start", start.clone()), ("middle", middle(&start))] {
+        for level in Level::ALL {
+            let asked = Instant::now();
+            let pace: Arc<dyn Pace> = Arc::new(Until(asked + DEADLINE));
+            let tuning = Tuning {
+                threads: Some(1),
+                pace: Some(pace),
+                ..Tuning::default()
+            };
+            let mv = level.bot_with(1, tuning).choose(&game, None);
+            let took = asked.elapsed();
+            assert!(
+                took < KEPT_WITHIN,
+                "{kind} {stage}, {level}: {took:?} for a deadline of {DEADLINE:?}"
+            );
+            game.clone()
+                .play(mv)
+                .unwrap_or_else(|e| panic!("{kind} {stage}, {level}: illegal move: {e}"));
+        }
+        // The clock bounds a bot without a pace just as well.
+        let time = TimeLeft {
+            remaining: DEADLINE * 2,
+            increment: Duration::ZERO,
+            overtime: Duration::ZERO,
+        };
+        for level in [Level::Greedy, Level::Strong] {
+            let asked = Instant::now();
+            level.bot(1).choose(&game, Some(time));
+            let took = asked.elapsed();
+            assert!(
+                took < KEPT_WITHIN,
+                "{kind} {stage}, {level} on a clock: {took:?}"
+            );
+        }
+        // An analysis of 1 ms, the least the server asks for.
+        let asked = Instant::now();
+        let mut config = MctsConfig::new(Budget::Time(Duration::from_millis(1)), 1);
+        config.settings.stop_early = false;
+        let analysis = Mcts::new("analysis", config, 1).analyse(&game, None);
+        let took = asked.elapsed();
+        assert!(
+            took < KEPT_WITHIN,
+            "{kind} {stage}, analysis of 1 ms: {took:?}"
+        );
+        assert!(
+            !analysis.moves.is_empty(),
+            "{kind} {stage}: no candidate moves"
+        );
+    }
+}
+
+#[test]
+fn torus() {
+    keeps_deadlines("torus");
+}
+
+#[test]
+fn hex_torus() {
+    keeps_deadlines("hex-torus");
+}
+
+#[test]
+fn m_torus() {
+    keeps_deadlines("m-torus");
+}
+
+#[test]
+fn ctor() {
+    keeps_deadlines("ctor");
+}
+
+#[test]
+fn capture_go() {
+    keeps_deadlines("capture-go");
+}
+
+#[test]
+fn go() {
+    keeps_deadlines("go");
+}
