@@ -75,8 +75,8 @@ pub struct Limits {
     pub analysis: Duration,
     /// Longest search of a house bot for one move.
     pub house_move: Duration,
-    /// House-bot searches running at once, and analyses running at once (counted apart);
-    /// each takes one thread.
+    /// Searches running at once, house bots' and analyses' together, each on one thread
+    /// and taking turns (`crate::house`); also the analyses waiting or running at once.
     pub search_threads: usize,
 }
 

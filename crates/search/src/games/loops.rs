@@ -6,10 +6,16 @@ use rand::Rng;
 use toroid_rules::games::{HexTorus, MTorus};
 use toroid_rules::{Cell, Color, Move, Position};
 
+use crate::budget::Stop;
 use crate::knowledge::Knowledge;
 use crate::policy::placed;
+use crate::tactics::{losing_among, wins_at_once};
 
 impl Knowledge for HexTorus {
+    fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
+        losing_placements(self, stop)
+    }
+
     fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
         bridge_reply(self, placed(recent)?, self.turn()?, rng)
     }
@@ -27,6 +33,10 @@ impl Knowledge for HexTorus {
 }
 
 impl Knowledge for MTorus {
+    fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
+        losing_placements(self, stop)
+    }
+
     fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
         bridge_reply(self, placed(recent)?, self.turn()?, rng)
     }
@@ -36,6 +46,49 @@ impl Knowledge for MTorus {
         connection(after, cell, me, Span::Either)
             + connection(after, cell, me.opponent(), Span::Either)
     }
+}
+
+/// The moves after which the opponent can win at once, unless all are. Stones are never
+/// removed, so a stone can only block the opponent's loops: after any move the opponent wins
+/// at once exactly on the cells where it would win now, less the cell taken. One scan of
+/// those cells decides every move, where checking each move's replies would cost a scan per
+/// move (tens of seconds on the largest boards).
+fn losing_placements<P: Position>(position: &P, stop: &Stop) -> Vec<Move> {
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    let threats = opponent_wins(position, &moves, stop);
+    losing_among(&moves, stop, |mv| {
+        threats.iter().any(|&w| w != mv) && !wins_at_once(position, mv)
+    })
+    .unwrap_or_default()
+}
+
+/// The cells on which the opponent of the player to move would win at once, seen from two
+/// positions after two different moves of the player that do not win (one of them may
+/// block a threat, the other then does not); those found before `stop` says so.
+fn opponent_wins<P: Position>(position: &P, moves: &[Move], stop: &Stop) -> Vec<Move> {
+    let mut wins = Vec::new();
+    let quiet = moves.iter().filter(|&&mv| !wins_at_once(position, mv));
+    for &first in quiet.take(2) {
+        let mut after = position.clone();
+        after.play(first).expect("legal moves are legal");
+        let Some(them) = after.turn() else {
+            continue;
+        };
+        for &mv in moves {
+            if stop.now() {
+                return wins;
+            }
+            if mv == first || wins.contains(&mv) {
+                continue;
+            }
+            let mut next = after.clone();
+            if next.play(mv).is_ok() && next.outcome().is_some_and(|o| o.winner == Some(them)) {
+                wins.push(mv);
+            }
+        }
+    }
+    wins
 }
 
 /// Which way a player's winning loops run, for [`connection`].
@@ -116,4 +169,50 @@ fn connection<P: Position>(game: &P, cell: Cell, me: Color, span: Span) -> f64 {
         Span::Either => count(&rows).max(count(&cols)),
     };
     own_neighbours as f64 + 0.2 * group.len() as f64 + span
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use toroid_rules::{AnyGame, GameKind};
+
+    use super::*;
+    use crate::tactics::losing_moves;
+
+    /// The one-scan answer is the answer of checking every move's replies, on positions of
+    /// both loop games where the opponent threatens to win.
+    #[test]
+    fn losing_placements_are_exactly_the_moves_that_let_the_opponent_win() {
+        let stop = Stop::default();
+        let mut threatened = 0;
+        for (name, params) in [
+            ("hex-torus", ["width=6", "height=6"]),
+            ("m-torus", ["width=6", "height=7"]),
+        ] {
+            let kind: GameKind = name.parse().unwrap();
+            for seed in 0..300 {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                let mut game: AnyGame = kind.new_game(&params).unwrap();
+                for _ in 0..(12 + seed as usize % 20) {
+                    match game.uniform_move(&mut rng) {
+                        Some(mv) => game.play(mv).unwrap(),
+                        None => break,
+                    }
+                }
+                if game.turn().is_none() {
+                    continue;
+                }
+                let (fast, slow) = toroid_rules::with_game!(&game, g => {
+                    (losing_placements(g, &stop), losing_moves(g, &stop))
+                });
+                threatened += usize::from(!slow.is_empty());
+                assert_eq!(fast, slow, "{name}, seed {seed}");
+            }
+        }
+        assert!(
+            threatened > 40,
+            "only {threatened} positions had moves to avoid"
+        );
+    }
 }
