@@ -1068,112 +1068,6 @@ async fn sessions_and_unfinished_games_are_bounded_and_idle_games_abandoned() {
     assert_eq!(again.status, 201, "{:?}", again.body);
 }
 
-/// Plays the person's side of game `id` (the first legal move that is not a pass, at once)
-/// until it ends or `until`: how long the house bot took to answer each move, from the
-/// acknowledgement of the person's move (or from `since` for a bot that moves first) to
-/// the state that shows the bot's move.
-async fn bot_reply_times(
-    player: &Client,
-    id: &str,
-    since: Instant,
-    until: Instant,
-) -> Vec<Duration> {
-    let (mut socket, mut state) = player.watch(id).await;
-    let me = state["you"].clone();
-    let mut asked = since;
-    let mut replies = Vec::new();
-    while Instant::now() < until && state["status"] == "live" {
-        let position = &state["position"];
-        if position["to_move"] == me {
-            if position["ply"].as_u64() > Some(0) {
-                replies.push(asked.elapsed());
-            }
-            let mv = (position["legal_moves"].as_array())
-                .and_then(|m| m.iter().find(|m| *m != "pass").or(m.first()))
-                .cloned()
-                .expect("a legal move");
-            let played = player
-                .post(
-                    &format!("/api/games/{id}/moves"),
-                    json!({"move": mv, "ply": position["ply"]}),
-                )
-                .await;
-            assert_eq!(played.status, 200, "{:?}", played.body);
-            asked = Instant::now();
-        }
-        let ply = state["position"]["ply"].clone();
-        state = socket
-            .state_until(|s| s["position"]["ply"] != ply || s["status"] != "live")
-            .await;
-    }
-    replies
-}
-
-/// Point 2: on the largest board of hex-torus, house bots of every kind (a one-ply bot, a
-/// playout-budget search, a timed search) keep to the two-second move cap, first move
-/// included; and while they think, a `casual` bot on 9×9 Go still answers at once, since
-/// the searches take turns on the processor.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn house_bots_keep_to_their_time_on_the_largest_boards_and_share_the_processor() {
-    let (serve, _dir) = serve(&[]);
-    let cap = Duration::from_secs(2);
-    let until = Instant::now() + Duration::from_secs(12);
-    let mut big = Vec::new();
-    for (n, level) in ["greedy", "casual", "strong", "max"]
-        .into_iter()
-        .enumerate()
-    {
-        let player = Client::person(&serve.base, &format!("big {n}")).await;
-        let asked = Instant::now();
-        let created = player
-            .create(
-                json!({"game": "hex-torus", "params": {"width": 52, "height": 52},
-                "color": "white", "opponent": {"kind": "house", "level": level}}),
-            )
-            .await;
-        let id = created["id"].as_str().unwrap().to_string();
-        big.push(tokio::spawn(async move {
-            (level, bot_reply_times(&player, &id, asked, until).await)
-        }));
-    }
-    let victim = Client::person(&serve.base, "victim").await;
-    let created = victim
-        .create(
-            json!({"game": "go", "params": {"size": 9}, "color": "black",
-            "opponent": {"kind": "house", "level": "casual"}}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap();
-    let small = bot_reply_times(&victim, id, Instant::now(), until).await;
-    for game in big {
-        let (level, replies) = game.await.unwrap();
-        assert!(
-            replies.len() >= 2,
-            "{level} answered {} moves in 12 s",
-            replies.len()
-        );
-        let slowest = replies.iter().max().unwrap();
-        // The cap, and the time to commit the move and send the state.
-        assert!(
-            *slowest < cap + Duration::from_millis(1_500),
-            "{level} on hex-torus 52×52 took {slowest:?}: {replies:?}"
-        );
-    }
-    assert!(
-        small.len() >= 5,
-        "casual answered only {} moves",
-        small.len()
-    );
-    let mut sorted = small.clone();
-    sorted.sort();
-    // Waiting in line behind four searches of up to 2 s each on two cores, casual would
-    // wait about 4 s a move; taking turns of 20 ms, it waits a few turns.
-    assert!(
-        sorted[sorted.len() / 2] < Duration::from_millis(1_000) && sorted[sorted.len() - 1] < cap,
-        "casual on 9×9 Go while four bots think on 52×52: {small:?}"
-    );
-}
-
 /// Point 3: analyses whose clients hang up stop at once: the server's processor time stays
 /// still afterwards, and a fresh analysis is served.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1218,4 +1112,56 @@ async fn an_analysis_stops_when_its_client_hangs_up() {
     assert_eq!(fresh.status, 200, "{:?}", fresh.body);
     let state = alice.get(&format!("/api/games/{id}")).await.body;
     assert_eq!(state["position"]["ply"], 0, "nothing changed");
+}
+
+/// Behind a reverse proxy named with `--trusted-proxy`, each client is limited by the
+/// address the proxy puts last in `X-Forwarded-For`, not by the proxy's own; the header is
+/// ignored from anyone else, so a client cannot pick its address to escape its limits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trusted_proxy_names_its_clients() {
+    let (serve, _dir) = serve(&["--trusted-proxy", "127.0.0.9"]);
+    let url = format!("{}/api/rules", serve.base);
+    let from = |last: u8| {
+        reqwest::Client::builder()
+            .local_address(std::net::IpAddr::from([127, 0, 0, last]))
+            .build()
+            .unwrap()
+    };
+    // GETs through the proxy for one client until it is limited (a burst is 100).
+    let proxy = from(9);
+    let mut limited = false;
+    for _ in 0..150 {
+        let answer = (proxy.get(&url))
+            .header("X-Forwarded-For", "203.0.113.7, 198.51.100.1")
+            .send()
+            .await
+            .unwrap();
+        if answer.status() == 429 {
+            limited = true;
+            break;
+        }
+    }
+    assert!(limited, "the proxied client was never limited");
+    // Another client through the same proxy is served; so is the proxy's own address.
+    let other = (proxy.get(&url))
+        .header("X-Forwarded-For", "198.51.100.2")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other.status(), 200);
+    // An untrusted client cannot take another address with the header: its own is limited.
+    let liar = from(10);
+    let mut statuses = Vec::new();
+    for n in 0..150 {
+        let answer = (liar.get(&url))
+            .header("X-Forwarded-For", format!("192.0.2.{n}"))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(answer.status().as_u16());
+    }
+    assert!(
+        statuses.contains(&429),
+        "the header let an untrusted client escape its limit"
+    );
 }

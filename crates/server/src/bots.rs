@@ -51,15 +51,21 @@ pub struct Seek {
     pub clock: Option<TimeControl>,
 }
 
+/// What two seeks must share to make a game: the rule set, its resolved parameters and the
+/// clock.
+pub fn seek_key(position: &AnyGame, clock: Option<TimeControl>) -> String {
+    let params = ParamsView(position.params().clone());
+    format!(
+        "{} {} {:?}",
+        position.kind().name(),
+        serde_json::to_string(&params).expect("parameters serialize"),
+        clock.map(|c| (c.initial_ms, c.increment_ms))
+    )
+}
+
 impl Seek {
     pub fn new(bot: BotRow, position: AnyGame, clock: Option<TimeControl>) -> Seek {
-        let params = ParamsView(position.params().clone());
-        let key = format!(
-            "{} {} {:?}",
-            position.kind().name(),
-            serde_json::to_string(&params).expect("parameters serialize"),
-            clock.map(|c| (c.initial_ms, c.increment_ms))
-        );
+        let key = seek_key(&position, clock);
         Seek {
             bot,
             key,
@@ -106,6 +112,11 @@ impl Bots {
             online.remove(id);
             lock(&self.seeks).retain(|s| s.bot.id != id);
         }
+    }
+
+    /// Whether bot `id` is connected to this server.
+    pub fn is_connected(&self, id: &str) -> bool {
+        lock(&self.online).contains_key(id)
     }
 
     /// Tells bot `id`, if connected, that game `game` changed.

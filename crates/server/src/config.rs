@@ -13,9 +13,15 @@ pub struct Config {
     pub data: PathBuf,
     /// `postgres://...` or `sqlite://PATH`; `None` for the SQLite file in `data`.
     pub database: Option<String>,
+    /// `redis://HOST:PORT`: this server is one node of a cluster on `database`, which must
+    /// be PostgreSQL (docs/scaling.md).
+    pub redis: Option<String>,
     /// Origins besides the server's own (`http://HOST:PORT` as the browser sees it) whose
     /// pages may act here: for a deployment whose proxy rewrites `Host`.
     pub allowed_origins: Vec<String>,
+    /// Reverse proxies in front of the server: for their connections the client is the
+    /// address they add last to `X-Forwarded-For`, and they have no limit per address.
+    pub trusted_proxies: Vec<IpAddr>,
     pub limits: Limits,
 }
 
@@ -26,7 +32,9 @@ impl Default for Config {
             port: 8080,
             data: PathBuf::from("toroid-data"),
             database: None,
+            redis: None,
             allowed_origins: Vec::new(),
+            trusted_proxies: Vec::new(),
             limits: Limits::default(),
         }
     }
@@ -35,8 +43,9 @@ impl Default for Config {
 /// What one client may use (docs/server.md lists the defaults and why).
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Open TCP connections in all. When all are taken, a newcomer takes the place of the
-    /// connection that has waited longest for a request; when all are busy, it is closed.
+    /// Open TCP connections in all. When all are taken, a newcomer takes the place of a
+    /// connection waiting for a request, of the address holding the most places, the one
+    /// that has waited longest; when all are busy, it is closed.
     pub connections: usize,
     /// Open TCP connections from one IP address; more are closed at once.
     pub connections_per_ip: usize,

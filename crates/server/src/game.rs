@@ -13,7 +13,7 @@ use toroid_rules::{AnyGame, Color, GameKind, Move, Outcome, ParseMoveError, Posi
 
 use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
 use crate::clock::Clock;
-use crate::ids::{hash_secret, new_secret};
+use crate::ids::{hash_secret, new_secret, now_ms};
 use crate::seat::Seat;
 use crate::storage::{GameRow, MoveRow, Status, StorageError, TimeControl, Write};
 
@@ -120,14 +120,32 @@ pub struct Game {
     pub last_change_at: i64,
 }
 
+/// When a restored game's running clock runs from.
+#[derive(Copy, Clone, Debug)]
+pub enum Resume {
+    /// From this instant: the time since the last stored change is charged to no one (a
+    /// restart, or another server taking over the game of one that died).
+    At(Instant),
+    /// As if it had run all along: another server, which runs the game now, stored the last
+    /// change (or took the game over, `GameRow::resumed_at`).
+    AsStored,
+}
+
 impl Game {
-    /// A stored game with its moves replayed (a new game is a row without moves). The clocks
-    /// resume from the last stored move: the time the server was down is charged to no one.
-    pub fn restore(row: GameRow, moves: &[MoveRow], now: Instant) -> Result<Game, StorageError> {
+    /// A stored game with its moves replayed (a new game is a row without moves), its clock
+    /// running as `resume` says.
+    pub fn restore(row: GameRow, moves: &[MoveRow], resume: Resume) -> Result<Game, StorageError> {
         let corrupt = |what: String| StorageError::Corrupt(format!("game {}: {what}", row.id));
         let params: Map<String, Value> =
             serde_json::from_str(&row.params).map_err(|e| corrupt(format!("parameters: {e}")))?;
         let mut position = new_position(&row.game, &params).map_err(corrupt)?;
+        if moves.len() as i64 != row.plies {
+            return Err(corrupt(format!(
+                "it counts {} moves, {} are stored",
+                row.plies,
+                moves.len()
+            )));
+        }
         let mut played = Vec::with_capacity(moves.len());
         for m in moves {
             let mv = Move::parse(&m.notation, position.topology())
@@ -139,6 +157,15 @@ impl Game {
                 .map_err(|e| corrupt(format!("move {} '{}': {e}", m.ply, m.notation)))?;
             played.push((mover, mv));
         }
+        let clock_from = match resume {
+            Resume::At(now) => now,
+            Resume::AsStored => {
+                let last = moves.last().map(|m| m.at).or(row.started_at);
+                let since = last.max(row.resumed_at).unwrap_or(row.created_at);
+                let ago = Duration::from_millis((now_ms() - since).max(0) as u64);
+                Instant::now().checked_sub(ago).unwrap_or_else(Instant::now)
+            }
+        };
         let remaining = row
             .final_clocks
             .or_else(|| moves.last().and_then(|m| m.clocks));
@@ -158,11 +185,15 @@ impl Game {
             creator: row.creator,
             invite_hash: row.invite_hash,
             invite_code: None,
-            last_change_at: moves.last().map_or(row.created_at, |m| m.at),
+            last_change_at: moves
+                .last()
+                .map(|m| m.at)
+                .or(row.started_at)
+                .unwrap_or(row.created_at),
             created_at: row.created_at,
             finished_at: row.finished_at,
         };
-        game.start_clock(now);
+        game.start_clock(clock_from);
         Ok(game)
     }
 
@@ -426,6 +457,7 @@ impl Game {
                 game_id: self.id.clone(),
                 color,
                 seat,
+                at,
             }],
         })
     }
@@ -577,14 +609,17 @@ mod tests {
             status,
             result: None,
             final_clocks: None,
+            plies: 0,
             created_at: 1,
+            started_at: (status == Status::Live).then_some(1),
+            resumed_at: None,
             finished_at: None,
         }
     }
 
     fn live_game(now: Instant) -> Game {
         let seats = [Some(person(ALICE)), Some(person(BOB))];
-        Game::restore(row(seats, None), &[], now).unwrap()
+        Game::restore(row(seats, None), &[], Resume::At(now)).unwrap()
     }
 
     fn play(game: &mut Game, actor: Actor, text: &str) -> Result<(), GameError> {
@@ -641,7 +676,7 @@ mod tests {
             increment_ms,
         };
         let seats = [Some(person(ALICE)), Some(person(BOB))];
-        Game::restore(row(seats, Some(control)), &[], t0).unwrap()
+        Game::restore(row(seats, Some(control)), &[], Resume::At(t0)).unwrap()
     }
 
     fn play_at(game: &mut Game, actor: Actor, text: &str, at: Instant) {
@@ -710,7 +745,8 @@ mod tests {
     #[test]
     fn an_invite_is_taken_once_by_someone_else() {
         let now = Instant::now();
-        let mut game = Game::restore(row([Some(person(ALICE)), None], None), &[], now).unwrap();
+        let mut game =
+            Game::restore(row([Some(person(ALICE)), None], None), &[], Resume::At(now)).unwrap();
         // Restored from storage, the game knows only the code's hash.
         assert_eq!(game.state(Some(ALICE), now).invite, None);
         game.set_invite("code".into());
@@ -754,8 +790,14 @@ mod tests {
             at: 2,
         }];
         let seats = [Some(person(ALICE)), Some(person(BOB))];
-        let restored = Game::restore(row(seats.clone(), None), &stored, now).unwrap();
+        let one_move = GameRow {
+            plies: 1,
+            ..row(seats.clone(), None)
+        };
+        let restored = Game::restore(one_move.clone(), &stored, Resume::At(now)).unwrap();
         assert_eq!(restored.position.hash(), game.position.hash());
+        // A row that counts another number of moves than are stored is damaged.
+        assert!(Game::restore(row(seats.clone(), None), &stored, Resume::At(now)).is_err());
         // Alice resigns though it is Bob's turn.
         let change = game.prepare_resign(Actor::Session(ALICE), now, 3).unwrap();
         game.apply(change);
@@ -769,6 +811,6 @@ mod tests {
         // A corrupt move is reported, not played.
         let mut bad = stored;
         bad[0].notation = "cc cc".into();
-        assert!(Game::restore(row(seats, None), &bad, now).is_err());
+        assert!(Game::restore(one_move, &bad, Resume::At(now)).is_err());
     }
 }

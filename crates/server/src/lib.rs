@@ -10,6 +10,7 @@
 pub mod api;
 pub mod bots;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod game;

@@ -11,6 +11,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use crate::cluster::{Cluster, ClusterError};
 use crate::config::Config;
 use crate::http::connections::{self, Places, Serving};
 use crate::http::{router, AppState};
@@ -21,6 +22,8 @@ use crate::storage::{Storage, StorageError};
 pub enum StartError {
     #[error(transparent)]
     Storage(#[from] StorageError),
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
     #[error("cannot listen on {addr}: {error}")]
     Listen { addr: String, error: io::Error },
     #[error("cannot start: {0}")]
@@ -45,8 +48,15 @@ impl Server {
             Some(url) => url.clone(),
             None => Storage::sqlite_url(&config.data)?,
         };
+        if config.redis.is_some() && !url.starts_with("postgres") {
+            return Err(ClusterError::NeedsPostgres.into());
+        }
         let storage = Storage::open(&url).await?;
-        let hub = Hub::start(storage, config.limits.clone()).await?;
+        let cluster = match &config.redis {
+            Some(redis) => Some(Cluster::connect(redis, &storage.cluster_name().await?).await?),
+            None => None,
+        };
+        let hub = Hub::start(storage, config.limits.clone(), cluster).await?;
         let listen = |error| StartError::Listen {
             addr: format!("{}:{}", config.host, config.port),
             error,
@@ -57,7 +67,11 @@ impl Server {
         let addr = listener.local_addr().map_err(listen)?;
         let limits = config.limits;
         let serving = Serving {
-            places: Places::new(limits.connections, limits.connections_per_ip),
+            places: Places::new(
+                limits.connections,
+                limits.connections_per_ip,
+                config.trusted_proxies,
+            ),
             header_timeout: limits.header_timeout,
         };
         let app = router(AppState {
@@ -80,7 +94,7 @@ impl Server {
     /// Stops accepting, lets requests in flight finish (every acknowledged move is already
     /// stored), checkpoints SQLite's log into the database file, and returns.
     pub async fn stop(self) {
-        self.hub.stop();
+        self.hub.stop().await;
         let _ = self.shutdown.send(());
         let mut task = self.task;
         if tokio::time::timeout(STOP_GRACE, &mut task).await.is_err() {
@@ -103,9 +117,10 @@ pub fn run(config: Config) -> Result<(), StartError> {
         .enable_all()
         .build()
         .map_err(StartError::Runtime)?;
-    let where_ = match &config.database {
-        Some(_) => "the database of --database".to_string(),
-        None => config.data.join("toroid.sqlite3").display().to_string(),
+    let where_ = match (&config.database, &config.redis) {
+        (Some(_), Some(_)) => "the database of --database; a node of the cluster of --redis".into(),
+        (Some(_), None) => "the database of --database".to_string(),
+        (None, _) => config.data.join("toroid.sqlite3").display().to_string(),
     };
     let result = runtime.block_on(async {
         let server = Server::start(config).await?;

@@ -3,6 +3,8 @@
 //! of its own there). `scripts/test` starts a throwaway server and sets the variable;
 //! without it the PostgreSQL tests fail and say so, rather than pass untested.
 
+mod common;
+
 use std::time::Instant;
 
 use toroid_rules::{Color, Outcome};
@@ -34,24 +36,8 @@ fn sqlite() -> Db {
 
 /// A fresh database on the server of `TOROID_TEST_POSTGRES`.
 async fn postgres() -> Db {
-    use sqlx::Connection;
-    let server = std::env::var("TOROID_TEST_POSTGRES").expect(
-        "TOROID_TEST_POSTGRES is not set: the PostgreSQL storage tests need a server \
-         (postgres://USER@HOST:PORT, a user who may create databases); scripts/test installs \
-         Debian's postgresql and starts a throwaway one",
-    );
-    sqlx::any::install_default_drivers();
-    let server = server.trim_end_matches('/');
-    let name = format!("toroid_test_{}", toroid_server::ids::new_id());
-    let mut admin = sqlx::AnyConnection::connect(&format!("{server}/postgres"))
-        .await
-        .unwrap_or_else(|e| panic!("TOROID_TEST_POSTGRES={server} is not reachable: {e}"));
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut admin)
-        .await
-        .unwrap();
     Db {
-        url: format!("{server}/{name}"),
+        url: common::fresh_postgres_database().await,
         _dir: None,
     }
 }
@@ -114,9 +100,32 @@ fn game(id: &str, created_at: i64) -> GameRow {
         status: Status::Waiting,
         result: None,
         final_clocks: None,
+        plies: 0,
         created_at,
+        started_at: None,
+        resumed_at: None,
         finished_at: None,
     }
+}
+
+/// A game both of whose seats are taken: moves can be stored.
+fn live(id: &str, created_at: i64) -> GameRow {
+    let mut row = game(id, created_at);
+    row.seats[1] = Some(Seat::House {
+        level: Level::Random,
+    });
+    row.status = Status::Live;
+    row.started_at = Some(created_at);
+    row
+}
+
+/// The stored moves of game `id`.
+async fn stored_moves(
+    storage: &Storage,
+    id: &str,
+) -> Result<Vec<MoveRow>, toroid_server::storage::StorageError> {
+    let row = storage.game(id).await?.expect("the game is stored");
+    storage.moves(&row).await
 }
 
 fn mv(game: &str, ply: i64, notation: &str) -> Write {
@@ -181,6 +190,7 @@ async fn a_game_lives_and_ends(db: Db) {
             game_id: "g1".into(),
             color: Color::White,
             seat: joined.clone(),
+            at: 30,
         }])
         .await
         .unwrap();
@@ -194,11 +204,11 @@ async fn a_game_lives_and_ends(db: Db) {
     assert_eq!(g1.status, Status::Live);
     assert_eq!(g1.seats[1], Some(joined));
     assert_eq!(g1.clock, game("g1", 10).clock);
-    let moves = storage.moves("g1").await.unwrap();
+    let moves = stored_moves(&storage, "g1").await.unwrap();
     let notation: Vec<&str> = moves.iter().map(|m| m.notation.as_str()).collect();
     assert_eq!(notation, ["ee", "cc", "pass"]);
     assert_eq!(moves[2].clocks, Some([59_998, 59_002]));
-    assert_eq!(storage.moves("g2").await.unwrap(), []);
+    assert_eq!(stored_moves(&storage, "g2").await.unwrap(), []);
     let unfinished: Vec<String> = storage
         .unfinished_games()
         .await
@@ -225,11 +235,11 @@ async fn a_game_lives_and_ends(db: Db) {
     );
     assert_eq!(storage.unfinished_games().await.unwrap().len(), 1);
 
-    let all: Vec<(GameRow, i64)> = (storage.games(None, 10).await.unwrap())
+    let all: Vec<GameRow> = (storage.games(None, 10).await.unwrap())
         .into_iter()
         .map(Result::unwrap)
         .collect();
-    let listed: Vec<(&str, i64)> = all.iter().map(|(g, n)| (g.id.as_str(), *n)).collect();
+    let listed: Vec<(&str, i64)> = all.iter().map(|g| (g.id.as_str(), g.plies)).collect();
     assert_eq!(listed, [("g2", 0), ("g1", 3)], "newest first, with plies");
     let finished = storage.games(Some(Status::Finished), 10).await.unwrap();
     assert_eq!(finished.len(), 1);
@@ -247,7 +257,7 @@ async fn a_game_lives_and_ends(db: Db) {
 async fn a_failed_batch_stores_nothing_and_spares_the_others(db: Db) {
     let storage = db.open().await;
     storage
-        .commit(vec![Write::Game(Box::new(game("g", 1)))])
+        .commit(vec![Write::Game(Box::new(live("g", 1)))])
         .await
         .unwrap();
     storage.commit(vec![mv("g", 0, "aa")]).await.unwrap();
@@ -273,7 +283,7 @@ async fn a_failed_batch_stores_nothing_and_spares_the_others(db: Db) {
     for job in good {
         job.await.unwrap().unwrap();
     }
-    let moves = storage.moves("g").await.unwrap();
+    let moves = stored_moves(&storage, "g").await.unwrap();
     assert_eq!(moves.len(), 1);
     assert_eq!(moves[0].notation, "aa");
     assert!(storage.session("hash-119").await.unwrap().is_some());
@@ -284,7 +294,7 @@ async fn concurrent_writes_are_all_committed(db: Db) {
     const GAMES: usize = 40;
     const MOVES: i64 = 25;
     let games: Vec<Write> = (0..GAMES)
-        .map(|g| Write::Game(Box::new(game(&format!("g{g}"), g as i64))))
+        .map(|g| Write::Game(Box::new(live(&format!("g{g}"), g as i64))))
         .collect();
     storage.commit(games).await.unwrap();
     let start = Instant::now();
@@ -311,7 +321,10 @@ async fn concurrent_writes_are_all_committed(db: Db) {
     );
     for g in 0..GAMES {
         assert_eq!(
-            storage.moves(&format!("g{g}")).await.unwrap().len(),
+            stored_moves(&storage, &format!("g{g}"))
+                .await
+                .unwrap()
+                .len(),
             MOVES as usize
         );
     }
@@ -321,15 +334,19 @@ async fn data_survives_reopening(db: Db) {
     {
         let storage = db.open().await;
         storage
-            .commit(vec![Write::Game(Box::new(game("kept", 5)))])
+            .commit(vec![Write::Game(Box::new(live("kept", 5)))])
             .await
             .unwrap();
         storage.commit(vec![mv("kept", 0, "ee")]).await.unwrap();
     }
     // Opening again finds the schema current and the data there.
     let storage = db.open().await;
-    assert_eq!(storage.game("kept").await.unwrap(), Some(game("kept", 5)));
-    assert_eq!(storage.moves("kept").await.unwrap().len(), 1);
+    let kept = GameRow {
+        plies: 1,
+        ..live("kept", 5)
+    };
+    assert_eq!(storage.game("kept").await.unwrap(), Some(kept));
+    assert_eq!(stored_moves(&storage, "kept").await.unwrap().len(), 1);
 
     // A session's last use is kept, and an ended session is gone.
     let kept = session(7);
@@ -363,11 +380,17 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
             .unwrap();
     }
     {
-        // Back to version 2, with the code in plain as version 2 stored it.
+        // Back to version 2, with the code in plain as version 2 stored it (and without
+        // what version 4 added).
         let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
-            "DELETE FROM schema_version WHERE version = 3",
+            "DROP TABLE referees",
+            "DROP TABLE cluster",
+            "ALTER TABLE games DROP COLUMN plies",
+            "ALTER TABLE games DROP COLUMN started_at",
+            "ALTER TABLE games DROP COLUMN resumed_at",
+            "DELETE FROM schema_version WHERE version >= 3",
         ] {
             sqlx::query(sql).execute(&mut conn).await.unwrap();
         }

@@ -22,12 +22,20 @@ pub struct Args {
     /// A database instead of the SQLite file: postgres://USER:PASSWORD@HOST/DB.
     #[arg(long, value_name = "URL")]
     database: Option<String>,
+    /// Run as one node of a cluster: Redis at redis://HOST:PORT carries events between the
+    /// nodes, which share the PostgreSQL database of --database (docs/scaling.md).
+    #[arg(long, value_name = "URL", requires = "database")]
+    redis: Option<String>,
     /// An origin besides the server's own whose pages may play here (https://HOST[:PORT]),
     /// for a reverse proxy that rewrites Host; may be given more than once.
     #[arg(long = "allowed-origin", value_name = "ORIGIN", value_parser = parse_origin)]
     allowed_origins: Vec<String>,
-    /// Open connections in all; when all are taken, a newcomer replaces the connection that
-    /// has waited longest for a request.
+    /// The address of a reverse proxy in front of the server: its connections' client is the
+    /// last address of X-Forwarded-For, and it has no limit per address; may be repeated.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<IpAddr>,
+    /// Open connections in all; when all are taken, a newcomer replaces a connection waiting
+    /// for a request, of the address holding the most, the longest waiting.
     #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
     max_connections: usize,
     /// Open connections from one IP address.
@@ -54,7 +62,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
         port: args.port,
         data: args.data,
         database: args.database,
+        redis: args.redis,
         allowed_origins: args.allowed_origins,
+        trusted_proxies: args.trusted_proxies,
         limits: Limits {
             connections: args.max_connections,
             connections_per_ip: args.max_connections_per_ip,

@@ -23,8 +23,13 @@ impl Serve {
 
     /// A server whose log (stderr) goes to the file `log`.
     pub fn start_logged(data: &Path, log: &Path) -> Serve {
+        Serve::start_logged_with(data, &[], log)
+    }
+
+    /// A server started with `options`, its log (stderr) going to the file `log`.
+    pub fn start_logged_with(data: &Path, options: &[&str], log: &Path) -> Serve {
         let log = std::fs::File::create(log).expect("the log file opens");
-        Serve::spawn(data, &[], Stdio::from(log))
+        Serve::spawn(data, options, Stdio::from(log))
     }
 
     fn spawn(data: &Path, options: &[&str], log: Stdio) -> Serve {

@@ -112,7 +112,7 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
         let _ = sink.send(text(&error(&e, None))).await;
         return;
     }
-    let (number, mut events) = state.hub.bots.connect(&bot);
+    let (number, mut events) = state.hub.connect_bot(&bot).await;
     let limiter = message_limiter(
         state.limits.bot_messages_per_second,
         state.limits.bot_message_burst,
@@ -132,7 +132,7 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
         protocol: PROTOCOL,
     }];
     // After a reconnection, the games that went on meanwhile.
-    for id in state.hub.bot_games(&bot.id) {
+    for id in state.hub.bot_games(&bot.id).await.unwrap_or_default() {
         replies.extend(connection.changed(&id).await);
     }
     'connection: loop {
@@ -181,7 +181,7 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
             },
         }
     }
-    state.hub.bots.disconnect(&bot.id, number);
+    state.hub.disconnect_bot(&bot, number).await;
 }
 
 impl Connection {
@@ -214,8 +214,10 @@ impl Connection {
                 };
             }
             FromBot::CancelSeek {} => {
-                hub.bots.cancel_seek(&self.bot.id);
-                return vec![ToBot::SeekCancelled];
+                return match hub.cancel_seek(&self.bot.id).await {
+                    Ok(_) => vec![ToBot::SeekCancelled],
+                    Err(e) => vec![error(&e, None)],
+                };
             }
             FromBot::Move { game_id, mv, ply } => {
                 let result = match hub.find(&game_id).await {

@@ -3,8 +3,10 @@
 //!
 //! A connection that is waiting for a request head (just accepted, or idle between requests
 //! on keep-alive) holds a place without doing anything, which is what slow and idle
-//! attackers do. When every place is taken, a newcomer is let in by closing the connection
-//! that has waited longest. Connections busy with a request, and upgraded WebSockets, are
+//! attackers do. When every place is taken, a newcomer is let in by closing a waiting
+//! connection of the address that holds the most places, the one that has waited longest:
+//! attackers that reconnect as fast as they are closed evict each other, never a client
+//! with a connection or two. Connections busy with a request, and upgraded WebSockets, are
 //! never closed this way: WebSockets answer pings or are dropped (`heartbeat`).
 
 use std::collections::{BTreeMap, HashMap};
@@ -38,6 +40,8 @@ pub struct ClientAddr(pub SocketAddr);
 pub struct Places {
     limit: usize,
     per_ip: usize,
+    /// Reverse proxies, whose connections carry many clients: no limit per address.
+    proxies: Vec<IpAddr>,
     table: Mutex<Table>,
 }
 
@@ -45,8 +49,9 @@ pub struct Places {
 struct Table {
     open: usize,
     by_ip: HashMap<IpAddr, usize>,
-    /// Connections waiting for a request head, by when they began to wait (oldest first).
-    waiting: BTreeMap<u64, Arc<Notify>>,
+    /// Connections waiting for a request head, by when they began to wait (oldest first),
+    /// with their address.
+    waiting: BTreeMap<u64, (IpAddr, Arc<Notify>)>,
     next: u64,
 }
 
@@ -60,10 +65,11 @@ enum Refusal {
 }
 
 impl Places {
-    pub fn new(limit: usize, per_ip: usize) -> Arc<Places> {
+    pub fn new(limit: usize, per_ip: usize, proxies: Vec<IpAddr>) -> Arc<Places> {
         Arc::new(Places {
             limit: limit.max(1),
             per_ip: per_ip.max(1),
+            proxies,
             table: Mutex::default(),
         })
     }
@@ -72,13 +78,18 @@ impl Places {
     /// place is taken, the connection that has waited longest is told to close.
     fn admit(self: &Arc<Places>, ip: IpAddr) -> Result<Arc<Place>, Refusal> {
         let mut table = lock(&self.table);
-        if table.by_ip.get(&ip).copied().unwrap_or(0) >= self.per_ip {
+        let proxy = self.proxies.contains(&ip);
+        if !proxy && table.by_ip.get(&ip).copied().unwrap_or(0) >= self.per_ip {
             return Err(Refusal::PerAddress);
         }
         if table.open >= self.limit {
             // The evicted connection keeps its place until it has closed, a moment later.
-            let (_, oldest) = table.waiting.pop_first().ok_or(Refusal::Full)?;
-            oldest.notify_one();
+            let places_of = |ip: &IpAddr| table.by_ip.get(ip).copied().unwrap_or(0);
+            let (&key, _) = (table.waiting.iter())
+                .max_by_key(|(&key, (ip, _))| (places_of(ip), std::cmp::Reverse(key)))
+                .ok_or(Refusal::Full)?;
+            let (_, (_, evicted)) = table.waiting.remove_entry(&key).expect("just found");
+            evicted.notify_one();
         }
         table.open += 1;
         *table.by_ip.entry(ip).or_insert(0) += 1;
@@ -108,7 +119,7 @@ impl Place {
     fn wait_in(&self, table: &mut Table) {
         let key = table.next;
         table.next += 1;
-        table.waiting.insert(key, self.evict.clone());
+        table.waiting.insert(key, (self.ip, self.evict.clone()));
         *lock(&self.waiting_since) = Some(key);
     }
 
@@ -192,11 +203,18 @@ pub async fn serve(
         let service = hyper::service::service_fn({
             let place = place.clone();
             let app = app.clone();
+            let proxies = serving.places.proxies.clone();
             move |mut request: hyper::Request<Incoming>| {
                 place.busy();
+                let client = match proxies.contains(&addr.ip()) {
+                    true => {
+                        forwarded_for(request.headers()).map_or(addr, |ip| SocketAddr::new(ip, 0))
+                    }
+                    false => addr,
+                };
                 request
                     .extensions_mut()
-                    .insert(ConnectInfo(ClientAddr(addr)));
+                    .insert(ConnectInfo(ClientAddr(client)));
                 let response = app.clone().oneshot(request);
                 let place = place.clone();
                 async move {
@@ -233,6 +251,18 @@ pub async fn serve(
     let _ = stopping.send(true);
     drop(stop_seen);
     stopping.closed().await;
+}
+
+/// The client's address that a trusted reverse proxy appended to `X-Forwarded-For` (the
+/// last entry: the earlier ones came from the client and prove nothing).
+fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
+    let value = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .next_back()?
+        .to_str()
+        .ok()?;
+    value.rsplit(',').next()?.trim().parse().ok()
 }
 
 /// An accepted connection with its place.
@@ -290,8 +320,24 @@ mod tests {
     }
 
     #[test]
+    fn a_full_house_closes_a_waiting_connection_of_the_busiest_address() {
+        let places = Places::new(4, 4, Vec::new());
+        let one = places.admit(ip(2)).unwrap();
+        let attackers: Vec<_> = (0..3).map(|_| places.admit(ip(3)).unwrap()).collect();
+        // The attackers' address holds the most places: one of its connections goes, the
+        // oldest, though the lone client's waited longer.
+        let _newcomer = places.admit(ip(4)).unwrap();
+        assert_eq!(
+            Arc::strong_count(&attackers[0].evict),
+            1,
+            "left the waiting list"
+        );
+        assert_eq!(Arc::strong_count(&one.evict), 2, "the lone client stays");
+    }
+
+    #[test]
     fn a_full_house_closes_the_longest_waiting_idle_connection() {
-        let places = Places::new(2, 2);
+        let places = Places::new(2, 2, Vec::new());
         let first = places.admit(ip(2)).unwrap();
         let second = places.admit(ip(2)).unwrap();
         assert_eq!(places.admit(ip(2)).err(), Some(Refusal::PerAddress));

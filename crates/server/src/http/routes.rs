@@ -306,8 +306,8 @@ pub async fn register_bot(
 /// The bots connected now.
 #[utoipa::path(get, path = "/api/bots", tag = "bots",
     responses((status = 200, body = OnlineBots)))]
-pub async fn online_bots(State(state): State<AppState>) -> Json<OnlineBots> {
-    Json(OnlineBots {
-        online: state.hub.bots.online(),
-    })
+pub async fn online_bots(State(state): State<AppState>) -> Result<Json<OnlineBots>, ApiError> {
+    Ok(Json(OnlineBots {
+        online: state.hub.online_bots().await?,
+    }))
 }

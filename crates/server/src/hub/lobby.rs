@@ -5,19 +5,16 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::{Map, Value};
 use toroid_protocol::view::ParamsView;
 use toroid_rules::{AnyGame, Color, Position};
 use toroid_search::Level;
 
 use crate::api::{ClockSettings, ColorChoice, GameState, NewGame, Opponent};
-use crate::bots::{Challenge, Seek};
 use crate::error::ApiError;
-use crate::game::{clock_settings, new_position, player_view, Game};
+use crate::game::{new_position, Game, Resume};
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
-use crate::referee;
 use crate::seat::Seat;
-use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
+use crate::storage::{GameRow, SessionRow, Status, TimeControl, Write};
 
 use super::{lock, Hub, LiveGame};
 
@@ -63,7 +60,7 @@ impl Hub {
             }),
             Opponent::Invite {} => None,
             Opponent::Bot { name } => Some(
-                self.challenge(&person, &name, &position, clock, color.opponent())
+                self.put_challenge(&person, &name, &position, clock, color.opponent())
                     .await?,
             ),
         };
@@ -77,7 +74,7 @@ impl Hub {
     }
 
     /// Refuses a new game when the server holds its most unfinished games.
-    fn room_for_a_game(&self) -> Result<(), ApiError> {
+    pub(super) fn room_for_a_game(&self) -> Result<(), ApiError> {
         match lock(&self.live).len() < self.limits.unfinished_games {
             true => Ok(()),
             false => Err(ApiError::Busy(
@@ -87,13 +84,13 @@ impl Hub {
     }
 
     /// Games in memory (waiting or live) for which `which` holds.
-    fn unfinished(&self, which: impl Fn(&LiveGame) -> bool) -> usize {
+    pub(super) fn unfinished(&self, which: impl Fn(&LiveGame) -> bool) -> usize {
         lock(&self.live).values().filter(|g| which(g)).count()
     }
 
     /// Stores a new game of `position` and puts it in play: live when both seats are taken,
     /// else waiting with an invite code.
-    async fn open_game(
+    pub(super) async fn open_game(
         self: &Arc<Hub>,
         position: &AnyGame,
         clock: Option<TimeControl>,
@@ -115,82 +112,20 @@ impl Hub {
             status: if live { Status::Live } else { Status::Waiting },
             result: None,
             final_clocks: None,
+            plies: 0,
             created_at: now_ms(),
+            started_at: live.then(now_ms),
+            resumed_at: None,
             finished_at: None,
         };
-        let mut game = Game::restore(row.clone(), &[], Instant::now())?;
+        let mut game = Game::restore(row.clone(), &[], Resume::At(Instant::now()))?;
         game.invite_code = invite_code;
         self.storage
             .commit(vec![Write::Game(Box::new(row))])
             .await?;
-        Ok(self.insert(game, address))
-    }
-
-    /// Challenges the connected bot `name` to play `color` against `person`; its seat if
-    /// it accepts.
-    async fn challenge(
-        &self,
-        person: &Seat,
-        name: &str,
-        position: &AnyGame,
-        clock: Option<TimeControl>,
-        color: Color,
-    ) -> Result<Seat, ApiError> {
-        let id = self
-            .bots
-            .id_of(name)
-            .ok_or_else(|| ApiError::NotFound(format!("connected bot '{name}'")))?;
-        if self.unfinished(|g| g.bots.contains(&id)) >= self.limits.games_per_session {
-            return Err(ApiError::Declined(format!(
-                "{name} is playing too many games"
-            )));
-        }
-        let challenge = Challenge {
-            id: new_id(),
-            from: player_view(person),
-            game: position.kind().name(),
-            params: ParamsView(position.params().clone()),
-            clock: clock.map(clock_settings),
-            color,
-        };
-        self.bots.challenge(&id, challenge).await?;
-        Ok(Seat::Bot {
-            bot: id,
-            name: name.to_string(),
-        })
-    }
-
-    /// Bot `bot` seeks a game; when another bot seeks the same, their game starts (colours
-    /// drawn at random). Whether it started.
-    pub async fn seek(
-        self: &Arc<Hub>,
-        bot: &BotRow,
-        game: &str,
-        params: &Map<String, Value>,
-        clock: Option<ClockSettings>,
-    ) -> Result<bool, ApiError> {
-        let position = new_position(game, params).map_err(ApiError::BadRequest)?;
-        let clock = clock.map(time_control).transpose()?;
-        if self.unfinished(|g| g.bots.contains(&bot.id)) >= self.limits.games_per_session {
-            return Err(ApiError::Limit("too many unfinished games".into()));
-        }
-        self.room_for_a_game()?;
-        let Some((first, second)) = self.bots.seek(Seek::new(bot.clone(), position, clock)) else {
-            return Ok(false);
-        };
-        let seat = |b: &BotRow| {
-            Some(Seat::Bot {
-                bot: b.id.clone(),
-                name: b.name.clone(),
-            })
-        };
-        let mut seats = [seat(&first.bot), seat(&second.bot)];
-        if random_color() == Color::White {
-            seats.swap(0, 1);
-        }
-        self.open_game(&second.position, second.clock, seats, None)
-            .await?;
-        Ok(true)
+        let live = self.insert(game, address);
+        self.tell_other_nodes(&live).await;
+        Ok(live)
     }
 
     /// `session` takes the open seat of game `id` with the invite `code`.
@@ -202,7 +137,7 @@ impl Hub {
         code: &str,
     ) -> Result<GameState, ApiError> {
         let id = match id == code {
-            true => lock(&self.invites).get(&hash_secret(code)).cloned(),
+            true => self.storage.game_by_invite(&hash_secret(code)).await?,
             false => Some(id.to_string()),
         };
         let live = self
@@ -217,15 +152,9 @@ impl Hub {
     pub async fn new_invite(&self, session: &SessionRow, id: &str) -> Result<GameState, ApiError> {
         let live = self.find(id).await?;
         let mut game = live.game.lock().await;
+        self.reload(&mut game).await?;
         let (write, code) = game.prepare_new_invite(&session.id)?;
         self.storage.commit(vec![write]).await?;
-        {
-            let mut invites = lock(&self.invites);
-            if let Some(old) = &game.invite_hash {
-                invites.remove(old);
-            }
-            invites.insert(hash_secret(&code), game.id.clone());
-        }
         game.set_invite(code);
         Ok(game.state(Some(&session.id), Instant::now()))
     }
@@ -246,13 +175,14 @@ impl Hub {
         code: &str,
     ) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
+        self.reload(&mut game).await?;
         let seat = Seat::Person {
             session: session.id.clone(),
             name: session.name.clone(),
         };
         let change = game.prepare_join(seat, code, Instant::now(), now_ms())?;
         self.commit(live, &mut game, change).await?;
-        tokio::spawn(referee::run(self.clone(), live.clone(), game.seats.clone()));
+        self.start_referee(live.clone());
         Ok(game.state(Some(&session.id), Instant::now()))
     }
 }
@@ -262,7 +192,7 @@ fn random_color() -> Color {
 }
 
 /// A time control from the API's seconds, checked.
-fn time_control(clock: ClockSettings) -> Result<TimeControl, ApiError> {
+pub(super) fn time_control(clock: ClockSettings) -> Result<TimeControl, ApiError> {
     let ok = |s: f64, min: f64, max: f64| s.is_finite() && (min..=max).contains(&s);
     if !ok(clock.initial_s, 1.0, 86_400.0) || !ok(clock.increment_s, 0.0, 3_600.0) {
         return Err(ApiError::BadRequest(

@@ -3,7 +3,13 @@
 //! applied in memory and announced, so what a client is told is always on disk. The
 //! operations are split by concern: [`sessions`], [`lobby`] (games before they start) and
 //! [`play`].
+//!
+//! On a node of a cluster ([`crate::cluster`]) the games in memory are copies: a node reloads
+//! a game before it changes it and when another node says it changed, the database refuses a
+//! change made on an outdated copy, and a game's referee runs on the node that holds its
+//! lease.
 
+mod bots;
 mod lobby;
 mod play;
 mod sessions;
@@ -21,13 +27,14 @@ use toroid_protocol::record::Record;
 
 use crate::api::{GameState, GameSummary};
 use crate::bots::Bots;
+use crate::cluster::{self, Cluster, Event};
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::game::{players, Change, Game};
+use crate::game::{players, Change, Game, Resume};
 use crate::house::House;
 use crate::ids::now_ms;
 use crate::referee;
-use crate::storage::{Status, Storage, StorageError};
+use crate::storage::{Status, Storage, StorageError, Write};
 
 /// A game that clients and the referee share.
 pub struct LiveGame {
@@ -50,8 +57,14 @@ pub struct Hub {
     live: Mutex<HashMap<String, Arc<LiveGame>>>,
     /// Games whose stored rows cannot be read, and why: set aside, answered `unavailable`.
     damaged: Mutex<HashMap<String, String>>,
-    /// The hash of an invite code to its game id, for waiting games.
-    invites: Mutex<HashMap<String, String>>,
+    /// The referees running on this server, by game.
+    referees: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+    /// The other nodes, when this server is one node of a cluster.
+    cluster: Option<Cluster>,
+    /// Wakes the lease keeper (a node stopped and handed its games over).
+    orphans: Notify,
+    /// Challenges put to bots on other nodes, waiting for their answer.
+    challenges: Mutex<HashMap<String, tokio::sync::oneshot::Sender<Result<(), String>>>>,
     pub house: House,
     pub bots: Bots,
     analyses: Semaphore,
@@ -104,8 +117,13 @@ impl LiveGame {
 
 impl Hub {
     /// The service over `storage`, with every unfinished game brought back and its referee
-    /// running.
-    pub async fn start(storage: Storage, limits: Limits) -> Result<Arc<Hub>, StorageError> {
+    /// running; on a node of a `cluster`, the games come as they are asked for, and the
+    /// referees as their leases are taken.
+    pub async fn start(
+        storage: Storage,
+        limits: Limits,
+        cluster: Option<Cluster>,
+    ) -> Result<Arc<Hub>, StorageError> {
         let hub = Arc::new(Hub {
             house: House::new(limits.search_threads, limits.house_move),
             analyses: Semaphore::new(limits.search_threads.max(1)),
@@ -119,18 +137,32 @@ impl Hub {
             storage,
             limits,
             live: Mutex::new(HashMap::new()),
-            invites: Mutex::new(HashMap::new()),
             damaged: Mutex::new(HashMap::new()),
+            referees: Mutex::new(HashMap::new()),
+            cluster,
+            orphans: Notify::new(),
+            challenges: Mutex::new(HashMap::new()),
             bots: Bots::default(),
             stopping: watch::Sender::new(false),
         });
+        tokio::spawn(abandon_idle_games(hub.clone()));
+        if let Some(cluster) = &hub.cluster {
+            if let Err(error) = cluster.heartbeat().await {
+                tracing::warn!(%error, "cannot tell the cluster this node lives");
+            }
+            tokio::spawn(follow_other_nodes(hub.clone()));
+            tokio::spawn(keep_leases(hub.clone()));
+            return Ok(hub);
+        }
         let now = Instant::now();
         for row in hub.storage.unfinished_games().await? {
             let restored = match row {
                 Ok(row) => {
                     let id = row.id.clone();
-                    match hub.storage.moves(&id).await {
-                        Ok(moves) => Game::restore(row, &moves, now).map_err(|error| (id, error)),
+                    match hub.storage.moves(&row).await {
+                        Ok(moves) => {
+                            Game::restore(row, &moves, Resume::At(now)).map_err(|error| (id, error))
+                        }
                         Err(error) => Err((id, error)),
                     }
                 }
@@ -144,7 +176,6 @@ impl Hub {
                 Err((id, error)) => hub.set_aside(&id, &error),
             }
         }
-        tokio::spawn(abandon_idle_games(hub.clone()));
         Ok(hub)
     }
 
@@ -165,9 +196,17 @@ impl Hub {
         }
     }
 
-    /// Ends every referee; games stay as stored.
-    pub fn stop(&self) {
+    /// Ends every referee; games stay as stored. A node of a cluster gives up its leases
+    /// and tells the others, which referee its games at once.
+    pub async fn stop(&self) {
         self.stopping.send_replace(true);
+        if let Some(cluster) = &self.cluster {
+            if let Err(error) = self.storage.release_referees(&cluster.node).await {
+                tracing::warn!(%error, "cannot give up the referees' leases; they expire");
+            }
+            let from = cluster.node.clone();
+            cluster.publish(&Event::Handover { from }).await;
+        }
     }
 
     /// Resolves once [`Hub::stop`] is called.
@@ -179,19 +218,97 @@ impl Hub {
     /// Puts a game in memory, and starts its referee when it is live.
     fn insert(self: &Arc<Hub>, game: Game, address: Option<IpAddr>) -> Arc<LiveGame> {
         let id = game.id.clone();
-        if let (Status::Waiting, Some(hash)) = (game.status, &game.invite_hash) {
-            lock(&self.invites).insert(hash.clone(), id.clone());
-        }
-        let referee = (game.status == Status::Live).then(|| game.seats.clone());
+        let live_now = game.status == Status::Live;
         let live = Arc::new(LiveGame::new(game, address));
         lock(&self.live).insert(id, live.clone());
-        if let Some(seats) = referee {
-            tokio::spawn(referee::run(self.clone(), live.clone(), seats));
+        if live_now {
+            self.start_referee(live.clone());
         }
         for bot in &live.bots {
             self.bots.notify(bot, &live.id);
         }
         live
+    }
+
+    /// Starts the referee of live game `live` on this server, unless one runs here already
+    /// or (on a node of a cluster) another node holds its lease.
+    fn start_referee(self: &Arc<Hub>, live: Arc<LiveGame>) {
+        let mut referees = lock(&self.referees);
+        if referees.get(&live.id).is_some_and(|r| !r.is_finished()) {
+            return;
+        }
+        let hub = self.clone();
+        let id = live.id.clone();
+        let task = tokio::spawn(async move {
+            if let Some(cluster) = &hub.cluster {
+                let now = now_ms();
+                let until = now + cluster::LEASE.as_millis() as i64;
+                match hub
+                    .storage
+                    .claim_referee(&live.id, &cluster.node, now, until)
+                    .await
+                {
+                    Ok(true) => {}
+                    Ok(false) => return,
+                    Err(error) => {
+                        tracing::warn!(game = %live.id, %error, "cannot take the referee's lease");
+                        return;
+                    }
+                }
+            }
+            let seats = live.game.lock().await.seats.clone();
+            referee::run(hub, live, seats).await;
+        });
+        referees.insert(id, task.abort_handle());
+    }
+
+    /// On a node of a cluster, replaces `game` by the stored game (another node may have
+    /// changed it), keeping what only this server knows (the creator's invite link).
+    async fn reload(&self, game: &mut Game) -> Result<(), ApiError> {
+        if self.cluster.is_none() {
+            return Ok(());
+        }
+        let row = self
+            .storage
+            .game(&game.id)
+            .await?
+            .ok_or(StorageError::NoSuchGame)?;
+        let moves = self.storage.moves(&row).await?;
+        let mut stored = Game::restore(row, &moves, Resume::AsStored)?;
+        if stored.invite_hash == game.invite_hash {
+            stored.invite_code = game.invite_code.take();
+        }
+        *game = stored;
+        Ok(())
+    }
+
+    /// After another node changed game `id`: reloads it if this server holds it, and tells
+    /// its players, spectators, bots and referee.
+    async fn changed_elsewhere(&self, id: &str) {
+        let Some(live) = lock(&self.live).get(id).cloned() else {
+            return;
+        };
+        let finished = {
+            let mut game = live.game.lock().await;
+            if let Err(error) = self.reload(&mut game).await {
+                tracing::warn!(game = %id, %error, "cannot reload a game another node changed");
+                return;
+            }
+            game.status == Status::Finished
+        };
+        if finished {
+            lock(&self.live).remove(id);
+        }
+        self.announce(&live);
+    }
+
+    /// Tells everyone here who follows `live` that it changed (its referee too).
+    fn announce(&self, live: &LiveGame) {
+        let _ = live.updates.send(());
+        live.wake.notify_one();
+        for bot in &live.bots {
+            self.bots.notify(bot, &live.id);
+        }
     }
 
     /// The game `id`: live or waiting from memory, finished from storage.
@@ -210,15 +327,22 @@ impl Hub {
             }
             row => row?.ok_or_else(not_found)?,
         };
-        if row.status != Status::Finished {
+        let unfinished = row.status != Status::Finished;
+        if unfinished && self.cluster.is_none() {
             // Created or restored this instant: it is in memory now, or it was not yet stored.
             return lock(&self.live).get(id).cloned().ok_or_else(not_found);
         }
-        let restored = match self.storage.moves(id).await {
-            Ok(moves) => Game::restore(row, &moves, Instant::now()),
+        let restored = match self.storage.moves(&row).await {
+            Ok(moves) => Game::restore(row, &moves, Resume::AsStored),
             Err(error) => Err(error),
         };
         match restored {
+            // Another node's game: this one follows it from now on.
+            Ok(game) if unfinished => {
+                let live = Arc::new(LiveGame::new(game, None));
+                let mut games = lock(&self.live);
+                Ok(games.entry(id.to_string()).or_insert(live).clone())
+            }
             Ok(game) => Ok(Arc::new(LiveGame::new(game, None))),
             Err(error @ StorageError::Corrupt(_)) => {
                 self.set_aside(id, &error);
@@ -228,32 +352,47 @@ impl Hub {
         }
     }
 
-    /// Commits `change` to storage, then applies and announces it.
+    /// Commits `change` to storage, then applies and announces it (to the other nodes too).
+    /// A change the database refuses because another node changed the game first reloads
+    /// the game, and is answered as if it had come a moment later: `stale-ply` for a move.
     pub async fn commit(
         &self,
         live: &LiveGame,
         game: &mut Game,
         mut change: Change,
     ) -> Result<(), ApiError> {
-        self.storage
-            .commit(std::mem::take(&mut change.writes))
-            .await?;
-        let was_waiting = game.status == Status::Waiting;
-        game.apply(change);
-        if was_waiting && game.status != Status::Waiting {
-            if let Some(hash) = &game.invite_hash {
-                lock(&self.invites).remove(hash);
+        let writes = std::mem::take(&mut change.writes);
+        let moved = writes.iter().any(|w| matches!(w, Write::Move(_)));
+        match self.storage.commit(writes).await {
+            Ok(()) => {}
+            Err(StorageError::Outdated) => {
+                let sent = game.moves.len() as u64;
+                self.reload(game).await?;
+                return Err(match moved {
+                    true => ApiError::StalePly {
+                        current: game.moves.len(),
+                        sent,
+                    },
+                    false => ApiError::Conflict("the game changed meanwhile".into()),
+                });
             }
+            Err(error) => return Err(error.into()),
         }
+        game.apply(change);
         if game.status == Status::Finished {
             lock(&self.live).remove(&game.id);
         }
-        let _ = live.updates.send(());
-        live.wake.notify_one();
-        for bot in &live.bots {
-            self.bots.notify(bot, &live.id);
-        }
+        self.announce(live);
+        self.tell_other_nodes(live).await;
         Ok(())
+    }
+
+    /// Tells the other nodes, if any, that `live` changed (or is new).
+    async fn tell_other_nodes(&self, live: &LiveGame) {
+        if let Some(cluster) = &self.cluster {
+            let (id, from, bots) = (live.id.clone(), cluster.node.clone(), live.bots.clone());
+            cluster.publish(&Event::Game { id, from, bots }).await;
+        }
     }
 
     /// Game `id` as `viewer` sees it.
@@ -276,14 +415,14 @@ impl Hub {
                 row.map_err(|damaged| self.set_aside(&damaged.id, &damaged.error))
                     .ok()
             })
-            .map(|(row, plies)| GameSummary {
+            .map(|row| GameSummary {
                 params: serde_json::from_str(&row.params).unwrap_or(Value::Null),
                 players: players(&row.seats),
                 id: row.id,
                 game: row.game,
                 status: row.status,
                 result: row.result,
-                plies,
+                plies: row.plies,
                 created_at: row.created_at,
                 finished_at: row.finished_at,
             })
@@ -294,6 +433,134 @@ impl Hub {
         let live = self.find(id).await?;
         let game = live.game.lock().await;
         Ok(game.record())
+    }
+}
+
+/// Follows the other nodes' events until the hub stops: reloads the games they changed, and
+/// looks for games to referee when a node hands its games over.
+async fn follow_other_nodes(hub: Arc<Hub>) {
+    let Some(cluster) = &hub.cluster else {
+        return;
+    };
+    let mut events = cluster.events();
+    loop {
+        let event = tokio::select! {
+            event = events.recv() => event,
+            () = hub.stopped() => return,
+        };
+        match event {
+            Some(Some(Event::Game { id, bots, .. })) => {
+                // A game that a bot connected here plays is followed here from now on.
+                if bots.iter().any(|b| hub.bots.is_connected(b)) {
+                    let _ = hub.find(&id).await;
+                }
+                hub.changed_elsewhere(&id).await;
+            }
+            Some(Some(Event::Handover { .. })) => hub.orphans.notify_one(),
+            Some(Some(Event::Challenge {
+                from,
+                to,
+                bot,
+                challenge,
+            })) if to == cluster.node => {
+                tokio::spawn(hub.clone().answer_challenge(from, bot, challenge));
+            }
+            Some(Some(Event::Answer {
+                to,
+                challenge,
+                declined,
+                ..
+            })) if to == cluster.node => {
+                if let Some(waiting) = lock(&hub.challenges).remove(&challenge) {
+                    let _ = waiting.send(declined.map_or(Ok(()), Err));
+                }
+            }
+            Some(Some(Event::Challenge { .. } | Event::Answer { .. })) => {}
+            // Events may have been missed: reload every game held.
+            Some(None) => {
+                let held: Vec<String> = lock(&hub.live).keys().cloned().collect();
+                for id in held {
+                    hub.changed_elsewhere(&id).await;
+                }
+            }
+            None => return,
+        }
+    }
+}
+
+/// Keeps this node's referee leases until the hub stops: renews them, stops the referees
+/// whose lease another node took, and takes over the live games that no node referees
+/// (their node died or stopped), as a restart would: their clocks resume now.
+async fn keep_leases(hub: Arc<Hub>) {
+    let Some(cluster) = &hub.cluster else {
+        return;
+    };
+    let lease = cluster::LEASE.as_millis() as i64;
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(cluster::RENEW) => {}
+            () = hub.orphans.notified() => {}
+            () = hub.stopped() => return,
+        }
+        if let Err(error) = cluster.heartbeat().await {
+            tracing::warn!(%error, "cannot tell the cluster this node lives");
+        }
+        let now = now_ms();
+        match hub.storage.renew_referees(&cluster.node, now + lease).await {
+            Ok(mine) => lock(&hub.referees).retain(|id, referee| {
+                let kept = mine.contains(id) && !referee.is_finished();
+                if !kept {
+                    referee.abort();
+                }
+                kept
+            }),
+            Err(error) => {
+                tracing::warn!(%error, "cannot renew the referees' leases");
+                continue;
+            }
+        }
+        let orphans = match hub.storage.orphaned_games(now).await {
+            Ok(orphans) => orphans,
+            Err(error) => {
+                tracing::warn!(%error, "cannot look for games without a referee");
+                continue;
+            }
+        };
+        for id in orphans {
+            if let Err(error) = hub.take_over(&id, lease).await {
+                tracing::warn!(game = %id, %error, "cannot take the game over");
+            }
+        }
+    }
+}
+
+impl Hub {
+    /// Referees live game `id`, whose node died or stopped, if this node gets its lease.
+    async fn take_over(self: &Arc<Hub>, id: &str, lease: i64) -> Result<(), ApiError> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(());
+        };
+        let now = now_ms();
+        if !self
+            .storage
+            .claim_referee(id, &cluster.node, now, now + lease)
+            .await?
+        {
+            return Ok(());
+        }
+        let at = now_ms();
+        let game_id = id.to_string();
+        self.storage
+            .commit(vec![Write::Resume { game_id, at }])
+            .await?;
+        tracing::info!(game = %id, "taken over");
+        let live = self.find(id).await?;
+        {
+            let mut game = live.game.lock().await;
+            self.reload(&mut game).await?;
+        }
+        self.start_referee(live);
+        Ok(())
     }
 }
 

@@ -22,6 +22,7 @@ impl Hub {
         input: MoveInput<'_>,
     ) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
+        self.reload(&mut game).await?;
         let now = Instant::now();
         if let Some(change) = game.prepare_timeout(now, now_ms()) {
             self.commit(live, &mut game, change).await?;
@@ -34,6 +35,7 @@ impl Hub {
 
     pub async fn resign(&self, live: &LiveGame, actor: Actor<'_>) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
+        self.reload(&mut game).await?;
         let change = game.prepare_resign(actor, Instant::now(), now_ms())?;
         self.commit(live, &mut game, change).await?;
         Ok(game.state(actor.viewer(), Instant::now()))
@@ -42,6 +44,7 @@ impl Hub {
     /// Ends the game if its deadline has passed (`Game::prepare_timeout`); whether it did.
     pub async fn end_if_overdue(&self, live: &LiveGame) -> Result<bool, ApiError> {
         let mut game = live.game.lock().await;
+        self.reload(&mut game).await?;
         match game.prepare_timeout(Instant::now(), now_ms()) {
             Some(change) => {
                 self.commit(live, &mut game, change).await?;

@@ -7,7 +7,7 @@ use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::storage::{BotKey, BotRow, SessionRow, Write};
 
-use super::{lock, Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
+use super::{Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
 
 /// Characters a name may not hold because they change how other text is shown or hide
 /// themselves: the bidirectional controls (an override can make "xam" read as "max") and
@@ -146,14 +146,5 @@ impl Hub {
             .storage
             .bot(BotKey::TokenHash(&hash_secret(token)))
             .await?)
-    }
-
-    /// The ids of the unfinished games bot `id` plays.
-    pub fn bot_games(&self, id: &str) -> Vec<String> {
-        lock(&self.live)
-            .values()
-            .filter(|g| g.bots.iter().any(|b| b == id))
-            .map(|g| g.id.clone())
-            .collect()
     }
 }

@@ -31,6 +31,10 @@ pub enum StorageError {
     DamagedFile { path: String, cause: String },
     #[error("no such game")]
     NoSuchGame,
+    /// A conditional write found the game changed: another move for the same ply came
+    /// first, the seat was taken, the game ended (on this server or another).
+    #[error("the game changed meanwhile")]
+    Outdated,
     #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
     UnsupportedUrl(String),
     #[error("cannot create the data directory '{path}': {error}")]
@@ -242,17 +246,15 @@ impl Storage {
             .collect())
     }
 
-    /// Games newest first, with their number of moves; only those of `status` if given.
-    /// Damaged rows are returned as such.
+    /// Games newest first; only those of `status` if given. Damaged rows are returned as
+    /// such.
     pub async fn games(
         &self,
         status: Option<Status>,
         limit: u32,
-    ) -> Result<Vec<Result<(GameRow, i64), DamagedGame>>, StorageError> {
+    ) -> Result<Vec<Result<GameRow, DamagedGame>>, StorageError> {
         let sql = format!(
-            "SELECT {GAME_COLUMNS},
-                (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS plies
-             FROM games WHERE ($1 = '' OR status = $1)
+            "SELECT {GAME_COLUMNS} FROM games WHERE ($1 = '' OR status = $1)
              ORDER BY created_at DESC, id DESC LIMIT $2"
         );
         let rows = sqlx::query(&sql)
@@ -260,20 +262,121 @@ impl Storage {
             .bind(i64::from(limit))
             .fetch_all(&self.readers)
             .await?;
-        let row = |r: &AnyRow| Ok((game_row(r)?, r.try_get("plies")?));
         Ok(rows
             .iter()
-            .map(|r| row(r).map_err(|e| damaged(r, e)))
+            .map(|r| game_row(r).map_err(|e| damaged(r, e)))
             .collect())
     }
 
-    /// A game's moves in order; a gap in their plies is corruption, not a shorter game.
-    pub async fn moves(&self, game_id: &str) -> Result<Vec<MoveRow>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT game_id, ply, mv, black_ms, white_ms, at FROM moves
-             WHERE game_id = $1 ORDER BY ply",
+    /// The name of the cluster of servers on this database, made by the first to ask.
+    pub async fn cluster_name(&self) -> Result<String, StorageError> {
+        sqlx::query("INSERT INTO cluster (one, name) VALUES (1, $1) ON CONFLICT (one) DO NOTHING")
+            .bind(crate::ids::new_id())
+            .execute(&self.readers)
+            .await?;
+        let row = sqlx::query("SELECT name FROM cluster WHERE one = 1")
+            .fetch_one(&self.readers)
+            .await?;
+        Ok(row.try_get("name")?)
+    }
+
+    /// The waiting game whose invite code hashes to `invite_hash`.
+    pub async fn game_by_invite(&self, invite_hash: &str) -> Result<Option<String>, StorageError> {
+        let row = sqlx::query("SELECT id FROM games WHERE invite = $1 AND status = 'waiting'")
+            .bind(invite_hash)
+            .fetch_optional(&self.readers)
+            .await?;
+        Ok(row.map(|r| r.try_get("id")).transpose()?)
+    }
+
+    /// Takes or renews, for `node`, the lease to referee game `game_id` until `until_ms`,
+    /// unless another node holds one that has not expired at `now_ms`; whether it did.
+    pub async fn claim_referee(
+        &self,
+        game_id: &str,
+        node: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StorageError> {
+        let done = sqlx::query(
+            "INSERT INTO referees (game_id, node, until_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (game_id) DO UPDATE SET node = excluded.node, until_ms = excluded.until_ms
+             WHERE referees.node = excluded.node OR referees.until_ms < $4",
         )
         .bind(game_id)
+        .bind(node)
+        .bind(until_ms)
+        .bind(now_ms)
+        .execute(&self.readers)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Renews every lease of `node` until `until_ms`, forgetting those of finished games;
+    /// the games it still referees.
+    pub async fn renew_referees(
+        &self,
+        node: &str,
+        until_ms: i64,
+    ) -> Result<Vec<String>, StorageError> {
+        sqlx::query(
+            "DELETE FROM referees WHERE node = $1
+             AND game_id IN (SELECT id FROM games WHERE status = 'finished')",
+        )
+        .bind(node)
+        .execute(&self.readers)
+        .await?;
+        sqlx::query("UPDATE referees SET until_ms = $1 WHERE node = $2")
+            .bind(until_ms)
+            .bind(node)
+            .execute(&self.readers)
+            .await?;
+        let rows = sqlx::query("SELECT game_id FROM referees WHERE node = $1")
+            .bind(node)
+            .fetch_all(&self.readers)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("game_id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Live games that no node referees at `now_ms`: none ever did, or its lease expired.
+    pub async fn orphaned_games(&self, now_ms: i64) -> Result<Vec<String>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g LEFT JOIN referees r ON r.game_id = g.id
+             WHERE g.status = 'live' AND (r.game_id IS NULL OR r.until_ms < $1)
+             ORDER BY g.created_at LIMIT 1000",
+        )
+        .bind(now_ms)
+        .fetch_all(&self.readers)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Gives up every lease of `node` (it stops).
+    pub async fn release_referees(&self, node: &str) -> Result<(), StorageError> {
+        sqlx::query("DELETE FROM referees WHERE node = $1")
+            .bind(node)
+            .execute(&self.readers)
+            .await?;
+        Ok(())
+    }
+
+    /// The moves of `game` in order, as many as its row counts: moves stored after the row
+    /// was read belong to a later state of the game. A gap in their plies is corruption, not a
+    /// shorter game.
+    pub async fn moves(&self, game: &GameRow) -> Result<Vec<MoveRow>, StorageError> {
+        let game_id = &game.id;
+        let rows = sqlx::query(
+            "SELECT game_id, ply, mv, black_ms, white_ms, at FROM moves
+             WHERE game_id = $1 AND ply < $2 ORDER BY ply",
+        )
+        .bind(game_id)
+        .bind(game.plies)
         .fetch_all(&self.readers)
         .await?;
         rows.iter()
@@ -378,7 +481,8 @@ pub enum BotKey<'a> {
 }
 
 const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
-    white, creator, invite, status, result, black_ms, white_ms, created_at, finished_at";
+    white, creator, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
+    resumed_at, finished_at";
 
 fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
     Some([a?, b?])
@@ -415,7 +519,10 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
             .ok_or_else(|| StorageError::Corrupt(format!("game status '{status}'")))?,
         result: from_json(r.try_get("result")?)?,
         final_clocks: pair(r.try_get("black_ms")?, r.try_get("white_ms")?),
+        plies: r.try_get("plies")?,
         created_at: r.try_get("created_at")?,
+        started_at: r.try_get("started_at")?,
+        resumed_at: r.try_get("resumed_at")?,
         finished_at: r.try_get("finished_at")?,
     })
 }

@@ -54,7 +54,7 @@ pub struct BotRow {
 }
 
 /// A game's time control, in milliseconds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeControl {
     pub initial_ms: i64,
     pub increment_ms: i64,
@@ -80,7 +80,15 @@ pub struct GameRow {
     pub result: Option<Outcome>,
     /// The clocks when the game ended.
     pub final_clocks: Option<[i64; 2]>,
+    /// Moves played: the game's version, which every move must name (the database refuses
+    /// a second move for the same ply, whichever server sends it).
+    pub plies: i64,
     pub created_at: i64,
+    /// When both seats were taken and the clock started.
+    pub started_at: Option<i64>,
+    /// When a server last took the live game over from one that died or stopped: its
+    /// clock runs from then (the time between is charged to no one).
+    pub resumed_at: Option<i64>,
     pub finished_at: Option<i64>,
 }
 
@@ -110,11 +118,12 @@ pub enum Write {
     Bot(BotRow),
     /// A new game (boxed: it is much larger than the other writes).
     Game(Box<GameRow>),
-    /// The open seat of a waiting game is taken: the game goes live.
+    /// The open seat of a waiting game is taken at `at`: the game goes live.
     Seat {
         game_id: String,
         color: toroid_rules::Color,
         seat: Seat,
+        at: i64,
     },
     /// A waiting game's invite code was replaced: the old one no longer opens it.
     NewInvite {
@@ -122,10 +131,33 @@ pub enum Write {
         invite_hash: String,
     },
     Move(MoveRow),
+    /// A server takes live game `game_id` over at `at` (`GameRow::resumed_at`).
+    Resume {
+        game_id: String,
+        at: i64,
+    },
     Finish {
         game_id: String,
         result: Outcome,
         clocks: Option<[i64; 2]>,
         at: i64,
     },
+}
+
+impl Write {
+    /// The game a write changes, if it changes one.
+    pub fn game_id(&self) -> Option<&str> {
+        match self {
+            Write::Game(g) => Some(&g.id),
+            Write::Seat { game_id, .. }
+            | Write::NewInvite { game_id, .. }
+            | Write::Resume { game_id, .. }
+            | Write::Finish { game_id, .. } => Some(game_id),
+            Write::Move(m) => Some(&m.game_id),
+            Write::Session(_)
+            | Write::SessionSeen { .. }
+            | Write::EndSession { .. }
+            | Write::Bot(_) => None,
+        }
+    }
 }

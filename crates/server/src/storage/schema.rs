@@ -66,6 +66,26 @@ const MIGRATIONS: &[&[Step]] = &[
     ],
     // Invite codes are stored hashed, as session and bot tokens are.
     &[Step::HashInviteCodes],
+    // Several servers on one database: each game counts its moves, which every move must
+    // match (the database picks one of two moves for the same ply); when a game started and
+    // when a server last took it over, for its clock on the other servers; and which server
+    // referees each live game until when (a lease).
+    &[
+        Sql("ALTER TABLE games ADD COLUMN plies BIGINT NOT NULL DEFAULT 0"),
+        Sql("UPDATE games SET plies = (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id)"),
+        Sql("ALTER TABLE games ADD COLUMN started_at BIGINT"),
+        Sql("UPDATE games SET started_at = created_at WHERE status <> 'waiting'"),
+        Sql("ALTER TABLE games ADD COLUMN resumed_at BIGINT"),
+        Sql("CREATE TABLE referees (
+        game_id TEXT PRIMARY KEY,
+        node TEXT NOT NULL,
+        until_ms BIGINT NOT NULL)"),
+        // The cluster's name, made by its first node: the nodes of one database talk on
+        // channels of that name, so clusters can share a Redis.
+        Sql("CREATE TABLE cluster (
+        one BIGINT PRIMARY KEY CHECK (one = 1),
+        name TEXT NOT NULL)"),
+    ],
 ];
 
 /// Creates the schema or brings it up to date, in one transaction.

@@ -83,8 +83,9 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         Write::Game(g) => sqlx::query(
             "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
                 black, white, creator, invite, status, result, black_ms, white_ms,
-                created_at, finished_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                created_at, finished_at, plies, started_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                $17)",
         )
         .bind(&g.id)
         .bind(&g.game)
@@ -100,22 +101,27 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(g.final_clocks.map(|c| c[0]))
         .bind(g.final_clocks.map(|c| c[1]))
         .bind(g.created_at)
-        .bind(g.finished_at),
+        .bind(g.finished_at)
+        .bind(g.plies)
+        .bind(g.started_at),
         Write::Seat {
             game_id,
             color,
             seat,
+            at,
         } => {
             // The column name comes from a closed set, never from input.
             let sql = match color {
                 toroid_rules::Color::Black => {
-                    "UPDATE games SET black = $1, status = 'live' WHERE id = $2"
+                    "UPDATE games SET black = $1, status = 'live', started_at = $2
+                     WHERE id = $3 AND status = 'waiting' AND black IS NULL"
                 }
                 toroid_rules::Color::White => {
-                    "UPDATE games SET white = $1, status = 'live' WHERE id = $2"
+                    "UPDATE games SET white = $1, status = 'live', started_at = $2
+                     WHERE id = $3 AND status = 'waiting' AND white IS NULL"
                 }
             };
-            sqlx::query(sql).bind(json(seat)).bind(game_id)
+            sqlx::query(sql).bind(json(seat)).bind(at).bind(game_id)
         }
         Write::NewInvite {
             game_id,
@@ -123,16 +129,36 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         } => sqlx::query("UPDATE games SET invite = $1 WHERE id = $2 AND status = 'waiting'")
             .bind(invite_hash)
             .bind(game_id),
-        Write::Move(m) => sqlx::query(
-            "INSERT INTO moves (game_id, ply, mv, black_ms, white_ms, at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(&m.game_id)
-        .bind(m.ply)
-        .bind(&m.notation)
-        .bind(m.clocks.map(|c| c[0]))
-        .bind(m.clocks.map(|c| c[1]))
-        .bind(m.at),
+        Write::Move(m) => {
+            // The game's row first: its lock orders two moves for one game, and the move
+            // must be the next ply of a live game, whichever server sends it.
+            let next = sqlx::query(
+                "UPDATE games SET plies = plies + 1
+                 WHERE id = $1 AND status = 'live' AND plies = $2",
+            )
+            .bind(&m.game_id)
+            .bind(m.ply)
+            .execute(&mut **tx)
+            .await?;
+            if next.rows_affected() != 1 {
+                return Err(StorageError::Outdated);
+            }
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, mv, black_ms, white_ms, at)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&m.game_id)
+            .bind(m.ply)
+            .bind(&m.notation)
+            .bind(m.clocks.map(|c| c[0]))
+            .bind(m.clocks.map(|c| c[1]))
+            .bind(m.at)
+        }
+        Write::Resume { game_id, at } => {
+            sqlx::query("UPDATE games SET resumed_at = $1 WHERE id = $2 AND status = 'live'")
+                .bind(at)
+                .bind(game_id)
+        }
         Write::Finish {
             game_id,
             result,
@@ -141,7 +167,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         } => sqlx::query(
             "UPDATE games SET status = 'finished', result = $1, black_ms = $2, white_ms = $3,
                 finished_at = $4
-             WHERE id = $5",
+             WHERE id = $5 AND status <> 'finished'",
         )
         .bind(json(result))
         .bind(clocks.map(|c| c[0]))
@@ -150,8 +176,10 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(game_id),
     };
     let done = query.execute(&mut **tx).await?;
-    if done.rows_affected() != 1 {
-        return Err(StorageError::NoSuchGame);
+    match done.rows_affected() {
+        1 => Ok(()),
+        // A conditional write to a game that exists found it changed.
+        _ if write.game_id().is_some() => Err(StorageError::Outdated),
+        _ => Err(StorageError::NoSuchGame),
     }
-    Ok(())
 }

@@ -12,6 +12,28 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// The URL of a fresh database on the PostgreSQL server of `TOROID_TEST_POSTGRES`; without
+/// that variable, a failure that says what is missing (never a silent skip).
+pub async fn fresh_postgres_database() -> String {
+    use sqlx::Connection;
+    let server = std::env::var("TOROID_TEST_POSTGRES").expect(
+        "TOROID_TEST_POSTGRES is not set: this test needs a PostgreSQL server \
+         (postgres://USER@HOST:PORT, a user who may create databases); scripts/test installs \
+         Debian's postgresql and starts a throwaway one",
+    );
+    sqlx::any::install_default_drivers();
+    let server = server.trim_end_matches('/');
+    let name = format!("toroid_test_{}", toroid_server::ids::new_id());
+    let mut admin = sqlx::AnyConnection::connect(&format!("{server}/postgres"))
+        .await
+        .unwrap_or_else(|e| panic!("TOROID_TEST_POSTGRES={server} is not reachable: {e}"));
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    format!("{server}/{name}")
+}
+
 /// How long a test waits for a message before it fails.
 pub const WAIT: Duration = Duration::from_secs(20);
 
@@ -87,6 +109,14 @@ impl Client {
             cookie: Some(cookie.split(';').next().unwrap().to_string()),
             ..self.clone()
         })
+    }
+
+    /// This client (its server and its address) with `other`'s session.
+    pub fn with_session_of(&self, other: &Client) -> Client {
+        Client {
+            cookie: other.cookie.clone(),
+            ..self.clone()
+        }
     }
 
     /// The same session at another address (the server restarted on another port).

@@ -1,0 +1,366 @@
+//! `toroid serve` as several nodes of one cluster (docs/scaling.md): nodes on one PostgreSQL
+//! database with Redis between them. The PostgreSQL server is the one `TOROID_TEST_POSTGRES`
+//! names (each test makes its own database) and Redis the one `TOROID_TEST_REDIS` names;
+//! `scripts/test` starts throwaway ones. Without them these tests fail and say so.
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+mod process;
+
+use std::time::{Duration, Instant};
+
+use common::{register, Bot, Client};
+use process::Serve;
+use serde_json::{json, Value};
+
+/// Nodes of one new cluster, and what keeps their data directories.
+struct Nodes {
+    nodes: Vec<Option<Serve>>,
+    database: String,
+    redis: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Nodes {
+    /// `n` nodes on a fresh database.
+    async fn start(n: usize) -> Nodes {
+        let redis = std::env::var("TOROID_TEST_REDIS").expect(
+            "TOROID_TEST_REDIS is not set: the cluster tests need a Redis server \
+             (redis://HOST:PORT); scripts/test installs Debian's redis-server and starts a \
+             throwaway one",
+        );
+        let mut nodes = Nodes {
+            nodes: Vec::new(),
+            database: common::fresh_postgres_database().await,
+            redis,
+            _dir: tempfile::tempdir().unwrap(),
+        };
+        for _ in 0..n {
+            nodes.add();
+        }
+        nodes
+    }
+
+    /// Starts one more node.
+    fn add(&mut self) {
+        let data = self._dir.path().join(format!("node-{}", self.nodes.len()));
+        let options = ["--database", &self.database, "--redis", &self.redis];
+        let log = std::path::PathBuf::from(format!(
+            "/tmp/node-{}-{}.log",
+            self.database.rsplit('/').next().unwrap(),
+            self.nodes.len()
+        ));
+        self.nodes
+            .push(Some(Serve::start_logged_with(&data, &options, &log)));
+    }
+
+    fn base(&self, node: usize) -> &str {
+        &self.nodes[node].as_ref().expect("the node runs").base
+    }
+
+    /// SIGKILL to node `node`.
+    fn kill(&mut self, node: usize) {
+        self.nodes[node].take().expect("the node runs").kill();
+    }
+}
+
+/// The state of game `id` as seen through `client`.
+async fn state(client: &Client, id: &str) -> Value {
+    let answer = client.get(&format!("/api/games/{id}")).await;
+    assert_eq!(answer.status, 200, "{:?}", answer.body);
+    answer.body
+}
+
+/// The first legal move of `state` that is not a pass.
+fn a_move(state: &Value) -> Value {
+    let moves = state["position"]["legal_moves"]
+        .as_array()
+        .expect("legal moves");
+    moves
+        .iter()
+        .find(|m| *m != "pass")
+        .or(moves.first())
+        .cloned()
+        .expect("a legal move")
+}
+
+/// A game created through node A is played by two people on nodes A and B and watched by a
+/// spectator on node C: every move reaches everyone, and every node has the same record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_on_two_nodes_and_a_spectator_on_a_third() {
+    let nodes = Nodes::start(3).await;
+    let alice = Client::person(nodes.base(0), "alice").await;
+    let bob = Client::person(nodes.base(1), "bob").await;
+    let carol = Client::anonymous(nodes.base(2));
+    let created = alice
+        .create(
+            json!({"game": "go", "params": {"size": 9}, "color": "black",
+            "opponent": {"kind": "invite"}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = bob
+        .post("/api/join", json!({"code": common::invite_code(&created)}))
+        .await;
+    assert_eq!(
+        joined.status, 200,
+        "bob joins on another node: {:?}",
+        joined.body
+    );
+    let (mut alice_ws, _) = alice.watch(&id).await;
+    let (mut bob_ws, _) = bob.watch(&id).await;
+    let (mut carol_ws, _) = carol.watch(&id).await;
+    for ply in 0..12u64 {
+        let (mover, node) = if ply % 2 == 0 { (&alice, 0) } else { (&bob, 1) };
+        let before = state(mover, &id).await;
+        assert_eq!(before["position"]["ply"], ply, "node {node} is up to date");
+        let played = mover
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": a_move(&before), "ply": ply}),
+            )
+            .await;
+        assert_eq!(
+            played.status, 200,
+            "ply {ply} on node {node}: {:?}",
+            played.body
+        );
+        for (who, socket) in [
+            ("alice", &mut alice_ws),
+            ("bob", &mut bob_ws),
+            ("carol", &mut carol_ws),
+        ] {
+            let seen = socket
+                .state_until(|s| s["position"]["ply"].as_u64() >= Some(ply + 1))
+                .await;
+            assert_eq!(
+                seen["position"]["ply"],
+                ply + 1,
+                "{who} sees ply {}",
+                ply + 1
+            );
+        }
+    }
+    let resigned = bob
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    assert_eq!(resigned.status, 200, "{:?}", resigned.body);
+    let seen = carol_ws.state_until(|s| s["status"] == "finished").await;
+    assert_eq!(seen["result"]["reason"], "resignation");
+    let records: Vec<String> = futures_util::future::join_all((0..3).map(|node| {
+        let client = Client::anonymous(nodes.base(node));
+        let id = id.clone();
+        async move { client.get_text(&format!("/api/games/{id}/sgf")).await.2 }
+    }))
+    .await;
+    assert!(records[0].contains("RE[B+R]"), "{}", records[0]);
+    assert_eq!(records[0], records[1]);
+    assert_eq!(records[0], records[2]);
+    let listed = carol.get("/api/games?status=finished").await.body;
+    assert_eq!(listed[0]["id"], id, "every node lists the game");
+}
+
+/// 100 races of two moves for the same ply, sent to two nodes at once: the database takes
+/// exactly one of each pair, the other is `stale-ply`, and both nodes show the same game
+/// with no ply missing or twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_moves_for_one_ply_on_two_nodes_one_wins() {
+    let nodes = Nodes::start(2).await;
+    // Each client from its own address, so that no rate limit slows the races.
+    let from =
+        |node: usize, last: u8| Client::anonymous_from(nodes.base(node), [127, 0, 0, last].into());
+    let alice = from(0, 21).sign_in("alice").await.unwrap();
+    let alice_b = from(1, 22).with_session_of(&alice);
+    let bob = from(1, 23).sign_in("bob").await.unwrap();
+    let created = alice
+        .create(json!({"game": "go", "params": {"size": 19},
+            "color": "black", "opponent": {"kind": "invite"}}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = bob
+        .post("/api/join", json!({"code": common::invite_code(&created)}))
+        .await;
+    assert_eq!(joined.status, 200, "{:?}", joined.body);
+    let path = format!("/api/games/{id}/moves");
+    let mut now = joined.body;
+    let mut ply = 0u64;
+    for race in 0..100 {
+        assert_eq!(now["status"], "live", "the game ended after {race} races");
+        let legal = now["position"]["legal_moves"].as_array().unwrap().clone();
+        let first = legal[race % legal.len()].clone();
+        let second = legal[(race + 1) % legal.len()].clone();
+        let (a, b) = tokio::join!(
+            alice.post(&path, json!({"move": first, "ply": ply})),
+            alice_b.post(&path, json!({"move": second, "ply": ply})),
+        );
+        let mut codes = [a.status, b.status];
+        codes.sort();
+        assert_eq!(
+            codes,
+            [200, 409],
+            "race {race}: {:?} / {:?}",
+            a.body,
+            b.body
+        );
+        let (won, lost) = if a.status == 200 { (a, b) } else { (b, a) };
+        assert_eq!(lost.code(), "stale-ply", "race {race}");
+        ply += 1;
+        if won.body["status"] != "live" {
+            break;
+        }
+        // Bob answers on node B.
+        let answered = bob
+            .post(&path, json!({"move": a_move(&won.body), "ply": ply}))
+            .await;
+        assert_eq!(answered.status, 200, "{:?}", answered.body);
+        ply += 1;
+        now = answered.body;
+        if now["status"] != "live" {
+            break;
+        }
+    }
+    assert!(ply >= 100, "only {ply} plies were played");
+    let on_a = Client::anonymous(nodes.base(0))
+        .get(&format!("/api/games/{id}/history"))
+        .await
+        .body;
+    let on_b = Client::anonymous(nodes.base(1))
+        .get(&format!("/api/games/{id}/history"))
+        .await
+        .body;
+    assert_eq!(on_a["boards"].as_array().unwrap().len() as u64, ply + 1);
+    assert_eq!(on_a, on_b, "both nodes show the same game");
+}
+
+/// The node that referees a clocked game against a house bot is killed: another node takes
+/// the game over within 5 s, its bot moves, the clocks are right, and the game finishes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_dies_and_another_referees_its_game() {
+    let mut nodes = Nodes::start(2).await;
+    let alice = Client::person(nodes.base(0), "alice").await;
+    let created = alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "clock": {"initial_s": 120, "increment_s": 0},
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    // Node A made the game and referees it; alice plays through node B from now on.
+    let alice = alice.at(nodes.base(1));
+    let (mut socket, _) = alice.watch(&id).await;
+    let first = state(&alice, &id).await;
+    let played = alice
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": a_move(&first), "ply": 0}),
+        )
+        .await;
+    assert_eq!(played.status, 200, "{:?}", played.body);
+    socket.state_until(|s| s["position"]["ply"] == 2).await;
+    // Node A dies; alice moves on node B, and the bot's answer must come from B.
+    nodes.kill(0);
+    let killed = Instant::now();
+    let now = state(&alice, &id).await;
+    let played = alice
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": a_move(&now), "ply": 2}),
+        )
+        .await;
+    assert_eq!(played.status, 200, "{:?}", played.body);
+    let answered = socket
+        .state_until(|s| s["position"]["ply"].as_u64() >= Some(4) || s["status"] != "live")
+        .await;
+    assert!(
+        killed.elapsed() < Duration::from_secs(5),
+        "the bot answered {:?} after its node died",
+        killed.elapsed()
+    );
+    assert_eq!(answered["status"], "live");
+    // As after a restart, the time between alice's move and the takeover is charged to
+    // no one: the bot's clock lost only its thinking.
+    let clocks = &answered["clocks"];
+    let (black, white) = (
+        clocks["black_ms"].as_i64().unwrap(),
+        clocks["white_ms"].as_i64().unwrap(),
+    );
+    assert!((110_000..=120_000).contains(&black), "{clocks}");
+    assert!((119_000..=120_000).contains(&white), "{clocks}");
+    // The game goes on to its end on node B.
+    let mut state_now = answered;
+    while state_now["status"] == "live" {
+        let ply = state_now["position"]["ply"].as_u64().unwrap();
+        if state_now["position"]["to_move"] == "black" {
+            let mv = a_move(&state_now);
+            let mv = if ply > 40 { json!("pass") } else { mv };
+            let played = alice
+                .post(
+                    &format!("/api/games/{id}/moves"),
+                    json!({"move": mv, "ply": ply}),
+                )
+                .await;
+            assert_eq!(played.status, 200, "{:?}", played.body);
+        }
+        state_now = socket
+            .state_until(|s| s["position"]["ply"].as_u64() > Some(ply) || s["status"] != "live")
+            .await;
+    }
+    assert_eq!(state_now["status"], "finished");
+}
+
+/// Two bots seeking the same game through nodes A and B are paired and play it to the end;
+/// a person on node A challenges a bot connected to node B, which accepts, and they play.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_on_different_nodes_meet() {
+    let nodes = Nodes::start(2).await;
+    let owner = Client::person(nodes.base(0), "owner").await;
+    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
+    let mut one = Bot::connect(nodes.base(0), &one, "one").await;
+    let mut two = Bot::connect(nodes.base(1), &two, "two").await;
+    let online = Client::anonymous(nodes.base(0)).get("/api/bots").await.body;
+    assert_eq!(
+        online["online"],
+        json!(["one", "two"]),
+        "every node lists every bot"
+    );
+
+    let seek = json!({"type": "seek", "game": "go", "params": {"size": 5}});
+    one.send(seek.clone()).await;
+    one.expect("seeking").await;
+    two.send(seek).await;
+    let (first, second) = tokio::join!(one.play_out(), two.play_out());
+    assert_eq!(first["game_id"], second["game_id"], "one game for both");
+    assert_eq!(first["result"], second["result"]);
+    assert!(first["result"]["reason"].is_string(), "{first}");
+
+    // A person on node A challenges bot two, on node B.
+    let challenger = tokio::spawn({
+        let owner = owner.clone();
+        async move {
+            owner
+                .post(
+                    "/api/games",
+                    json!({"game": "go", "params": {"size": 5}, "color": "black",
+                        "opponent": {"kind": "bot", "name": "two"}}),
+                )
+                .await
+        }
+    });
+    let challenge = two.expect("challenge").await;
+    assert_eq!(challenge["from"]["name"], "owner");
+    two.send(json!({"type": "accept", "challenge": challenge["challenge"]}))
+        .await;
+    let created = challenger.await.unwrap();
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    assert_eq!(created.body["players"]["white"]["name"], "two");
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let start = two.expect("start").await;
+    assert_eq!(start["game_id"], id);
+    let resigned = owner
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    assert_eq!(resigned.status, 200, "{:?}", resigned.body);
+    let over = two.expect("game-over").await;
+    assert_eq!(over["result"]["winner"], "white");
+}

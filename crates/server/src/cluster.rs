@@ -1,0 +1,373 @@
+//! Several servers (nodes) on one PostgreSQL database, with Redis between them
+//! (docs/scaling.md). PostgreSQL is the source of truth and decides every race (a move names
+//! the ply it follows; a seat must be open; a game ends once). Redis carries what one node
+//! must tell the others at once: that a game changed, so that nodes holding it reload it and
+//! tell their players and spectators; that a node stops, so that others referee its games
+//! now. Which node referees a live game (runs its clock and its house bots) is a lease in
+//! PostgreSQL ([`crate::storage::Storage::claim_referee`]), so a node that dies is replaced
+//! when its leases expire.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use redis::aio::ConnectionManager;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use thiserror::Error;
+use tokio::sync::mpsc;
+use toroid_rules::Color;
+
+use crate::api::ClockSettings;
+use crate::seat::Seat;
+use crate::storage::TimeControl;
+
+/// The channel of events between the nodes of the cluster called NAME is `toroid:NAME`.
+const CHANNEL_PREFIX: &str = "toroid:";
+
+/// How long a referee's lease lasts without renewal, and how often it is renewed (and
+/// orphaned games are looked for): a node that dies is replaced within about
+/// `LEASE + RENEW`.
+pub const LEASE: Duration = Duration::from_secs(2);
+pub const RENEW: Duration = Duration::from_millis(500);
+
+#[derive(Debug, Error)]
+pub enum ClusterError {
+    #[error("Redis at {url}: {error}")]
+    Redis {
+        url: String,
+        error: redis::RedisError,
+    },
+    #[error("--redis needs --database postgres://...: nodes share one PostgreSQL database")]
+    NeedsPostgres,
+}
+
+/// What one node tells the others.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Event {
+    /// Game `id`, which registered `bots` play, changed: reload it (and tell those bots).
+    Game {
+        id: String,
+        from: String,
+        bots: Vec<String>,
+    },
+    /// Node `from` stops and has given up its leases: referee its games now.
+    Handover { from: String },
+    /// For node `to`: put `challenge` to bot `bot`, connected there.
+    Challenge {
+        from: String,
+        to: String,
+        bot: String,
+        challenge: ChallengeRequest,
+    },
+    /// For node `to`: the answer to its challenge `challenge` (`declined`: why not).
+    Answer {
+        from: String,
+        to: String,
+        challenge: String,
+        declined: Option<String>,
+    },
+}
+
+impl Event {
+    /// The node that sent it.
+    pub fn from(&self) -> &str {
+        match self {
+            Event::Game { from, .. }
+            | Event::Handover { from }
+            | Event::Challenge { from, .. }
+            | Event::Answer { from, .. } => from,
+        }
+    }
+}
+
+/// A challenge as it travels to the bot's node, which makes the bot's `Challenge` of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChallengeRequest {
+    pub id: String,
+    pub from: Seat,
+    pub game: String,
+    pub params: Map<String, Value>,
+    pub clock: Option<ClockSettings>,
+    /// The colour the bot would play.
+    pub color: Color,
+}
+
+/// A bot seeking a game, as the seek queue in Redis keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeekEntry {
+    /// The node the bot is connected to.
+    pub node: String,
+    pub bot: String,
+    pub name: String,
+    pub game: String,
+    pub params: Map<String, Value>,
+    pub clock: Option<TimeControl>,
+}
+
+/// A bot connected to some node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnlineBot {
+    pub name: String,
+    pub node: String,
+    /// The connection's number on its node (a newer connection replaces an older one).
+    pub connection: u64,
+}
+
+/// Takes the oldest seek of another bot with the same key, whose node still lives, out of
+/// the queue and returns it; else queues this bot's seek. A bot's earlier seek is withdrawn
+/// first. KEYS: the queue of this key, the hash of every seek by bot; ARGV: the bot, its
+/// entry, the prefix of node keys, the prefix of queues.
+const SEEK: &str = r#"
+local queue, seeks = KEYS[1], KEYS[2]
+local bot, entry, nodes, queues = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local old = redis.call('HGET', seeks, bot)
+if old then
+  redis.call('LREM', queues .. cjson.decode(old).key, 0, bot)
+  redis.call('HDEL', seeks, bot)
+end
+while true do
+  local other = redis.call('LPOP', queue)
+  if not other then break end
+  local found = redis.call('HGET', seeks, other)
+  if found then
+    redis.call('HDEL', seeks, other)
+    if redis.call('EXISTS', nodes .. cjson.decode(found).entry.node) == 1 then
+      return cjson.encode(cjson.decode(found).entry)
+    end
+  end
+end
+redis.call('RPUSH', queue, bot)
+redis.call('HSET', seeks, bot, cjson.encode({key = ARGV[5], entry = cjson.decode(entry)}))
+return false
+"#;
+
+/// Withdraws a bot's seek; 1 if it had one. KEYS: the hash of seeks; ARGV: the bot, the
+/// prefix of queues.
+const CANCEL_SEEK: &str = r#"
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if not old then return 0 end
+redis.call('LREM', ARGV[2] .. cjson.decode(old).key, 0, ARGV[1])
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+"#;
+
+/// Forgets a bot's connection unless a newer one replaced it. KEYS: the hash of online
+/// bots; ARGV: the bot, the entry of the connection that ends.
+const GO_OFFLINE: &str = r#"
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+"#;
+
+/// The events channel's messages, or `None` if Redis cannot be reached.
+async fn subscribe(client: &redis::Client, channel: &str) -> Option<redis::aio::PubSubStream> {
+    let mut pubsub = client.get_async_pubsub().await.ok()?;
+    pubsub.subscribe(channel).await.ok()?;
+    Some(pubsub.into_on_message())
+}
+
+/// This node's link to the others.
+pub struct Cluster {
+    /// This node's name, new at every start.
+    pub node: String,
+    /// The prefix of this cluster's keys and of its channel: clusters can share a Redis.
+    prefix: String,
+    /// Where the nodes of this cluster (of this database) talk.
+    channel: String,
+    url: String,
+    client: redis::Client,
+    publisher: ConnectionManager,
+}
+
+impl Cluster {
+    /// Connects to Redis at `url` (`redis://HOST:PORT`) as a new node of the cluster called
+    /// `name` (`Storage::cluster_name`).
+    pub async fn connect(url: &str, name: &str) -> Result<Cluster, ClusterError> {
+        let fail = |error| ClusterError::Redis {
+            url: url.to_string(),
+            error,
+        };
+        let client = redis::Client::open(url).map_err(fail)?;
+        let publisher = client.get_connection_manager().await.map_err(fail)?;
+        Ok(Cluster {
+            node: crate::ids::new_id(),
+            prefix: format!("{CHANNEL_PREFIX}{name}:"),
+            channel: format!("{CHANNEL_PREFIX}{name}"),
+            url: url.to_string(),
+            client,
+            publisher,
+        })
+    }
+
+    fn connection(&self) -> ConnectionManager {
+        self.publisher.clone()
+    }
+
+    /// The key saying that node `node` lives.
+    fn node_key(&self, node: &str) -> String {
+        format!("{}node:{node}", self.prefix)
+    }
+
+    /// Says that this node lives, for a little longer than a lease.
+    pub async fn heartbeat(&self) -> redis::RedisResult<()> {
+        redis::cmd("SET")
+            .arg(self.node_key(&self.node))
+            .arg(1)
+            .arg("PX")
+            .arg((LEASE + RENEW).as_millis() as u64)
+            .query_async(&mut self.connection())
+            .await
+    }
+
+    fn online_entry(&self, name: &str, connection: u64) -> String {
+        let entry = OnlineBot {
+            name: name.to_string(),
+            node: self.node.clone(),
+            connection,
+        };
+        serde_json::to_string(&entry).expect("entries serialize")
+    }
+
+    /// Bot `bot` (called `name`) is connected here as connection `connection`.
+    pub async fn bot_online(
+        &self,
+        bot: &str,
+        name: &str,
+        connection: u64,
+    ) -> redis::RedisResult<()> {
+        redis::cmd("HSET")
+            .arg(format!("{}bots", self.prefix))
+            .arg(bot)
+            .arg(self.online_entry(name, connection))
+            .query_async(&mut self.connection())
+            .await
+    }
+
+    /// Connection `connection` of bot `bot` ended here (a newer one elsewhere stays).
+    pub async fn bot_offline(
+        &self,
+        bot: &str,
+        name: &str,
+        connection: u64,
+    ) -> redis::RedisResult<()> {
+        redis::Script::new(GO_OFFLINE)
+            .key(format!("{}bots", self.prefix))
+            .arg(bot)
+            .arg(self.online_entry(name, connection))
+            .invoke_async::<i64>(&mut self.connection())
+            .await
+            .map(drop)
+    }
+
+    /// The bots connected to the nodes that live, by id.
+    pub async fn bots_online(&self) -> redis::RedisResult<Vec<(String, OnlineBot)>> {
+        let mut connection = self.connection();
+        let all: Vec<(String, String)> = redis::cmd("HGETALL")
+            .arg(format!("{}bots", self.prefix))
+            .query_async(&mut connection)
+            .await?;
+        let mut online = Vec::new();
+        for (id, entry) in all {
+            let Ok(entry) = serde_json::from_str::<OnlineBot>(&entry) else {
+                continue;
+            };
+            let alive: bool = redis::cmd("EXISTS")
+                .arg(self.node_key(&entry.node))
+                .query_async(&mut connection)
+                .await?;
+            if alive {
+                online.push((id, entry));
+            }
+        }
+        Ok(online)
+    }
+
+    /// Queues `entry`'s seek under `key`, or takes the matching seek of another bot out of
+    /// the queue and returns it.
+    pub async fn seek(
+        &self,
+        key: &str,
+        entry: &SeekEntry,
+    ) -> redis::RedisResult<Option<SeekEntry>> {
+        let queues = format!("{}seek-queue:", self.prefix);
+        let found: Option<String> = redis::Script::new(SEEK)
+            .key(format!("{queues}{key}"))
+            .key(format!("{}seeks", self.prefix))
+            .arg(&entry.bot)
+            .arg(serde_json::to_string(entry).expect("entries serialize"))
+            .arg(self.node_key(""))
+            .arg(&queues)
+            .arg(key)
+            .invoke_async(&mut self.connection())
+            .await?;
+        Ok(found.and_then(|f| serde_json::from_str(&f).ok()))
+    }
+
+    /// Withdraws bot `bot`'s seek; whether it had one.
+    pub async fn cancel_seek(&self, bot: &str) -> redis::RedisResult<bool> {
+        let cancelled: i64 = redis::Script::new(CANCEL_SEEK)
+            .key(format!("{}seeks", self.prefix))
+            .arg(bot)
+            .arg(format!("{}seek-queue:", self.prefix))
+            .invoke_async(&mut self.connection())
+            .await?;
+        Ok(cancelled == 1)
+    }
+
+    /// Tells every node (this one too, which ignores its own events). A lost event is
+    /// logged: the nodes that miss it catch up at their next reload of the game.
+    pub async fn publish(&self, event: &Event) {
+        let text = serde_json::to_string(event).expect("events serialize");
+        let mut publisher = self.publisher.clone();
+        let sent: Result<(), _> = redis::cmd("PUBLISH")
+            .arg(&self.channel)
+            .arg(text)
+            .query_async(&mut publisher)
+            .await;
+        if let Err(error) = sent {
+            tracing::warn!(%error, "cannot publish an event to the other nodes");
+        }
+    }
+
+    /// The other nodes' events, until the receiver is dropped. When the subscription breaks
+    /// (Redis restarted), it is made again, and `None` is sent first: events may have been
+    /// missed, so the receiver should reload what it holds.
+    pub fn events(&self) -> mpsc::UnboundedReceiver<Option<Event>> {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let client = self.client.clone();
+        let (node, url, channel) = (self.node.clone(), self.url.clone(), self.channel.clone());
+        tokio::spawn(async move {
+            let mut first = true;
+            while !sender.is_closed() {
+                if let Some(messages) = subscribe(&client, &channel).await {
+                    if !first && sender.send(None).is_err() {
+                        return;
+                    }
+                    first = false;
+                    let mut messages = messages;
+                    while let Some(message) = messages.next().await {
+                        let Ok(text) = message.get_payload::<String>() else {
+                            continue;
+                        };
+                        match serde_json::from_str::<Event>(&text) {
+                            Ok(event) if event.from() == node => {}
+                            Ok(event) => {
+                                if sender.send(Some(event)).is_err() {
+                                    return;
+                                }
+                            }
+                            Err(error) => tracing::warn!(%error, "an event not understood"),
+                        }
+                    }
+                    tracing::warn!(%url, "the subscription to Redis broke; subscribing again");
+                } else {
+                    tracing::warn!(%url, "cannot subscribe to Redis; trying again");
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        });
+        receiver
+    }
+}

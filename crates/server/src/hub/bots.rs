@@ -1,0 +1,278 @@
+//! Registered bots across the nodes of a cluster: which are connected (to this node, or to
+//! any node through Redis), challenges put to a bot on another node and its answer, and the
+//! seek queue (in Redis, so that bots on different nodes are paired). On a single server
+//! these are [`crate::bots::Bots`] alone.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use tokio::sync::mpsc;
+use toroid_protocol::view::ParamsView;
+use toroid_rules::{AnyGame, Color, Position};
+
+use crate::api::ClockSettings;
+use crate::bots::{seek_key, BotEvent, Challenge, Seek, CHALLENGE_WAIT};
+use crate::cluster::{ChallengeRequest, Event, SeekEntry};
+use crate::error::ApiError;
+use crate::game::{clock_settings, new_position, player_view};
+use crate::ids::new_id;
+use crate::seat::Seat;
+use crate::storage::{BotRow, TimeControl};
+
+use super::{lock, Hub};
+
+/// What a failure to reach Redis is answered.
+fn unreachable(error: redis::RedisError) -> ApiError {
+    tracing::error!(%error, "Redis failed");
+    ApiError::Busy("the cluster's message broker cannot be reached; try again soon")
+}
+
+impl Hub {
+    /// Bot `bot` is connected here: its connection's number and its events.
+    pub async fn connect_bot(&self, bot: &BotRow) -> (u64, mpsc::UnboundedReceiver<BotEvent>) {
+        let (number, events) = self.bots.connect(bot);
+        if let Some(cluster) = &self.cluster {
+            if let Err(error) = cluster.bot_online(&bot.id, &bot.name, number).await {
+                tracing::warn!(%error, bot = %bot.name, "cannot tell the cluster a bot is online");
+            }
+        }
+        (number, events)
+    }
+
+    /// Connection `number` of bot `bot` ended: the bot is offline and its seek withdrawn,
+    /// unless a newer connection took over.
+    pub async fn disconnect_bot(&self, bot: &BotRow, number: u64) {
+        self.bots.disconnect(&bot.id, number);
+        if let Some(cluster) = &self.cluster {
+            if !self.bots.is_connected(&bot.id) {
+                let _ = cluster.cancel_seek(&bot.id).await;
+            }
+            if let Err(error) = cluster.bot_offline(&bot.id, &bot.name, number).await {
+                tracing::warn!(%error, bot = %bot.name, "cannot tell the cluster a bot left");
+            }
+        }
+    }
+
+    /// The names of the bots connected now (to any node), sorted.
+    pub async fn online_bots(&self) -> Result<Vec<String>, ApiError> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(self.bots.online());
+        };
+        let mut names: Vec<String> = (cluster.bots_online().await.map_err(unreachable)?)
+            .into_iter()
+            .map(|(_, bot)| bot.name)
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+
+    /// The ids of the unfinished games bot `id` plays.
+    pub async fn bot_games(&self, id: &str) -> Result<Vec<String>, ApiError> {
+        if self.cluster.is_none() {
+            return Ok(lock(&self.live)
+                .values()
+                .filter(|g| g.bots.iter().any(|b| b == id))
+                .map(|g| g.id.clone())
+                .collect());
+        }
+        let plays = |seat: &Option<Seat>| seat.as_ref().and_then(Seat::bot_id) == Some(id);
+        Ok((self.storage.unfinished_games().await?)
+            .into_iter()
+            .flatten()
+            .filter(|row| row.seats.iter().any(plays))
+            .map(|row| row.id)
+            .collect())
+    }
+
+    /// Withdraws bot `id`'s seek; whether it had one.
+    pub async fn cancel_seek(&self, id: &str) -> Result<bool, ApiError> {
+        match &self.cluster {
+            Some(cluster) => cluster.cancel_seek(id).await.map_err(unreachable),
+            None => Ok(self.bots.cancel_seek(id)),
+        }
+    }
+
+    /// Puts a challenge to the connected bot called `name`, for it to play `color` against
+    /// `person`; its seat if it accepts.
+    pub(super) async fn put_challenge(
+        &self,
+        person: &Seat,
+        name: &str,
+        position: &AnyGame,
+        clock: Option<TimeControl>,
+        color: Color,
+    ) -> Result<Seat, ApiError> {
+        let not_connected = || ApiError::NotFound(format!("connected bot '{name}'"));
+        let (id, node) = match &self.cluster {
+            None => (self.bots.id_of(name).ok_or_else(not_connected)?, None),
+            Some(cluster) => {
+                let online = cluster.bots_online().await.map_err(unreachable)?;
+                let (id, bot) = (online.into_iter())
+                    .find(|(_, bot)| bot.name == name)
+                    .ok_or_else(not_connected)?;
+                (id, (bot.node != cluster.node).then_some(bot.node))
+            }
+        };
+        if self.unfinished(|g| g.bots.contains(&id)) >= self.limits.games_per_session {
+            return Err(ApiError::Declined(format!(
+                "{name} is playing too many games"
+            )));
+        }
+        let request = ChallengeRequest {
+            id: new_id(),
+            from: person.clone(),
+            game: position.kind().name().to_string(),
+            params: params_object(position),
+            clock: clock.map(clock_settings),
+            color,
+        };
+        match node {
+            None => self.bots.challenge(&id, challenge_of(&request)?).await?,
+            Some(node) => self.challenge_elsewhere(node, &id, request).await?,
+        }
+        Ok(Seat::Bot {
+            bot: id,
+            name: name.to_string(),
+        })
+    }
+
+    /// Puts `request` to bot `bot` on node `node` and waits for the answer it relays.
+    async fn challenge_elsewhere(
+        &self,
+        node: String,
+        bot: &str,
+        request: ChallengeRequest,
+    ) -> Result<(), ApiError> {
+        let Some(cluster) = &self.cluster else {
+            return Err(ApiError::Declined("the bot is not connected".into()));
+        };
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let id = request.id.clone();
+        lock(&self.challenges).insert(id.clone(), answer);
+        let event = Event::Challenge {
+            from: cluster.node.clone(),
+            to: node,
+            bot: bot.to_string(),
+            challenge: request,
+        };
+        cluster.publish(&event).await;
+        // The bot's node waits CHALLENGE_WAIT for the bot; a second more for the relay.
+        let waited =
+            tokio::time::timeout(CHALLENGE_WAIT + std::time::Duration::from_secs(1), answered)
+                .await;
+        lock(&self.challenges).remove(&id);
+        match waited {
+            Ok(Ok(Ok(()))) => Ok(()),
+            Ok(Ok(Err(why))) => Err(ApiError::Declined(why)),
+            Ok(Err(_)) | Err(_) => Err(ApiError::Declined(format!(
+                "the bot did not answer within {} s",
+                CHALLENGE_WAIT.as_secs()
+            ))),
+        }
+    }
+
+    /// Puts a challenge from node `from` to bot `bot`, connected here, and relays the answer.
+    pub(super) async fn answer_challenge(
+        self: Arc<Hub>,
+        from: String,
+        bot: String,
+        request: ChallengeRequest,
+    ) {
+        let Some(cluster) = &self.cluster else {
+            return;
+        };
+        let answer = match challenge_of(&request) {
+            Ok(challenge) => self.bots.challenge(&bot, challenge).await,
+            Err(error) => Err(error),
+        };
+        let declined = answer.err().map(|e| match e {
+            ApiError::Declined(why) => why,
+            other => other.to_string(),
+        });
+        let event = Event::Answer {
+            from: cluster.node.clone(),
+            to: from,
+            challenge: request.id,
+            declined,
+        };
+        cluster.publish(&event).await;
+    }
+
+    /// Bot `bot` seeks a game; when another bot (connected anywhere) seeks the same, their
+    /// game starts (colours drawn at random). Whether it started.
+    pub async fn seek(
+        self: &Arc<Hub>,
+        bot: &BotRow,
+        game: &str,
+        params: &Map<String, Value>,
+        clock: Option<ClockSettings>,
+    ) -> Result<bool, ApiError> {
+        let position = new_position(game, params).map_err(ApiError::BadRequest)?;
+        let clock = clock.map(super::lobby::time_control).transpose()?;
+        if self.unfinished(|g| g.bots.contains(&bot.id)) >= self.limits.games_per_session {
+            return Err(ApiError::Limit("too many unfinished games".into()));
+        }
+        self.room_for_a_game()?;
+        let seat = |id: &str, name: &str| {
+            Some(Seat::Bot {
+                bot: id.to_string(),
+                name: name.to_string(),
+            })
+        };
+        let (mut seats, position, clock) = match &self.cluster {
+            None => {
+                let Some((first, second)) = self.bots.seek(Seek::new(bot.clone(), position, clock))
+                else {
+                    return Ok(false);
+                };
+                let seats = [
+                    seat(&first.bot.id, &first.bot.name),
+                    seat(&second.bot.id, &second.bot.name),
+                ];
+                (seats, second.position, second.clock)
+            }
+            Some(cluster) => {
+                let entry = SeekEntry {
+                    node: cluster.node.clone(),
+                    bot: bot.id.clone(),
+                    name: bot.name.clone(),
+                    game: position.kind().name().to_string(),
+                    params: params_object(&position),
+                    clock,
+                };
+                let key = seek_key(&position, clock);
+                let Some(other) = cluster.seek(&key, &entry).await.map_err(unreachable)? else {
+                    return Ok(false);
+                };
+                let seats = [seat(&other.bot, &other.name), seat(&bot.id, &bot.name)];
+                (seats, position, clock)
+            }
+        };
+        if rand::random::<bool>() {
+            seats.swap(0, 1);
+        }
+        self.open_game(&position, clock, seats, None).await?;
+        Ok(true)
+    }
+}
+
+/// A position's parameters as a JSON object.
+fn params_object(position: &AnyGame) -> Map<String, Value> {
+    match serde_json::to_value(ParamsView(position.params().clone())) {
+        Ok(Value::Object(params)) => params,
+        _ => Map::new(),
+    }
+}
+
+/// The bot's view of a challenge `request`.
+fn challenge_of(request: &ChallengeRequest) -> Result<Challenge, ApiError> {
+    let position = new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
+    Ok(Challenge {
+        id: request.id.clone(),
+        from: player_view(&request.from),
+        game: position.kind().name(),
+        params: ParamsView(position.params().clone()),
+        clock: request.clock,
+        color: request.color,
+    })
+}
