@@ -257,3 +257,51 @@ fn the_page_plays_spectates_replays_and_shows_every_board_in_chromium() {
         assert!(written >= started, "{name} is older than this run");
     }
 }
+
+/// `scripts/cluster 3 PORT` (PostgreSQL, Redis, three nodes and nginx in front): in chromium,
+/// through nginx, a person plays Go against a house bot to its end while a spectator
+/// watches, each request going to whichever node nginx picks.
+#[test]
+fn the_page_plays_through_nginx_in_front_of_three_nodes() {
+    use std::io::{BufRead, BufReader};
+    require_tools();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let mut cluster = Command::new(workspace().join("scripts/cluster"))
+        .args(["3", &port.to_string()])
+        .env("TOROID_BIN", env!("CARGO_BIN_EXE_toroid"))
+        .current_dir(workspace())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("scripts/cluster starts");
+    // Stopped (and its data removed) however the test ends.
+    struct Stop(std::process::Child);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let _ = Command::new("kill")
+                .args(["-TERM", &self.0.id().to_string()])
+                .status();
+            let _ = self.0.wait();
+        }
+    }
+    let stdout = cluster.stdout.take().unwrap();
+    let cluster = Stop(cluster);
+    let ready = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find(|line| line.starts_with("cluster: ready"));
+    assert!(ready.is_some(), "scripts/cluster did not get ready");
+    let dir = tempfile::tempdir().unwrap();
+    node(&[
+        "crates/server/tests/browser/run.mjs",
+        "--scenario",
+        "cluster",
+        "--base",
+        &format!("http://127.0.0.1:{port}"),
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    drop(cluster);
+}
