@@ -9,7 +9,9 @@
 //!
 //! Options: `--pairs N` (bot pairs, each playing one game at a time; default 50),
 //! `--seconds S` (default 10), `--game NAME` and `--size N` (default go, 9),
-//! `--database URL` (PostgreSQL instead of SQLite).
+//! `--database URL` (PostgreSQL instead of SQLite), `--base URL` (no server of its own: the
+//! one at URL, such as the nginx of `scripts/cluster`; its clients then come from many
+//! loopback addresses, 40 bots each, to stay within the limits per address).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -45,6 +47,7 @@ fn main() -> Result<(), Failure> {
     let game = option(&args, "--game").unwrap_or_else(|| "go".into());
     let size: u64 = option(&args, "--size").map_or(Ok(9), |n| n.parse())?;
     let database = option(&args, "--database");
+    let base = option(&args, "--base");
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(run(
         pairs,
@@ -52,7 +55,14 @@ fn main() -> Result<(), Failure> {
         game,
         size,
         database,
+        base,
     ))
+}
+
+/// An HTTP client whose connections come from the loopback address of bot `i`.
+fn client_of(i: usize) -> Result<reqwest::Client, Failure> {
+    let address = std::net::IpAddr::from([127, 0, 1, (1 + i / 40) as u8]);
+    Ok(reqwest::Client::builder().local_address(address).build()?)
 }
 
 async fn run(
@@ -61,12 +71,13 @@ async fn run(
     game: String,
     size: u64,
     database: Option<String>,
+    given: Option<String>,
 ) -> Result<(), Failure> {
     let dir = std::env::temp_dir().join(format!("toroid-load-{}", std::process::id()));
-    let backend = if database.is_some() {
-        "PostgreSQL"
-    } else {
-        "SQLite"
+    let backend = match (&given, &database) {
+        (Some(base), _) => format!("the server at {base}"),
+        (None, Some(_)) => "PostgreSQL".into(),
+        (None, None) => "SQLite".into(),
     };
     let bots = 2 * pairs;
     let config = Config {
@@ -81,9 +92,16 @@ async fn run(
         },
         ..Config::default()
     };
-    let server = Server::start(config).await?;
-    let base = format!("http://{}", server.addr);
-    let http = reqwest::Client::new();
+    let server = match given {
+        Some(_) => None,
+        None => Some(Server::start(config).await?),
+    };
+    let base = match (&given, &server) {
+        (Some(base), _) => base.trim_end_matches('/').to_string(),
+        (None, Some(server)) => format!("http://{}", server.addr),
+        (None, None) => unreachable!("a server was started"),
+    };
+    let http = client_of(0)?;
     let session = http
         .post(format!("{base}/api/session"))
         .json(&json!({"name": "load"}))
@@ -99,18 +117,21 @@ async fn run(
     };
     let seek = json!({"type": "seek", "game": game, "params": params});
     let mut tasks = Vec::new();
+    // Names of their own, so that the benchmark runs again on the same database.
+    let run_id = std::process::id();
     for i in 0..bots {
-        let created: Value = http
+        let created: Value = client_of(i)?
             .post(format!("{base}/api/bots"))
             .header("Cookie", &cookie)
-            .json(&json!({"name": format!("load-{i}")}))
+            .json(&json!({"name": format!("load-{run_id}-{i}")}))
             .send()
             .await?
             .json()
             .await?;
         let token = created["token"].as_str().ok_or("no token")?.to_string();
         let url = format!("{}/api/bot/ws", base.replacen("http", "ws", 1));
-        tasks.push(tokio::spawn(bot(url, token, seek.clone(), timings.clone())));
+        let from = std::net::SocketAddr::from(([127, 0, 1, (1 + i / 40) as u8], 0));
+        tasks.push(tokio::spawn(bot(url, token, from, seek.clone(), timings.clone())));
     }
     println!(
         "load: {pairs} bot pairs playing {game} {params} for {} s, {backend}, durable commits",
@@ -128,7 +149,9 @@ async fn run(
         (t.latencies.clone(), t.games)
     };
     tasks.iter().for_each(|t| t.abort());
-    server.stop().await;
+    if let Some(server) = server {
+        server.stop().await;
+    }
     let _ = std::fs::remove_dir_all(&dir);
     latencies.sort();
     let quantile = |q: f64| {
@@ -154,6 +177,7 @@ async fn run(
 async fn bot(
     url: String,
     token: String,
+    from: std::net::SocketAddr,
     seek: Value,
     timings: Arc<Mutex<Timings>>,
 ) -> Result<(), Failure> {
@@ -161,7 +185,11 @@ async fn bot(
     request
         .headers_mut()
         .insert("Authorization", format!("Bearer {token}").parse()?);
-    let (mut socket, _) = tokio_tungstenite::connect_async(request).await?;
+    let host = request.uri().authority().ok_or("no host")?.to_string();
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(from)?;
+    let stream = socket.connect(tokio::net::lookup_host(&host).await?.next().ok_or("no address")?).await?;
+    let (mut socket, _) = tokio_tungstenite::client_async(request, stream).await?;
     let hello = json!({"type": "hello", "protocol": 1});
     socket.send(Message::Text(hello.to_string().into())).await?;
     while let Some(message) = socket.next().await {
