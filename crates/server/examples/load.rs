@@ -131,7 +131,13 @@ async fn run(
         let token = created["token"].as_str().ok_or("no token")?.to_string();
         let url = format!("{}/api/bot/ws", base.replacen("http", "ws", 1));
         let from = std::net::SocketAddr::from(([127, 0, 1, (1 + i / 40) as u8], 0));
-        tasks.push(tokio::spawn(bot(url, token, from, seek.clone(), timings.clone())));
+        tasks.push(tokio::spawn(bot(
+            url,
+            token,
+            from,
+            seek.clone(),
+            timings.clone(),
+        )));
     }
     println!(
         "load: {pairs} bot pairs playing {game} {params} for {} s, {backend}, durable commits",
@@ -188,7 +194,14 @@ async fn bot(
     let host = request.uri().authority().ok_or("no host")?.to_string();
     let socket = tokio::net::TcpSocket::new_v4()?;
     socket.bind(from)?;
-    let stream = socket.connect(tokio::net::lookup_host(&host).await?.next().ok_or("no address")?).await?;
+    let stream = socket
+        .connect(
+            tokio::net::lookup_host(&host)
+                .await?
+                .next()
+                .ok_or("no address")?,
+        )
+        .await?;
     let (mut socket, _) = tokio_tungstenite::client_async(request, stream).await?;
     let hello = json!({"type": "hello", "protocol": 1});
     socket.send(Message::Text(hello.to_string().into())).await?;
