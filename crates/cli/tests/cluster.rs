@@ -62,6 +62,11 @@ impl Nodes {
     fn kill(&mut self, node: usize) {
         self.nodes[node].take().expect("the node runs").kill();
     }
+
+    /// SIGTERM to node `node`, and its exit.
+    fn stop(&mut self, node: usize) {
+        self.nodes[node].take().expect("the node runs").stop();
+    }
 }
 
 /// The state of game `id` as seen through `client`.
@@ -363,4 +368,38 @@ async fn bots_on_different_nodes_meet() {
     assert_eq!(resigned.status, 200, "{:?}", resigned.body);
     let over = two.expect("game-over").await;
     assert_eq!(over["result"]["winner"], "white");
+}
+
+/// A node that stops cleanly (SIGTERM) hands its games over at once: the bot of the game it
+/// refereed answers from the other node well before a lease could expire.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_node_hands_its_games_over_at_once() {
+    let mut nodes = Nodes::start(2).await;
+    let alice = Client::person(nodes.base(0), "alice").await;
+    let created = alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "clock": {"initial_s": 120, "increment_s": 0},
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let alice = alice.at(nodes.base(1));
+    let (mut socket, _) = alice.watch(&id).await;
+    nodes.stop(0);
+    let now = state(&alice, &id).await;
+    let asked = Instant::now();
+    let played = alice
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": a_move(&now), "ply": 0}),
+        )
+        .await;
+    assert_eq!(played.status, 200, "{:?}", played.body);
+    socket.state_until(|s| s["position"]["ply"] == 2).await;
+    assert!(
+        asked.elapsed() < Duration::from_millis(1_500),
+        "the bot answered {:?} after the move; a lease lasts 2 s",
+        asked.elapsed()
+    );
 }
