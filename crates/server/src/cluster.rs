@@ -284,6 +284,31 @@ impl Cluster {
         Ok(online)
     }
 
+    /// Keeps the invite code of waiting game `game_id` for the other nodes, which show its
+    /// creator the link (the database keeps only its hash), for as long as a game may wait.
+    pub async fn remember_invite(
+        &self,
+        game_id: &str,
+        code: &str,
+        keep: Duration,
+    ) -> redis::RedisResult<()> {
+        redis::cmd("SET")
+            .arg(format!("{}invite:{game_id}", self.prefix))
+            .arg(code)
+            .arg("PX")
+            .arg(keep.as_millis() as u64)
+            .query_async(&mut self.connection())
+            .await
+    }
+
+    /// The invite code of waiting game `game_id`, if a node kept it.
+    pub async fn invite(&self, game_id: &str) -> redis::RedisResult<Option<String>> {
+        redis::cmd("GET")
+            .arg(format!("{}invite:{game_id}", self.prefix))
+            .query_async(&mut self.connection())
+            .await
+    }
+
     /// Queues `entry`'s seek under `key`, or takes the matching seek of another bot out of
     /// the queue and returns it.
     pub async fn seek(

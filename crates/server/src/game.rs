@@ -265,6 +265,14 @@ impl Game {
         self.invite_code = Some(code);
     }
 
+    /// Takes back the invite code another server made (a node of a cluster keeps it in
+    /// Redis), if it is the one whose hash is stored.
+    pub fn recall_invite(&mut self, code: String) {
+        if self.invite_hash.as_deref() == Some(hash_secret(&code).as_str()) {
+            self.invite_code = Some(code);
+        }
+    }
+
     /// The colours `actor` plays in a live game, or why it may not act.
     fn check_player(&self, actor: Actor) -> Result<Vec<Color>, GameError> {
         let colors = self.colors_of(actor);

@@ -123,6 +123,7 @@ impl Hub {
         self.storage
             .commit(vec![Write::Game(Box::new(row))])
             .await?;
+        self.remember_invite(&game).await;
         let live = self.insert(game, address);
         self.tell_other_nodes(&live).await;
         Ok(live)
@@ -156,6 +157,7 @@ impl Hub {
         let (write, code) = game.prepare_new_invite(&session.id)?;
         self.storage.commit(vec![write]).await?;
         game.set_invite(code);
+        self.remember_invite(&game).await;
         Ok(game.state(Some(&session.id), Instant::now()))
     }
 

@@ -278,8 +278,37 @@ impl Hub {
         if stored.invite_hash == game.invite_hash {
             stored.invite_code = game.invite_code.take();
         }
+        self.recall_invite(&mut stored).await;
         *game = stored;
         Ok(())
+    }
+
+    /// On a node of a cluster, shares the invite code of `game` with the other nodes.
+    async fn remember_invite(&self, game: &Game) {
+        if let (Some(cluster), Some(code)) = (&self.cluster, &game.invite_code) {
+            if let Err(error) = cluster
+                .remember_invite(&game.id, code, self.limits.abandon_after)
+                .await
+            {
+                tracing::warn!(game = %game.id, %error, "cannot share the invite code");
+            }
+        }
+    }
+
+    /// On a node of a cluster, takes back the invite code of a waiting `game` that another
+    /// node made.
+    async fn recall_invite(&self, game: &mut Game) {
+        let Some(cluster) = &self.cluster else {
+            return;
+        };
+        if game.status != Status::Waiting || game.invite_code.is_some() {
+            return;
+        }
+        match cluster.invite(&game.id).await {
+            Ok(Some(code)) => game.recall_invite(code),
+            Ok(None) => {}
+            Err(error) => tracing::warn!(game = %game.id, %error, "cannot read the invite code"),
+        }
     }
 
     /// After another node changed game `id`: reloads it if this server holds it, and tells
@@ -338,7 +367,8 @@ impl Hub {
         };
         match restored {
             // Another node's game: this one follows it from now on.
-            Ok(game) if unfinished => {
+            Ok(mut game) if unfinished => {
+                self.recall_invite(&mut game).await;
                 let live = Arc::new(LiveGame::new(game, None));
                 let mut games = lock(&self.live);
                 Ok(games.entry(id.to_string()).or_insert(live).clone())
