@@ -403,3 +403,22 @@ async fn a_stopping_node_hands_its_games_over_at_once() {
         asked.elapsed()
     );
 }
+
+/// A session's limit on unfinished games holds over the whole cluster, not per node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessions_game_limit_holds_across_nodes() {
+    let nodes = Nodes::start(2).await;
+    let on_a = Client::person(nodes.base(0), "dora").await;
+    let on_b = on_a.at(nodes.base(1));
+    let request = json!({"game": "go", "params": {"size": 5}, "color": "black",
+        "opponent": {"kind": "invite"}});
+    for n in 0..20 {
+        let client = if n % 2 == 0 { &on_a } else { &on_b };
+        let made = client.post("/api/games", request.clone()).await;
+        assert_eq!(made.status, 201, "game {n}: {:?}", made.body);
+    }
+    for client in [&on_a, &on_b] {
+        let refused = client.post("/api/games", request.clone()).await;
+        assert_eq!((refused.status, refused.code()), (429, "limit"));
+    }
+}

@@ -30,7 +30,11 @@ impl Hub {
         let position =
             new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
         let clock = request.clock.map(time_control).transpose()?;
-        let open = self.unfinished(|g| g.creator.as_deref() == Some(&session.id));
+        // A node of a cluster holds only some of a session's games: the database counts.
+        let open = match self.cluster {
+            Some(_) => self.storage.unfinished_created_by(&session.id).await? as usize,
+            None => self.unfinished(|g| g.creator.as_deref() == Some(&session.id)),
+        };
         if open >= self.limits.games_per_session {
             return Err(ApiError::Limit(format!(
                 "you have {open} unfinished games; finish one first"

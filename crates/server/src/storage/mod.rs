@@ -280,6 +280,17 @@ impl Storage {
         Ok(row.try_get("name")?)
     }
 
+    /// How many unfinished games session `session` created.
+    pub async fn unfinished_created_by(&self, session: &str) -> Result<i64, StorageError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM games WHERE creator = $1 AND status <> 'finished'",
+        )
+        .bind(session)
+        .fetch_one(&self.readers)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
     /// The waiting game whose invite code hashes to `invite_hash`.
     pub async fn game_by_invite(&self, invite_hash: &str) -> Result<Option<String>, StorageError> {
         let row = sqlx::query("SELECT id FROM games WHERE invite = $1 AND status = 'waiting'")
