@@ -42,6 +42,25 @@ fn bad_flags_are_refused_in_one_line() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("unsupported database URL"), "{stderr}");
+    // A node of a cluster needs PostgreSQL: not the SQLite file, given or by default.
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = format!("sqlite://{}/x.sqlite3?mode=rwc", dir.path().display());
+    for args in [
+        vec!["--redis", "redis://127.0.0.1:1"],
+        vec!["--database", &sqlite, "--redis", "redis://127.0.0.1:1"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_toroid"))
+            .args(["serve", "--port", "0"])
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("--database") && stderr.lines().count() <= 4,
+            "{args:?}: {stderr}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
