@@ -237,11 +237,9 @@ async fn two_moves_for_one_ply_on_two_nodes_one_wins() {
     assert_eq!(on_a, on_b, "both nodes show the same game");
 }
 
-/// The node that referees a clocked game against a house bot is killed: another node takes
-/// the game over within 5 s, its bot moves, the clocks are right, and the game finishes.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_node_dies_and_another_referees_its_game() {
-    let mut nodes = Nodes::start(2).await;
+/// A clocked game of alice against a house bot, made through node A, which referees it; alice
+/// (through node B from now on), the game's id and her WebSocket on node B.
+async fn game_refereed_by_node_a(nodes: &Nodes) -> (Client, String, common::Socket) {
     let alice = Client::person(nodes.base(0), "alice").await;
     let created = alice
         .create(
@@ -251,9 +249,17 @@ async fn a_node_dies_and_another_referees_its_game() {
         )
         .await;
     let id = created["id"].as_str().unwrap().to_string();
-    // Node A made the game and referees it; alice plays through node B from now on.
     let alice = alice.at(nodes.base(1));
-    let (mut socket, _) = alice.watch(&id).await;
+    let (socket, _) = alice.watch(&id).await;
+    (alice, id, socket)
+}
+
+/// The node that referees a clocked game against a house bot is killed: another node takes
+/// the game over within 5 s, its bot moves, the clocks are right, and the game finishes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_dies_and_another_referees_its_game() {
+    let mut nodes = Nodes::start(2).await;
+    let (alice, id, mut socket) = game_refereed_by_node_a(&nodes).await;
     let first = state(&alice, &id).await;
     let played = alice
         .post(
@@ -375,17 +381,7 @@ async fn bots_on_different_nodes_meet() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopping_node_hands_its_games_over_at_once() {
     let mut nodes = Nodes::start(2).await;
-    let alice = Client::person(nodes.base(0), "alice").await;
-    let created = alice
-        .create(
-            json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "clock": {"initial_s": 120, "increment_s": 0},
-            "opponent": {"kind": "house", "level": "random"}}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let alice = alice.at(nodes.base(1));
-    let (mut socket, _) = alice.watch(&id).await;
+    let (alice, id, mut socket) = game_refereed_by_node_a(&nodes).await;
     nodes.stop(0);
     let now = state(&alice, &id).await;
     let asked = Instant::now();
