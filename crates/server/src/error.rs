@@ -32,7 +32,7 @@ pub enum ApiError {
     NoAnalysis,
     #[error("it is {0}'s turn")]
     NotYourTurn(&'static str),
-    #[error("the game is at ply {current}, not {sent}: reload its state")]
+    #[error("the game is at ply {current}, not {sent}: the move was meant for a position that has changed")]
     StalePly { current: usize, sent: u64 },
     #[error("{0}")]
     IllegalMove(String),

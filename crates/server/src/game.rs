@@ -41,7 +41,7 @@ pub enum GameError {
     NotAPlayer,
     #[error("it is {0}'s turn")]
     NotYourTurn(Color),
-    #[error("the game is at ply {current}, not {sent}: reload its state")]
+    #[error("the game is at ply {current}, not {sent}: the move was meant for a position that has changed")]
     StalePly { current: usize, sent: u64 },
     #[error("'{0}' is not a move: a move is a point (two letters, column then row, like 'ee'), 'pass' or 'end'")]
     NotAMove(String),
