@@ -346,23 +346,8 @@ async fn bots_on_different_nodes_meet() {
     assert!(first["result"]["reason"].is_string(), "{first}");
 
     // A person on node A challenges bot two, on node B.
-    let challenger = tokio::spawn({
-        let owner = owner.clone();
-        async move {
-            owner
-                .post(
-                    "/api/games",
-                    json!({"game": "go", "params": {"size": 5}, "color": "black",
-                        "opponent": {"kind": "bot", "name": "two"}}),
-                )
-                .await
-        }
-    });
-    let challenge = two.expect("challenge").await;
+    let (challenge, created) = common::challenge_accepted(&owner, &mut two, "two").await;
     assert_eq!(challenge["from"]["name"], "owner");
-    two.send(json!({"type": "accept", "challenge": challenge["challenge"]}))
-        .await;
-    let created = challenger.await.unwrap();
     assert_eq!(created.status, 201, "{:?}", created.body);
     assert_eq!(created.body["players"]["white"]["name"], "two");
     let id = created.body["id"].as_str().unwrap().to_string();

@@ -238,6 +238,23 @@ pub struct BotCreated {
     pub token: String,
 }
 
+/// A bot of the asker's, for `GET /api/bots/mine`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct OwnBot {
+    pub id: String,
+    pub name: String,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// Whether it is connected now.
+    pub online: bool,
+}
+
+/// The asker's bots, oldest first.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct OwnBots {
+    pub bots: Vec<OwnBot>,
+}
+
 /// The bots connected now, which people can challenge by name.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct OnlineBots {

@@ -28,6 +28,8 @@ pub enum BotEvent {
     Challenge(Challenge, oneshot::Sender<Result<(), String>>),
     /// Another connection of the same bot took over.
     Replaced,
+    /// The bot's token was rotated or the bot deleted: the connection ends.
+    Revoked,
 }
 
 /// A challenge, as the bot sees it.
@@ -112,6 +114,15 @@ impl Bots {
             online.remove(id);
             lock(&self.seeks).retain(|s| s.bot.id != id);
         }
+    }
+
+    /// Ends bot `id`'s connection here, if any, and withdraws its seek: its token no longer
+    /// holds.
+    pub fn revoke(&self, id: &str) {
+        if let Some(link) = lock(&self.online).remove(id) {
+            let _ = link.events.send(BotEvent::Revoked);
+        }
+        lock(&self.seeks).retain(|s| s.bot.id != id);
     }
 
     /// Whether bot `id` is connected to this server.

@@ -391,3 +391,61 @@ async fn two_example_clients_seek_and_play_a_game_to_the_end() {
     names.sort_by_key(|n| n.to_string());
     assert_eq!(names, [json!("example-one"), json!("example-two")]);
 }
+
+/// An owner lists its bots, rotates a token (the old one stops working at once, and the bot
+/// connected with it is told and closed) and deletes a bot once it has no unfinished game,
+/// which frees its name; nobody else can do either.
+#[tokio::test]
+async fn tokens_are_rotated_and_bots_deleted_by_their_owner() {
+    let (_server, base, _dir) = start().await;
+    let alice = Client::person(&base, "alice").await;
+    let bob = Client::person(&base, "bob").await;
+    let first = register(&alice, "Rota").await;
+    let mut bot = Bot::connect(&base, &first, "Rota").await;
+    let mine = alice.get("/api/bots/mine").await;
+    assert_eq!(mine.status, 200);
+    assert_eq!(mine.body["bots"][0]["name"], "Rota");
+    assert_eq!(mine.body["bots"][0]["online"], true);
+    assert_eq!(bob.get("/api/bots/mine").await.body["bots"], json!([]));
+    for refused in [
+        bob.post("/api/bots/Rota/token", json!({})).await,
+        bob.delete("/api/bots/Rota").await,
+    ] {
+        assert_eq!((refused.status, refused.code()), (404, "not-found"));
+    }
+    let named_mine = alice.post("/api/bots", json!({"name": "mine"})).await;
+    assert_eq!(named_mine.status, 400);
+
+    let rotated = alice.post("/api/bots/Rota/token", json!({})).await;
+    assert_eq!(rotated.status, 200, "{:?}", rotated.body);
+    let second = rotated.body["token"].as_str().unwrap().to_string();
+    assert_ne!(second, first);
+    let told = bot.next().await;
+    assert_eq!(
+        (told["type"].as_str(), told["code"].as_str()),
+        (Some("error"), Some("bad-token"))
+    );
+    assert_eq!(
+        bot.next().await,
+        Value::Null,
+        "the old connection is closed"
+    );
+    assert_eq!(Bot::open(&base, &first).await.err(), Some(401));
+    let mut bot = Bot::connect(&base, &second, "Rota").await;
+
+    // A bot with a game in play cannot be deleted.
+    let (_, game) = common::challenge_accepted(&alice, &mut bot, "Rota").await;
+    assert_eq!(game.status, 201, "{:?}", game.body);
+    let busy = alice.delete("/api/bots/Rota").await;
+    assert_eq!((busy.status, busy.code()), (409, "conflict"));
+    let id = game.body["id"].as_str().unwrap();
+    let resigned = alice
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    assert_eq!(resigned.status, 200);
+    let deleted = alice.delete("/api/bots/Rota").await;
+    assert_eq!(deleted.status, 204, "{:?}", deleted.body);
+    assert_eq!(alice.get("/api/bots/mine").await.body["bots"], json!([]));
+    assert_eq!(Bot::open(&base, &second).await.err(), Some(401));
+    register(&bob, "Rota").await;
+}

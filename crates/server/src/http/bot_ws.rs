@@ -173,6 +173,10 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
                 Some(BotEvent::Challenge(challenge, answer)) => {
                     replies.push(connection.challenged(challenge, answer));
                 }
+                Some(BotEvent::Revoked) => {
+                    let _ = sink.send(text(&error(&ApiError::BadToken, None))).await;
+                    break;
+                }
                 Some(BotEvent::Replaced) | None => {
                     let replaced = ApiError::Conflict("another connection of this bot took over".into());
                     let _ = sink.send(text(&error(&replaced, None))).await;

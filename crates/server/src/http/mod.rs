@@ -18,7 +18,7 @@ use std::sync::Arc;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::Router;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
@@ -65,6 +65,9 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/analysis", get(routes::analysis))
         .route("/games/{id}/ws", get(ws::game_ws))
         .route("/bots", post(routes::register_bot).get(routes::online_bots))
+        .route("/bots/mine", get(routes::own_bots))
+        .route("/bots/{name}/token", post(routes::rotate_token))
+        .route("/bots/{name}", delete(routes::delete_bot))
         .route("/bot/ws", get(bot_ws::bot_ws))
         .route("/openapi.json", get(openapi::openapi))
         .fallback(api_not_found)

@@ -15,7 +15,7 @@ use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
 use super::AppState;
 use crate::api::{
     AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
-    MoveRequest, NewBot, NewGame, NewSession, OnlineBots, SessionView,
+    MoveRequest, NewBot, NewGame, NewSession, OnlineBots, OwnBot, OwnBots, SessionView,
 };
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
@@ -301,6 +301,58 @@ pub async fn register_bot(
         token,
     };
     Ok((StatusCode::CREATED, Json(body)))
+}
+
+/// The asker's bots, and which are connected.
+#[utoipa::path(get, path = "/api/bots/mine", tag = "bots",
+    responses((status = 200, body = OwnBots), (status = 401, body = ErrorBody)))]
+pub async fn own_bots(
+    State(state): State<AppState>,
+    Player(session): Player,
+) -> Result<Json<OwnBots>, ApiError> {
+    let bots = (state.hub.bots_of(&session).await?)
+        .into_iter()
+        .map(|(bot, online)| OwnBot {
+            id: bot.id,
+            name: bot.name,
+            created_at: bot.created_at,
+            online,
+        })
+        .collect();
+    Ok(Json(OwnBots { bots }))
+}
+
+/// A new token for one of the asker's bots, shown this once; the old one stops working.
+#[utoipa::path(post, path = "/api/bots/{name}/token", tag = "bots",
+    params(("name" = String, Path, description = "the bot's name")),
+    responses((status = 200, body = BotCreated), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "no bot of the asker's by that name")))]
+pub async fn rotate_token(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(name): Path<String>,
+) -> Result<Json<BotCreated>, ApiError> {
+    let (bot, token) = state.hub.rotate_token(&session, &name).await?;
+    Ok(Json(BotCreated {
+        id: bot.id,
+        name: bot.name,
+        token,
+    }))
+}
+
+/// Deletes one of the asker's bots that has no unfinished game; its name is free again.
+#[utoipa::path(delete, path = "/api/bots/{name}", tag = "bots",
+    params(("name" = String, Path, description = "the bot's name")),
+    responses((status = 204), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "no bot of the asker's by that name"),
+        (status = 409, body = ErrorBody, description = "it has unfinished games")))]
+pub async fn delete_bot(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.hub.delete_bot(&session, &name).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// The bots connected now.

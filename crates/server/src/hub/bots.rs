@@ -15,9 +15,9 @@ use crate::bots::{seek_key, BotEvent, Challenge, Seek, CHALLENGE_WAIT};
 use crate::cluster::{ChallengeRequest, Event, SeekEntry};
 use crate::error::ApiError;
 use crate::game::{clock_settings, new_position, player_view};
-use crate::ids::new_id;
+use crate::ids::{hash_secret, new_id, new_secret};
 use crate::seat::Seat;
-use crate::storage::{BotRow, TimeControl};
+use crate::storage::{BotKey, BotRow, SessionRow, TimeControl, Write};
 
 use super::{lock, Hub};
 
@@ -51,6 +51,65 @@ impl Hub {
                 tracing::warn!(%error, bot = %bot.name, "cannot tell the cluster a bot left");
             }
         }
+    }
+
+    /// The bots `owner` registered, and which of them are connected now.
+    pub async fn bots_of(&self, owner: &SessionRow) -> Result<Vec<(BotRow, bool)>, ApiError> {
+        let online = self.online_bots().await?;
+        Ok((self.storage.bots_of(&owner.id).await?)
+            .into_iter()
+            .map(|bot| {
+                let connected = online.contains(&bot.name);
+                (bot, connected)
+            })
+            .collect())
+    }
+
+    /// `owner`'s bot called `name` (`not-found` for anyone else's: names are not secrets, but
+    /// another's bot is none of this session's business).
+    async fn own_bot(&self, owner: &SessionRow, name: &str) -> Result<BotRow, ApiError> {
+        match self.storage.bot(BotKey::Name(name)).await? {
+            Some(bot) if bot.owner == owner.id => Ok(bot),
+            _ => Err(ApiError::NotFound(format!("your bot '{name}'"))),
+        }
+    }
+
+    /// A new token for `owner`'s bot `name`, shown this once; the old one stops opening the
+    /// bot's WebSocket at once, and its connection to this server ends (one to another node
+    /// of a cluster lasts until it closes).
+    pub async fn rotate_token(
+        &self,
+        owner: &SessionRow,
+        name: &str,
+    ) -> Result<(BotRow, String), ApiError> {
+        let mut bot = self.own_bot(owner, name).await?;
+        let token = new_secret();
+        bot.token_hash = hash_secret(&token);
+        let write = Write::BotToken {
+            id: bot.id.clone(),
+            token_hash: bot.token_hash.clone(),
+        };
+        self.storage.commit(vec![write]).await?;
+        self.bots.revoke(&bot.id);
+        Ok((bot, token))
+    }
+
+    /// Deletes `owner`'s bot `name`, which must have no unfinished game; its name is free
+    /// again, and its finished games keep it in their records.
+    pub async fn delete_bot(&self, owner: &SessionRow, name: &str) -> Result<(), ApiError> {
+        let bot = self.own_bot(owner, name).await?;
+        let playing = self.bot_games(&bot.id).await?.len();
+        if playing > 0 {
+            return Err(ApiError::Conflict(format!(
+                "'{name}' has {playing} unfinished games: finish or resign them first"
+            )));
+        }
+        self.storage
+            .commit(vec![Write::DeleteBot { id: bot.id.clone() }])
+            .await?;
+        self.bots.revoke(&bot.id);
+        self.cancel_seek(&bot.id).await?;
+        Ok(())
     }
 
     /// The names of the bots connected now (to any node), sorted.

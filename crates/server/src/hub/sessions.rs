@@ -120,6 +120,10 @@ impl Hub {
                 "a bot's name has 1 to {MAX_NAME} letters, digits, '-', '_' or '.'"
             )));
         }
+        // `/api/bots/mine` lists a session's bots: no bot may be called that.
+        if name.eq_ignore_ascii_case("mine") {
+            return Err(ApiError::BadRequest("'mine' is not a bot's name".into()));
+        }
         imitates_house_bot(name)?;
         if self.storage.bot(BotKey::Name(name)).await?.is_some() {
             return Err(ApiError::Conflict(format!("the name '{name}' is taken")));

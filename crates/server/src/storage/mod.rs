@@ -210,16 +210,7 @@ impl Storage {
             .bind(value)
             .fetch_optional(&self.readers)
             .await?;
-        row.map(|r| {
-            Ok(BotRow {
-                id: r.try_get("id")?,
-                name: r.try_get("name")?,
-                owner: r.try_get("owner")?,
-                token_hash: r.try_get("token_hash")?,
-                created_at: r.try_get("created_at")?,
-            })
-        })
-        .transpose()
+        row.as_ref().map(bot_row).transpose()
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StorageError> {
@@ -278,6 +269,18 @@ impl Storage {
             .fetch_one(&self.readers)
             .await?;
         Ok(row.try_get("name")?)
+    }
+
+    /// The bots that session `owner` registered, oldest first.
+    pub async fn bots_of(&self, owner: &str) -> Result<Vec<BotRow>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT id, name, owner, token_hash, created_at FROM bots WHERE owner = $1
+             ORDER BY created_at, name",
+        )
+        .bind(owner)
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter().map(bot_row).collect()
     }
 
     /// How many unfinished games session `session` created.
@@ -504,6 +507,16 @@ fn from_json<T: serde::de::DeserializeOwned>(
 ) -> Result<Option<T>, StorageError> {
     text.map(|t| serde_json::from_str(&t).map_err(|e| StorageError::Corrupt(format!("{e}: {t}"))))
         .transpose()
+}
+
+fn bot_row(r: &AnyRow) -> Result<BotRow, StorageError> {
+    Ok(BotRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        owner: r.try_get("owner")?,
+        token_hash: r.try_get("token_hash")?,
+        created_at: r.try_get("created_at")?,
+    })
 }
 
 fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {

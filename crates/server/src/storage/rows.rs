@@ -116,6 +116,15 @@ pub enum Write {
         id: String,
     },
     Bot(BotRow),
+    /// A bot's token was replaced: the old one no longer opens its WebSocket.
+    BotToken {
+        id: String,
+        token_hash: String,
+    },
+    /// A bot is deleted; its name is free again.
+    DeleteBot {
+        id: String,
+    },
     /// A new game (boxed: it is much larger than the other writes).
     Game(Box<GameRow>),
     /// The open seat of a waiting game is taken at `at`: the game goes live.
@@ -157,7 +166,9 @@ impl Write {
             Write::Session(_)
             | Write::SessionSeen { .. }
             | Write::EndSession { .. }
-            | Write::Bot(_) => None,
+            | Write::Bot(_)
+            | Write::BotToken { .. }
+            | Write::DeleteBot { .. } => None,
         }
     }
 }

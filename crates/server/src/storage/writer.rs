@@ -80,6 +80,12 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(&b.owner)
         .bind(&b.token_hash)
         .bind(b.created_at),
+        Write::BotToken { id, token_hash } => {
+            sqlx::query("UPDATE bots SET token_hash = $1 WHERE id = $2")
+                .bind(token_hash)
+                .bind(id)
+        }
+        Write::DeleteBot { id } => sqlx::query("DELETE FROM bots WHERE id = $1").bind(id),
         Write::Game(g) => sqlx::query(
             "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
                 black, white, creator, invite, status, result, black_ms, white_ms,

@@ -175,6 +175,10 @@ impl Client {
         Client::answer(self.with_cookie(self.http.get(format!("{}{path}", self.base)))).await
     }
 
+    pub async fn delete(&self, path: &str) -> Answer {
+        Client::answer(self.with_cookie(self.http.delete(format!("{}{path}", self.base)))).await
+    }
+
     /// The body of a GET as text, with its status and content type.
     pub async fn get_text(&self, path: &str) -> (u16, String, String) {
         let response = self
@@ -301,6 +305,22 @@ pub async fn register(owner: &Client, name: &str) -> String {
     assert_eq!(answer.status, 201, "{:?}", answer.body);
     assert_eq!(answer.body["name"], name);
     answer.body["token"].as_str().unwrap().to_string()
+}
+
+/// `person` challenges the connected bot `name`, whose socket is `bot`, to 5×5 Go (the
+/// person black), and the bot accepts: the challenge as the bot saw it, and the answer to
+/// the person's request.
+pub async fn challenge_accepted(person: &Client, bot: &mut Bot, name: &str) -> (Value, Answer) {
+    let challenger = tokio::spawn({
+        let person = person.clone();
+        let request = json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "bot", "name": name}});
+        async move { person.post("/api/games", request).await }
+    });
+    let challenge = bot.expect("challenge").await;
+    bot.send(json!({"type": "accept", "challenge": challenge["challenge"]}))
+        .await;
+    (challenge, challenger.await.unwrap())
 }
 
 /// A registered bot's WebSocket.
