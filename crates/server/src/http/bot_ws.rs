@@ -6,12 +6,12 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::header::AUTHORIZATION;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use futures_util::stream::SplitStream;
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::oneshot;
 use toroid_protocol::view::ParamsView;
@@ -65,6 +65,18 @@ fn text(message: &ToBot) -> Message {
     )
 }
 
+/// Ends the connection properly: the error, then a close frame whose code is 4000 plus the
+/// error's HTTP status (4400, 4401, 4409) and whose reason is its code, so that a client
+/// sees why rather than an abnormal closure (1006).
+async fn close_with(sink: &mut SplitSink<WebSocket, Message>, why: &ApiError) {
+    let _ = sink.send(text(&error(why, None))).await;
+    let frame = CloseFrame {
+        code: 4000 + why.status(),
+        reason: why.code().into(),
+    };
+    let _ = sink.send(Message::Close(Some(frame))).await;
+}
+
 fn error(error: &ApiError, game_id: Option<String>) -> ToBot {
     ToBot::Error {
         code: error.code(),
@@ -109,7 +121,7 @@ async fn hello(stream: &mut SplitStream<WebSocket>) -> Result<(), ApiError> {
 async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
     let (mut sink, mut stream) = socket.split();
     if let Err(e) = hello(&mut stream).await {
-        let _ = sink.send(text(&error(&e, None))).await;
+        close_with(&mut sink, &e).await;
         return;
     }
     let (number, mut events) = state.hub.connect_bot(&bot).await;
@@ -174,12 +186,12 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
                     replies.push(connection.challenged(challenge, answer));
                 }
                 Some(BotEvent::Revoked) => {
-                    let _ = sink.send(text(&error(&ApiError::BadToken, None))).await;
+                    close_with(&mut sink, &ApiError::BadToken).await;
                     break;
                 }
                 Some(BotEvent::Replaced) | None => {
                     let replaced = ApiError::Conflict("another connection of this bot took over".into());
-                    let _ = sink.send(text(&error(&replaced, None))).await;
+                    close_with(&mut sink, &replaced).await;
                     break;
                 }
             },

@@ -375,6 +375,23 @@ impl Bot {
         next.await.expect("a message in time")
     }
 
+    /// Reads to the end of the connection: the close frame's code and reason, or `None` if
+    /// the connection ended without one (an abnormal closure, 1006).
+    pub async fn close_frame(&mut self) -> Option<(u16, String)> {
+        let end = tokio::time::timeout(WAIT, async {
+            loop {
+                match self.0 .0.next().await {
+                    Some(Ok(Message::Close(frame))) => {
+                        return frame.map(|f| (u16::from(f.code), f.reason.to_string()))
+                    }
+                    None | Some(Err(_)) => return None,
+                    Some(Ok(_)) => {}
+                }
+            }
+        });
+        end.await.expect("the connection ends in time")
+    }
+
     /// The next message, which must be of type `kind`.
     pub async fn expect(&mut self, kind: &str) -> Value {
         let message = self.next().await;
