@@ -7,12 +7,15 @@
 //! PostgreSQL ([`crate::storage::Storage::claim_referee`]), so a node that dies is replaced
 //! when its leases expire.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use redis::aio::ConnectionManager;
+use redis::Script;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::sync::LazyLock;
 use thiserror::Error;
 use tokio::sync::mpsc;
 use toroid_rules::Color;
@@ -118,7 +121,9 @@ pub struct OnlineBot {
 /// the queue and returns it; else queues this bot's seek. A bot's earlier seek is withdrawn
 /// first. KEYS: the queue of this key, the hash of every seek by bot; ARGV: the bot, its
 /// entry, the prefix of node keys, the prefix of queues.
-const SEEK: &str = r#"
+static SEEK: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
 local queue, seeks = KEYS[1], KEYS[2]
 local bot, entry, nodes, queues = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local old = redis.call('HGET', seeks, bot)
@@ -140,26 +145,36 @@ end
 redis.call('RPUSH', queue, bot)
 redis.call('HSET', seeks, bot, cjson.encode({key = ARGV[5], entry = cjson.decode(entry)}))
 return false
-"#;
+"#,
+    )
+});
 
 /// Withdraws a bot's seek; 1 if it had one. KEYS: the hash of seeks; ARGV: the bot, the
 /// prefix of queues.
-const CANCEL_SEEK: &str = r#"
+static CANCEL_SEEK: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 if not old then return 0 end
 redis.call('LREM', ARGV[2] .. cjson.decode(old).key, 0, ARGV[1])
 redis.call('HDEL', KEYS[1], ARGV[1])
 return 1
-"#;
+"#,
+    )
+});
 
 /// Forgets a bot's connection unless a newer one replaced it. KEYS: the hash of online
 /// bots; ARGV: the bot, the entry of the connection that ends.
-const GO_OFFLINE: &str = r#"
+static GO_OFFLINE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
   return redis.call('HDEL', KEYS[1], ARGV[1])
 end
 return 0
-"#;
+"#,
+    )
+});
 
 /// The events channel's messages, or `None` if Redis cannot be reached.
 async fn subscribe(client: &redis::Client, channel: &str) -> Option<redis::aio::PubSubStream> {
@@ -205,9 +220,14 @@ impl Cluster {
         self.publisher.clone()
     }
 
+    /// This cluster's key `name` (`bots`, `seeks`, `node:ID`, …).
+    fn key(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
+    }
+
     /// The key saying that node `node` lives.
     fn node_key(&self, node: &str) -> String {
-        format!("{}node:{node}", self.prefix)
+        self.key(&format!("node:{node}"))
     }
 
     /// Says that this node lives, for a little longer than a lease.
@@ -238,7 +258,7 @@ impl Cluster {
         connection: u64,
     ) -> redis::RedisResult<()> {
         redis::cmd("HSET")
-            .arg(format!("{}bots", self.prefix))
+            .arg(self.key("bots"))
             .arg(bot)
             .arg(self.online_entry(name, connection))
             .query_async(&mut self.connection())
@@ -252,8 +272,8 @@ impl Cluster {
         name: &str,
         connection: u64,
     ) -> redis::RedisResult<()> {
-        redis::Script::new(GO_OFFLINE)
-            .key(format!("{}bots", self.prefix))
+        GO_OFFLINE
+            .key(self.key("bots"))
             .arg(bot)
             .arg(self.online_entry(name, connection))
             .invoke_async::<i64>(&mut self.connection())
@@ -265,22 +285,26 @@ impl Cluster {
     pub async fn bots_online(&self) -> redis::RedisResult<Vec<(String, OnlineBot)>> {
         let mut connection = self.connection();
         let all: Vec<(String, String)> = redis::cmd("HGETALL")
-            .arg(format!("{}bots", self.prefix))
+            .arg(self.key("bots"))
             .query_async(&mut connection)
             .await?;
-        let mut online = Vec::new();
-        for (id, entry) in all {
-            let Ok(entry) = serde_json::from_str::<OnlineBot>(&entry) else {
-                continue;
-            };
-            let alive: bool = redis::cmd("EXISTS")
-                .arg(self.node_key(&entry.node))
-                .query_async(&mut connection)
-                .await?;
-            if alive {
-                online.push((id, entry));
+        let entries: Vec<(String, OnlineBot)> = (all.into_iter())
+            .filter_map(|(id, entry)| Some((id, serde_json::from_str(&entry).ok()?)))
+            .collect();
+        // Whether each node lives, asked once per node rather than once per bot.
+        let mut alive: HashMap<String, bool> = HashMap::new();
+        for (_, entry) in &entries {
+            if !alive.contains_key(&entry.node) {
+                let lives: bool = redis::cmd("EXISTS")
+                    .arg(self.node_key(&entry.node))
+                    .query_async(&mut connection)
+                    .await?;
+                alive.insert(entry.node.clone(), lives);
             }
         }
+        let online = (entries.into_iter())
+            .filter(|(_, entry)| alive[&entry.node])
+            .collect();
         Ok(online)
     }
 
@@ -293,7 +317,7 @@ impl Cluster {
         keep: Duration,
     ) -> redis::RedisResult<()> {
         redis::cmd("SET")
-            .arg(format!("{}invite:{game_id}", self.prefix))
+            .arg(self.key(&format!("invite:{game_id}")))
             .arg(code)
             .arg("PX")
             .arg(keep.as_millis() as u64)
@@ -304,7 +328,7 @@ impl Cluster {
     /// The invite code of waiting game `game_id`, if a node kept it.
     pub async fn invite(&self, game_id: &str) -> redis::RedisResult<Option<String>> {
         redis::cmd("GET")
-            .arg(format!("{}invite:{game_id}", self.prefix))
+            .arg(self.key(&format!("invite:{game_id}")))
             .query_async(&mut self.connection())
             .await
     }
@@ -316,10 +340,10 @@ impl Cluster {
         key: &str,
         entry: &SeekEntry,
     ) -> redis::RedisResult<Option<SeekEntry>> {
-        let queues = format!("{}seek-queue:", self.prefix);
-        let found: Option<String> = redis::Script::new(SEEK)
+        let queues = self.key("seek-queue:");
+        let found: Option<String> = SEEK
             .key(format!("{queues}{key}"))
-            .key(format!("{}seeks", self.prefix))
+            .key(self.key("seeks"))
             .arg(&entry.bot)
             .arg(serde_json::to_string(entry).expect("entries serialize"))
             .arg(self.node_key(""))
@@ -332,10 +356,10 @@ impl Cluster {
 
     /// Withdraws bot `bot`'s seek; whether it had one.
     pub async fn cancel_seek(&self, bot: &str) -> redis::RedisResult<bool> {
-        let cancelled: i64 = redis::Script::new(CANCEL_SEEK)
-            .key(format!("{}seeks", self.prefix))
+        let cancelled: i64 = CANCEL_SEEK
+            .key(self.key("seeks"))
             .arg(bot)
-            .arg(format!("{}seek-queue:", self.prefix))
+            .arg(self.key("seek-queue:"))
             .invoke_async(&mut self.connection())
             .await?;
         Ok(cancelled == 1)

@@ -157,11 +157,15 @@ impl Game {
                 .map_err(|e| corrupt(format!("move {} '{}': {e}", m.ply, m.notation)))?;
             played.push((mover, mv));
         }
+        let last_change_at = (moves.last().map(|m| m.at))
+            .or(row.started_at)
+            .unwrap_or(row.created_at);
         let clock_from = match resume {
             Resume::At(now) => now,
             Resume::AsStored => {
-                let last = moves.last().map(|m| m.at).or(row.started_at);
-                let since = last.max(row.resumed_at).unwrap_or(row.created_at);
+                let since = row
+                    .resumed_at
+                    .map_or(last_change_at, |r| r.max(last_change_at));
                 let ago = Duration::from_millis((now_ms() - since).max(0) as u64);
                 Instant::now().checked_sub(ago).unwrap_or_else(Instant::now)
             }
@@ -185,11 +189,7 @@ impl Game {
             creator: row.creator,
             invite_hash: row.invite_hash,
             invite_code: None,
-            last_change_at: moves
-                .last()
-                .map(|m| m.at)
-                .or(row.started_at)
-                .unwrap_or(row.created_at),
+            last_change_at,
             created_at: row.created_at,
             finished_at: row.finished_at,
         };

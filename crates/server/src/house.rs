@@ -54,8 +54,6 @@ impl House {
         clock: Option<Clock>,
         color: Color,
     ) -> Move {
-        let share = Share::new(self.cpu.clone(), self.move_cap);
-        let _call_off = CallOff(share.clone());
         // Strong and max search for a time: capped, so that the search plans for it.
         let budget = level
             .search_config()
@@ -63,19 +61,18 @@ impl House {
                 Budget::Time(t) => Some(Budget::Time(t.min(self.move_cap))),
                 Budget::Playouts(_) => None,
             });
-        let tuning = Tuning {
-            threads: Some(1),
-            budget,
-            max_nodes: Some(SEARCH_NODES),
-            pace: Some(share.clone()),
-        };
-        let mut bot = level.bot_with(rand::random(), tuning);
         let fallback = position.clone();
-        let search = tokio::task::spawn_blocking(move || {
+        let search = self.search(self.move_cap, move |pace| {
+            let tuning = Tuning {
+                threads: Some(1),
+                budget,
+                max_nodes: Some(SEARCH_NODES),
+                pace: Some(pace),
+            };
             let time = clock.map(|c| c.time_left(color, Instant::now()));
-            let mv = bot.choose(&position, time);
-            share.done();
-            mv
+            level
+                .bot_with(rand::random(), tuning)
+                .choose(&position, time)
         });
         match search.await {
             Ok(mv) => mv,
@@ -90,19 +87,32 @@ impl House {
     /// A search of `position` for `time` (the heat map shows a search of the time asked
     /// for, not one cut short once its move is settled); `None` if it failed.
     pub async fn analyse(&self, position: AnyGame, time: Duration) -> Option<Analysis> {
-        let share = Share::new(self.cpu.clone(), time);
-        let _call_off = CallOff(share.clone());
         let mut config = MctsConfig::new(Budget::Time(time), 1);
         config.settings.stop_early = false;
         config.settings.max_nodes = SEARCH_NODES;
-        let search = tokio::task::spawn_blocking(move || {
-            let analysis = Mcts::new("analysis", config, rand::random())
-                .with_pace(share.clone())
-                .analyse(&position, None);
-            share.done();
-            analysis
+        let search = self.search(time, move |pace| {
+            Mcts::new("analysis", config, rand::random())
+                .with_pace(pace)
+                .analyse(&position, None)
         });
         search.await.ok()
+    }
+
+    /// Runs `work` on a blocking thread with a share of the processor that lasts `spend` at
+    /// most, its [`Pace`]; dropping the returned future calls it off.
+    async fn search<T: Send + 'static>(
+        &self,
+        spend: Duration,
+        work: impl FnOnce(Arc<dyn Pace>) -> T + Send + 'static,
+    ) -> Result<T, tokio::task::JoinError> {
+        let share = Share::new(self.cpu.clone(), spend);
+        let _call_off = CallOff(share.clone());
+        tokio::task::spawn_blocking(move || {
+            let done = work(share.clone());
+            share.done();
+            done
+        })
+        .await
     }
 }
 

@@ -340,15 +340,12 @@ impl Storage {
         .bind(node)
         .execute(&self.readers)
         .await?;
-        sqlx::query("UPDATE referees SET until_ms = $1 WHERE node = $2")
-            .bind(until_ms)
-            .bind(node)
-            .execute(&self.readers)
-            .await?;
-        let rows = sqlx::query("SELECT game_id FROM referees WHERE node = $1")
-            .bind(node)
-            .fetch_all(&self.readers)
-            .await?;
+        let rows =
+            sqlx::query("UPDATE referees SET until_ms = $1 WHERE node = $2 RETURNING game_id")
+                .bind(until_ms)
+                .bind(node)
+                .fetch_all(&self.readers)
+                .await?;
         Ok(rows
             .iter()
             .map(|r| r.try_get("game_id"))
