@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use toroid_rules::Bot;
@@ -106,13 +106,10 @@ impl House {
         work: impl FnOnce(Arc<dyn Pace>) -> T + Send + 'static,
     ) -> Result<T, tokio::task::JoinError> {
         let share = Share::new(self.cpu.clone(), spend);
-        let _call_off = CallOff(share.clone());
-        tokio::task::spawn_blocking(move || {
-            let done = work(share.clone());
-            share.done();
-            done
-        })
-        .await
+        let _call_off = CallOff(Arc::downgrade(&share));
+        // The work holds the only strong handle: when it ends, or panics, the share is
+        // dropped and its core goes back at once.
+        tokio::task::spawn_blocking(move || work(share)).await
     }
 }
 
@@ -210,10 +207,13 @@ impl Share {
     fn over(&self) -> bool {
         self.called_off.load(Ordering::Relaxed) || Instant::now() >= self.deadline
     }
+}
 
-    /// The search ended: its core goes back.
-    fn done(&self) {
-        if lock(&self.running_since).take().is_some() {
+/// The search ended, finished or not: its core goes back.
+impl Drop for Share {
+    fn drop(&mut self) {
+        let running = self.running_since.get_mut();
+        if running.unwrap_or_else(|e| e.into_inner()).take().is_some() {
             self.cpu.give_back();
         }
     }
@@ -248,13 +248,16 @@ impl Pace for Share {
     }
 }
 
-/// Calls its search off when dropped: whoever waited for the answer has gone.
-struct CallOff(Arc<Share>);
+/// Calls its search off when dropped: whoever waited for the answer has gone. It does not
+/// keep the share alive: a search that ended has given its core back already.
+struct CallOff(Weak<Share>);
 
 impl Drop for CallOff {
     fn drop(&mut self) {
-        self.0.called_off.store(true, Ordering::Relaxed);
-        self.0.cpu.wake();
+        if let Some(share) = self.0.upgrade() {
+            share.called_off.store(true, Ordering::Relaxed);
+            share.cpu.wake();
+        }
     }
 }
 
@@ -273,7 +276,7 @@ mod tests {
                 let until = Instant::now() + Duration::from_millis(1);
                 while Instant::now() < until {}
             }
-            share.done();
+            drop(share);
             Instant::now()
         })
     }
@@ -304,8 +307,8 @@ mod tests {
         let second = spin(waiting.clone(), 100_000);
         std::thread::sleep(Duration::from_millis(10));
         let called_off = Instant::now();
-        drop(CallOff(running));
-        drop(CallOff(waiting));
+        drop(CallOff(Arc::downgrade(&running)));
+        drop(CallOff(Arc::downgrade(&waiting)));
         for handle in [first, second] {
             assert!(handle.join().unwrap() - called_off < Duration::from_secs(1));
         }
@@ -325,5 +328,18 @@ mod tests {
         assert!(late_done - asked < Duration::from_millis(400));
         hog.join().unwrap();
         assert_eq!(lock(&cpu.turns).free, 1);
+    }
+
+    #[tokio::test]
+    async fn a_search_that_panics_gives_its_core_back() {
+        let house = House::new(1, Duration::from_secs(2));
+        let failed = house
+            .search(Duration::from_secs(2), |pace| {
+                assert!(pace.go_on(), "the only search gets the core");
+                panic!("a bug in a search");
+            })
+            .await;
+        assert!(failed.is_err());
+        assert_eq!(lock(&house.cpu.turns).free, 1, "the core came back");
     }
 }
