@@ -311,21 +311,34 @@ impl Hub {
         }
     }
 
-    /// After another node changed game `id`: reloads it if this server holds it, and tells
-    /// its players, spectators, bots and referee.
-    async fn changed_elsewhere(&self, id: &str) {
-        let Some(live) = lock(&self.live).get(id).cloned() else {
-            return;
-        };
-        let finished = {
-            let mut game = live.game.lock().await;
-            if let Err(error) = self.reload(&mut game).await {
+    /// Game `id` as stored now: the copy this server holds, reloaded, or else, when
+    /// `follow`, the game loaded and held from now on (`find`); `None` if neither.
+    async fn stored(&self, id: &str, follow: bool) -> Result<Option<Arc<LiveGame>>, ApiError> {
+        let held = lock(&self.live).get(id).cloned();
+        match held {
+            Some(live) => {
+                self.reload(&mut *live.game.lock().await).await?;
+                Ok(Some(live))
+            }
+            None if follow => self.find(id).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// After another node changed game `id`, which registered `bots` play: reloads it if
+    /// this server holds it (or a bot connected here plays it), and tells its players,
+    /// spectators, bots and referee.
+    async fn changed_elsewhere(&self, id: &str, bots: &[String]) {
+        let follow = bots.iter().any(|b| self.bots.is_connected(b));
+        let live = match self.stored(id, follow).await {
+            Ok(Some(live)) => live,
+            Ok(None) => return,
+            Err(error) => {
                 tracing::warn!(game = %id, %error, "cannot reload a game another node changed");
                 return;
             }
-            game.status == Status::Finished
         };
-        if finished {
+        if live.game.lock().await.status == Status::Finished {
             lock(&self.live).remove(id);
         }
         self.announce(&live);
@@ -479,13 +492,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
             () = hub.stopped() => return,
         };
         match event {
-            Some(Some(Event::Game { id, bots, .. })) => {
-                // A game that a bot connected here plays is followed here from now on.
-                if bots.iter().any(|b| hub.bots.is_connected(b)) {
-                    let _ = hub.find(&id).await;
-                }
-                hub.changed_elsewhere(&id).await;
-            }
+            Some(Some(Event::Game { id, bots, .. })) => hub.changed_elsewhere(&id, &bots).await,
             Some(Some(Event::Handover { .. })) => hub.orphans.notify_one(),
             Some(Some(Event::Challenge {
                 from,
@@ -510,7 +517,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
             Some(None) => {
                 let held: Vec<String> = lock(&hub.live).keys().cloned().collect();
                 for id in held {
-                    hub.changed_elsewhere(&id).await;
+                    hub.changed_elsewhere(&id, &[]).await;
                 }
             }
             None => return,
@@ -584,11 +591,9 @@ impl Hub {
             .commit(vec![Write::Resume { game_id, at }])
             .await?;
         tracing::info!(game = %id, "taken over");
-        let live = self.find(id).await?;
-        {
-            let mut game = live.game.lock().await;
-            self.reload(&mut game).await?;
-        }
+        let live = (self.stored(id, true).await?).ok_or(StorageError::NoSuchGame)?;
+        // The other nodes' clocks of the game resume from the takeover too.
+        self.tell_other_nodes(&live).await;
         self.start_referee(live);
         Ok(())
     }
