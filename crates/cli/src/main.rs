@@ -36,6 +36,8 @@ enum Command {
     Serve(commands::serve::Args),
     /// Copy a server's database consistently, while it runs.
     Backup(commands::backup::Args),
+    /// Connect a GTP engine to a server as a registered bot.
+    Bridge(commands::bridge::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Gtp(args) => commands::gtp::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Backup(args) => commands::backup::run(args),
+        Command::Bridge(args) => commands::bridge::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

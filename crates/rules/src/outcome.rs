@@ -42,6 +42,8 @@ pub enum Reason {
     Forfeit(Fault),
     /// The game was called off; nobody won.
     Abort,
+    /// The players agreed to a draw.
+    Agreement,
     /// A record gives the winner's score but not which rule ended the game (SGF `RE[B+3.5]`).
     Score,
     /// A record gives the winner, or a draw, but not why (SGF `RE[B+]`, `RE[0]`).
@@ -63,18 +65,21 @@ pub enum Fault {
     RefusedCommand,
     /// It moved for the wrong colour.
     WrongColour,
+    /// Its player left the game, and the opponent claimed the win after the grace time.
+    Left,
     /// A record says the game was forfeited, not why (SGF `RE[B+F]`).
     Unspecified,
 }
 
 impl Fault {
-    pub const ALL: [Fault; 7] = [
+    pub const ALL: [Fault; 8] = [
         Fault::IllegalMove,
         Fault::Crash,
         Fault::Timeout,
         Fault::MalformedAnswer,
         Fault::RefusedCommand,
         Fault::WrongColour,
+        Fault::Left,
         Fault::Unspecified,
     ];
 
@@ -87,6 +92,7 @@ impl Fault {
             Fault::MalformedAnswer => "malformed-answer",
             Fault::RefusedCommand => "refused-command",
             Fault::WrongColour => "wrong-colour",
+            Fault::Left => "left",
             Fault::Unspecified => "forfeit",
         }
     }
@@ -100,6 +106,7 @@ impl Fault {
             Fault::MalformedAnswer => "its program gave an answer that is not a move",
             Fault::RefusedCommand => "its program refused a command",
             Fault::WrongColour => "its program moved for the wrong colour",
+            Fault::Left => "it left the game",
             Fault::Unspecified => "no reason recorded",
         }
     }
@@ -108,7 +115,7 @@ impl Fault {
 impl Reason {
     /// Every reason, faults included (for reading codes back).
     pub fn all() -> impl Iterator<Item = Reason> {
-        const PLAIN: [Reason; 15] = [
+        const PLAIN: [Reason; 16] = [
             Reason::Surrounded,
             Reason::TwoPasses,
             Reason::Ring,
@@ -122,6 +129,7 @@ impl Reason {
             Reason::Resignation,
             Reason::Time,
             Reason::Abort,
+            Reason::Agreement,
             Reason::Score,
             Reason::Unknown,
         ];
@@ -148,6 +156,7 @@ impl Reason {
             Reason::Time => "time",
             Reason::Forfeit(fault) => fault.code(),
             Reason::Abort => "abort",
+            Reason::Agreement => "agreement",
             Reason::Score => "score",
             Reason::Unknown => "unknown",
         }
@@ -170,6 +179,7 @@ impl Reason {
             Reason::Time => "out of time",
             Reason::Forfeit(fault) => fault.describe(),
             Reason::Abort => "the game was aborted",
+            Reason::Agreement => "agreed by the players",
             Reason::Score => "by score",
             Reason::Unknown => "no reason recorded",
         }
@@ -184,6 +194,7 @@ impl Reason {
                 | Reason::Time
                 | Reason::Forfeit(_)
                 | Reason::Abort
+                | Reason::Agreement
                 | Reason::Score
                 | Reason::Unknown
         )

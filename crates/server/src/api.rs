@@ -61,6 +61,9 @@ pub struct GameState {
     pub position: Arc<GameView>,
     #[schema(value_type = Option<ResultSchema>)]
     pub result: Option<Outcome>,
+    /// The colour whose draw offer stands (`black` or `white`), null without one.
+    #[schema(value_type = Option<String>)]
+    pub draw_offer: Option<Color>,
     /// The colour of the session that asked, if it plays this game.
     #[schema(value_type = Option<String>)]
     pub you: Option<Color>,
@@ -209,6 +212,9 @@ pub struct MoveRequest {
 pub struct ListQuery {
     /// `live`, `finished` or `waiting`; all games when absent.
     pub status: Option<String>,
+    /// Only the games of a player of this name (a bot's, a person's or a house level's; bot
+    /// names are unique, guests' names need not be).
+    pub player: Option<String>,
     /// At most this many (default 50, at most 200).
     pub limit: Option<u32>,
 }

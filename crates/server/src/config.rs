@@ -80,6 +80,9 @@ pub struct Limits {
     /// A game without a clock that has seen no move (or join) for this long is abandoned:
     /// aborted without a result.
     pub abandon_after: Duration,
+    /// How long a registered bot must have been disconnected before its opponent may claim
+    /// the win (`claim-victory`).
+    pub leave_grace: Duration,
     /// Longest search of `GET /api/games/{id}/analysis`.
     pub analysis: Duration,
     /// Longest search of a house bot for one move.
@@ -109,6 +112,7 @@ impl Default for Limits {
             sessions_per_address_per_hour: 30,
             sessions_per_minute: 600,
             abandon_after: Duration::from_secs(24 * 3600),
+            leave_grace: Duration::from_secs(60),
             analysis: Duration::from_secs(2),
             house_move: Duration::from_secs(2),
             search_threads: toroid_search::all_cores(),

@@ -126,9 +126,11 @@ impl From<GameError> for ApiError {
             GameError::GameOver => ApiError::GameOver,
             GameError::NotStarted => ApiError::NotStarted,
             GameError::NoSuchInvite => ApiError::NotFound("invite".into()),
-            GameError::AlreadyStarted | GameError::AlreadyPlaying => {
-                ApiError::Conflict(error.to_string())
-            }
+            GameError::AlreadyStarted
+            | GameError::AlreadyPlaying
+            | GameError::TooLateToAbort
+            | GameError::NoDrawOffer
+            | GameError::OpponentPresent(_) => ApiError::Conflict(error.to_string()),
         }
     }
 }

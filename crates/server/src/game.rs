@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 use toroid_protocol::record::Record;
 use toroid_protocol::view::{GameView, HistoryView, ParamsView};
-use toroid_rules::{AnyGame, Color, GameKind, Move, Outcome, ParseMoveError, Position};
+use toroid_rules::{AnyGame, Color, GameKind, Move, Outcome, ParseMoveError, Position, Reason};
 
 use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
 use crate::clock::Clock;
@@ -62,6 +62,14 @@ pub enum GameError {
     AlreadyStarted,
     #[error("you already play this game: send the invite to your opponent")]
     AlreadyPlaying,
+    #[error(
+        "both sides have moved: a game can be aborted only before that (resign, or offer a draw)"
+    )]
+    TooLateToAbort,
+    #[error("there is no draw offer to decline")]
+    NoDrawOffer,
+    #[error("your opponent has not left: victory can be claimed only against a registered bot disconnected for {}s", .0.as_secs())]
+    OpponentPresent(Duration),
 }
 
 /// A move as it reaches a game: as text from a client, read against the game's board, or as
@@ -70,6 +78,21 @@ pub enum GameError {
 pub enum MoveInput<'a> {
     Text(&'a str),
     Move(Move),
+}
+
+impl Change {
+    /// A change at `at` that changes nothing yet.
+    fn at(at: i64) -> Change {
+        Change {
+            played: None,
+            clock: None,
+            seat: None,
+            offer: None,
+            end: None,
+            at,
+            writes: Vec::new(),
+        }
+    }
 }
 
 impl Actor<'_> {
@@ -88,6 +111,8 @@ pub struct Change {
     played: Option<(AnyGame, Color, Move)>,
     clock: Option<Clock>,
     seat: Option<(Color, Seat)>,
+    /// The standing draw offer after the change, when it changes.
+    offer: Option<Option<Color>>,
     end: Option<Outcome>,
     at: i64,
     pub writes: Vec<Write>,
@@ -118,6 +143,9 @@ pub struct Game {
     pub finished_at: Option<i64>,
     /// When it last changed (created, joined, a move), in milliseconds since the epoch.
     pub last_change_at: i64,
+    /// The colour whose draw offer stands: the opponent accepts it by offering too, and
+    /// declines it by moving (or saying so).
+    pub draw_offer: Option<Color>,
 }
 
 /// When a restored game's running clock runs from.
@@ -192,6 +220,7 @@ impl Game {
             last_change_at,
             created_at: row.created_at,
             finished_at: row.finished_at,
+            draw_offer: row.draw_offer,
         };
         game.start_clock(clock_from);
         Ok(game)
@@ -333,10 +362,20 @@ impl Game {
             played: Some((position, turn, mv)),
             clock,
             seat: None,
+            offer: None,
             end: None,
             at,
             writes: vec![Write::Move(row)],
         };
+        // Moving declines the opponent's offer; the mover's own offer stands.
+        if self.draw_offer == Some(turn.opponent()) {
+            change.offer = Some(None);
+            change.writes.push(Write::DrawOffer {
+                game_id: self.id.clone(),
+                plies: self.moves.len() as i64 + 1,
+                offer: None,
+            });
+        }
         if let Some(end) = end {
             self.finish(&mut change, end, now);
         }
@@ -360,26 +399,79 @@ impl Game {
     }
 
     fn ending(&self, end: Outcome, now: Instant, at: i64) -> Change {
-        let mut change = Change {
-            played: None,
-            clock: None,
-            seat: None,
-            end: None,
-            at,
-            writes: Vec::new(),
-        };
+        let mut change = Change::at(at);
         self.finish(&mut change, end, now);
         change
     }
 
-    /// `actor` resigns (at any time in a live game, whoever is to move).
-    pub fn prepare_resign(&self, actor: Actor, now: Instant, at: i64) -> Result<Change, GameError> {
+    /// The colour `actor` plays in a live game (the one to move, if it plays both).
+    fn own_color(&self, actor: Actor) -> Result<Color, GameError> {
         let colors = self.check_player(actor)?;
-        let loser = self
+        Ok(self
             .position
             .turn()
             .filter(|t| colors.contains(t))
-            .unwrap_or(colors[0]);
+            .unwrap_or(colors[0]))
+    }
+
+    /// `actor` offers a draw, or accepts the opponent's offer (the game ends drawn by
+    /// agreement). Offering again changes nothing.
+    pub fn prepare_draw(&self, actor: Actor, now: Instant, at: i64) -> Result<Change, GameError> {
+        let color = self.own_color(actor)?;
+        if self.draw_offer == Some(color.opponent()) {
+            return Ok(self.ending(Outcome::draw(Reason::Agreement), now, at));
+        }
+        Ok(self.offering(Some(color), at))
+    }
+
+    /// `actor` declines the opponent's draw offer, or withdraws its own.
+    pub fn prepare_decline_draw(&self, actor: Actor, at: i64) -> Result<Change, GameError> {
+        self.own_color(actor)?;
+        match self.draw_offer {
+            Some(_) => Ok(self.offering(None, at)),
+            None => Err(GameError::NoDrawOffer),
+        }
+    }
+
+    fn offering(&self, offer: Option<Color>, at: i64) -> Change {
+        let mut change = Change::at(at);
+        if offer != self.draw_offer {
+            change.offer = Some(offer);
+            change.writes.push(Write::DrawOffer {
+                game_id: self.id.clone(),
+                plies: self.moves.len() as i64,
+                offer,
+            });
+        }
+        change
+    }
+
+    /// `actor` aborts the game, which ends without a result: allowed until both sides
+    /// have made a move, as on lichess.
+    pub fn prepare_abort(&self, actor: Actor, now: Instant, at: i64) -> Result<Change, GameError> {
+        self.check_player(actor)?;
+        if Color::BOTH.into_iter().all(|c| self.has_moved(c)) {
+            return Err(GameError::TooLateToAbort);
+        }
+        Ok(self.ending(Outcome::abort(), now, at))
+    }
+
+    /// `actor` claims the win because its opponent left the game; the hub checks that the
+    /// opponent has been gone for the grace time.
+    pub fn prepare_claim_victory(
+        &self,
+        actor: Actor,
+        now: Instant,
+        at: i64,
+    ) -> Result<Change, GameError> {
+        let color = self.own_color(actor)?;
+        let end = Outcome::forfeit(color.opponent(), toroid_rules::Fault::Left);
+        Ok(self.ending(end, now, at))
+    }
+
+    /// `actor` resigns (at any time in a live game, whoever is to move).
+    pub fn prepare_resign(&self, actor: Actor, now: Instant, at: i64) -> Result<Change, GameError> {
+        let loser = self.own_color(actor)?;
         Ok(self.ending(Outcome::resignation(loser), now, at))
     }
 
@@ -456,17 +548,15 @@ impl Game {
             clock.start(turn, now);
         }
         Ok(Change {
-            played: None,
             clock,
             seat: Some((color, seat.clone())),
-            end: None,
-            at,
             writes: vec![Write::Seat {
                 game_id: self.id.clone(),
                 color,
                 seat,
                 at,
             }],
+            ..Change::at(at)
         })
     }
 
@@ -485,7 +575,11 @@ impl Game {
             self.seats[color.index()] = Some(seat);
             self.status = Status::Live;
         }
+        if let Some(offer) = change.offer {
+            self.draw_offer = offer;
+        }
         if let Some(end) = change.end {
+            self.draw_offer = None;
             self.result = Some(end);
             self.status = Status::Finished;
             self.finished_at = Some(change.at);
@@ -519,6 +613,7 @@ impl Game {
             }),
             position: self.view.clone(),
             result: self.result,
+            draw_offer: self.draw_offer,
             you,
             invite,
             analysis: self.analysis_open_to(viewer),
@@ -622,6 +717,7 @@ mod tests {
             started_at: (status == Status::Live).then_some(1),
             resumed_at: None,
             finished_at: None,
+            draw_offer: None,
         }
     }
 

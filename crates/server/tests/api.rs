@@ -163,12 +163,13 @@ async fn reference_routes_errors_and_the_openapi_description() {
         "/api/join",
         "/api/games/{id}/topology",
         "/api/games/{id}/moves",
-        "/api/games/{id}/resign",
+        "/api/games/{id}/{action}",
         "/api/games/{id}/sgf",
         "/api/games/{id}/analysis",
         "/api/games/{id}/ws",
         "/api/bots",
         "/api/bot/ws",
+        "/api/bot/games",
         "/api/openapi.json",
     ] {
         assert!(paths.contains_key(path), "{path} is described");

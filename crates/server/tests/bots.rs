@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{register, to_move, Bot, Client, WAIT};
+use common::{challenge_accepted, register, to_move, Bot, Client, WAIT};
 use serde_json::{json, Value};
 use toroid_server::{Config, Limits, Server};
 
@@ -241,12 +241,12 @@ async fn two_seeking_bots_are_matched_and_clocks_are_enforced() {
         json!({"initial_s": 1.0, "increment_s": 0.0})
     );
     two.expect("start").await;
-    let over = next_of(&mut one, "game-over").await;
+    let over = one.next_of("game-over").await;
     assert_eq!(
         (&over["result"]["reason"], &over["result"]["winner"]),
         (&json!("abort"), &json!("draw"))
     );
-    next_of(&mut two, "game-over").await;
+    two.next_of("game-over").await;
 
     // Once both have moved, a bot that does not move loses on time.
     one.send(seek.clone()).await;
@@ -259,27 +259,16 @@ async fn two_seeking_bots_are_matched_and_clocks_are_enforced() {
         _ => (&mut two, &mut one),
     };
     for (bot, mv) in [(&mut *black, "aa"), (&mut *white, "bb")] {
-        let turn = next_of(bot, "your-turn").await;
+        let turn = bot.next_of("your-turn").await;
         let (id, ply) = (&turn["game_id"], &turn["ply"]);
         bot.send(json!({"type": "move", "game_id": id, "move": mv, "ply": ply}))
             .await;
     }
-    let over = next_of(black, "game-over").await;
+    let over = black.next_of("game-over").await;
     assert_eq!(
         (&over["result"]["reason"], &over["result"]["winner"]),
         (&json!("time"), &json!("white"))
     );
-}
-
-/// The next message of type `kind`, skipping others.
-async fn next_of(bot: &mut Bot, kind: &str) -> Value {
-    loop {
-        let message = bot.next().await;
-        assert_ne!(message, Value::Null, "closed while waiting for {kind}");
-        if message["type"] == kind {
-            return message;
-        }
-    }
 }
 
 #[tokio::test]
@@ -448,4 +437,312 @@ async fn tokens_are_rotated_and_bots_deleted_by_their_owner() {
     assert_eq!(alice.get("/api/bots/mine").await.body["bots"], json!([]));
     assert_eq!(Bot::open(&base, &second).await.err(), Some(401));
     register(&bob, "Rota").await;
+}
+
+/// The server with claims of victory allowed one second after a bot leaves.
+async fn start_with_short_grace() -> (Server, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        port: 0,
+        data: dir.path().join("data"),
+        limits: Limits {
+            requests_per_second: 10_000,
+            request_burst: 10_000,
+            leave_grace: std::time::Duration::from_secs(1),
+            ..Limits::default()
+        },
+        ..Config::default()
+    };
+    let server = Server::start(config).await.unwrap();
+    let base = format!("http://{}", server.addr);
+    (server, base, dir)
+}
+
+/// A bot is told everything about a game when it starts and again when it reconnects, and
+/// every move of either side as it is made; it lists its live games, and anyone lists a
+/// player's games.
+#[tokio::test]
+async fn a_bot_gets_the_full_game_on_start_on_reconnect_and_after_every_move() {
+    let (_server, base, _dir) = start().await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let start = bot.expect("start").await;
+    assert_eq!(
+        start["players"],
+        json!({"black": {"kind": "person", "name": "alice"},
+               "white": {"kind": "bot", "name": "Hexer"}})
+    );
+    assert_eq!(
+        (start["ply"].as_u64(), start["color"].as_str()),
+        (Some(0), Some("white"))
+    );
+    assert_eq!(start["position"]["moves"], json!([]));
+    assert_eq!(
+        (&start["clocks"], &start["draw_offer"]),
+        (&Value::Null, &Value::Null)
+    );
+
+    let alice_moves = |mv: &'static str, ply: u64| {
+        let (alice, id) = (alice.clone(), id.clone());
+        async move {
+            let path = format!("/api/games/{id}/moves");
+            let answer = alice.post(&path, json!({"move": mv, "ply": ply})).await;
+            assert_eq!(answer.status, 200, "{:?}", answer.body);
+        }
+    };
+    alice_moves("cc", 0).await;
+    let moved = bot.expect("moved").await;
+    assert_eq!(
+        (
+            moved["ply"].as_u64(),
+            moved["move"].as_str(),
+            moved["color"].as_str()
+        ),
+        (Some(1), Some("cc"), Some("black"))
+    );
+    assert_eq!(bot.expect("your-turn").await["ply"], 1);
+    bot.send(json!({"type": "move", "game_id": id, "move": "aa", "ply": 1}))
+        .await;
+    // Its own move is told too, as lichess's gameState does.
+    let moved = bot.expect("moved").await;
+    assert_eq!(
+        (moved["ply"].as_u64(), moved["move"].as_str()),
+        (Some(2), Some("aa"))
+    );
+
+    // Away while it is to move: the whole game on return, then the turn.
+    drop(bot);
+    alice_moves("ee", 2).await;
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let start = bot.expect("start").await;
+    assert_eq!(start["ply"], 3);
+    assert_eq!(start["position"]["moves"], json!(["cc", "aa", "ee"]));
+    assert_eq!(bot.expect("your-turn").await["ply"], 3);
+    bot.send(json!({"type": "move", "game_id": id, "move": "ab", "ply": 3}))
+        .await;
+    bot.expect("moved").await;
+
+    // Away while the opponent is to move: the whole position, and no turn.
+    drop(bot);
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let start = bot.expect("start").await;
+    assert_eq!(start["ply"], 4);
+    assert_eq!(start["position"]["to_move"], "black");
+    let board = start["position"]["board"].as_array().unwrap();
+    let white_stones = board
+        .iter()
+        .map(|row| row.as_str().unwrap().matches('w').count());
+    assert_eq!(white_stones.sum::<usize>(), 2);
+
+    // Its live games, in full, with its token only.
+    let nobody = Client::anonymous(&base);
+    assert_eq!(nobody.get("/api/bot/games").await.code(), "bad-token");
+    let listed = reqwest::Client::new()
+        .get(format!("{base}/api/bot/games"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(listed.status(), 200);
+    let listed: Value = listed.json().await.unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            listed[0]["id"].as_str(),
+            listed[0]["position"]["ply"].as_u64()
+        ),
+        (Some(id.as_str()), Some(4))
+    );
+    // Anyone's games by player name.
+    let by_player = nobody.get("/api/games?player=Hexer").await.body;
+    assert_eq!(by_player.as_array().unwrap().len(), 1);
+    assert_eq!(by_player[0]["id"], id.as_str());
+    assert_eq!(
+        nobody
+            .get("/api/games?player=alice&status=finished")
+            .await
+            .body,
+        json!([])
+    );
+    assert_eq!(nobody.get("/api/games?player=nobody").await.body, json!([]));
+    drop(bot);
+}
+
+/// A game a bot loses on time while it is disconnected is reported when it comes back, with
+/// the whole game first.
+#[tokio::test]
+async fn a_game_lost_on_time_while_away_is_reported_on_reconnect() {
+    let (_server, base, _dir) = start().await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let request = json!({"game": "go", "params": {"size": 5}, "color": "black",
+        "clock": {"initial_s": 2, "increment_s": 0},
+        "opponent": {"kind": "bot", "name": "Hexer"}});
+    let (_, created) = common::challenge_accepted_with(&alice, &mut bot, request).await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let moves = format!("/api/games/{id}/moves");
+    assert_eq!(
+        alice
+            .post(&moves, json!({"move": "cc", "ply": 0}))
+            .await
+            .status,
+        200
+    );
+    let turn = bot.next_of("your-turn").await;
+    bot.send(json!({"type": "move", "game_id": id, "move": "aa", "ply": turn["ply"]}))
+        .await;
+    bot.next_of("moved").await;
+    drop(bot);
+    // Alice moves; the bot, gone, runs out of its two seconds.
+    let alice_move = alice.post(&moves, json!({"move": "ee", "ply": 2})).await;
+    assert_eq!(alice_move.status, 200, "{:?}", alice_move.body);
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while alice.get(&format!("/api/games/{id}")).await.body["status"] != "finished" {
+        assert!(tokio::time::Instant::now() < deadline, "the flag falls");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let start = bot.expect("start").await;
+    assert_eq!(
+        (start["game_id"].as_str(), start["ply"].as_u64()),
+        (Some(id.as_str()), Some(3))
+    );
+    let over = bot.expect("game-over").await;
+    assert_eq!(
+        (
+            over["result"]["winner"].as_str(),
+            over["result"]["reason"].as_str()
+        ),
+        (Some("black"), Some("time"))
+    );
+    // Told once: the next return brings nothing.
+    drop(bot);
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let nothing = tokio::time::timeout(std::time::Duration::from_millis(500), bot.next()).await;
+    assert!(nothing.is_err(), "{nothing:?}");
+}
+
+/// Draw offers (declined by a word or by a move, accepted by offering back), aborts before
+/// both sides have moved, and a claim of victory over a bot gone past the grace time.
+#[tokio::test]
+async fn draws_aborts_and_claims_of_victory() {
+    let (_server, base, _dir) = start_with_short_grace().await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let act = |id: &str, action: &str| format!("/api/games/{id}/{action}");
+
+    // The bot aborts before anyone moved.
+    let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    bot.expect("start").await;
+    bot.send(json!({"type": "abort", "game_id": id})).await;
+    let over = bot.expect("game-over").await;
+    assert_eq!(
+        (
+            over["result"]["reason"].as_str(),
+            over["result"]["winner"].as_str()
+        ),
+        (Some("abort"), Some("draw"))
+    );
+
+    // Once both have moved it is too late; an unknown action is not found.
+    let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        alice
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": "cc", "ply": 0})
+            )
+            .await
+            .status,
+        200
+    );
+    bot.next_of("your-turn").await;
+    bot.send(json!({"type": "move", "game_id": id, "move": "aa", "ply": 1}))
+        .await;
+    bot.next_of("moved").await;
+    let late = alice.post(&act(&id, "abort"), json!({})).await;
+    assert_eq!((late.status, late.code()), (409, "conflict"));
+    let unknown = alice.post(&act(&id, "dance"), json!({})).await;
+    assert_eq!((unknown.status, unknown.code()), (404, "not-found"));
+    let nothing = alice.post(&act(&id, "decline-draw"), json!({})).await;
+    assert_eq!((nothing.status, nothing.code()), (409, "conflict"));
+
+    // Alice offers; the bot declines by a word.
+    let offered = alice.post(&act(&id, "draw"), json!({})).await;
+    assert_eq!(offered.body["draw_offer"], "black");
+    assert_eq!(bot.expect("draw-offer").await["by"], "black");
+    bot.send(json!({"type": "decline-draw", "game_id": id}))
+        .await;
+    assert_eq!(bot.expect("draw-offer").await["by"], Value::Null);
+    assert_eq!(
+        alice.get(&format!("/api/games/{id}")).await.body["draw_offer"],
+        Value::Null
+    );
+    // Alice offers with her move; the bot's move declines it.
+    alice.post(&act(&id, "draw"), json!({})).await;
+    assert_eq!(
+        alice
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": "ee", "ply": 2})
+            )
+            .await
+            .status,
+        200
+    );
+    bot.next_of("your-turn").await;
+    bot.send(json!({"type": "move", "game_id": id, "move": "ab", "ply": 3}))
+        .await;
+    bot.next_of("moved").await;
+    assert_eq!(bot.expect("draw-offer").await["by"], Value::Null);
+    // The bot offers; Alice accepts by offering back.
+    bot.send(json!({"type": "draw", "game_id": id})).await;
+    assert_eq!(bot.expect("draw-offer").await["by"], "white");
+    let drawn = alice.post(&act(&id, "draw"), json!({})).await;
+    assert_eq!(
+        (
+            drawn.body["result"]["winner"].as_str(),
+            drawn.body["result"]["reason"].as_str()
+        ),
+        (Some("draw"), Some("agreement"))
+    );
+    assert_eq!(
+        bot.expect("game-over").await["result"]["reason"],
+        "agreement"
+    );
+    let sgf = alice.get_text(&format!("/api/games/{id}/sgf")).await.2;
+    assert!(
+        sgf.contains("RE[0]") && sgf.contains("TO[agreement]"),
+        "{sgf}"
+    );
+
+    // The bot leaves: Alice may claim the win once the grace time has passed.
+    let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    bot.expect("start").await;
+    // A person's presence is not tracked: the bot cannot claim.
+    bot.send(json!({"type": "claim-victory", "game_id": id}))
+        .await;
+    assert_eq!(bot.expect("error").await["code"], "conflict");
+    drop(bot);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let early = alice.post(&act(&id, "claim-victory"), json!({})).await;
+    assert_eq!((early.status, early.code()), (409, "conflict"));
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let claimed = alice.post(&act(&id, "claim-victory"), json!({})).await;
+    assert_eq!(claimed.status, 200, "{:?}", claimed.body);
+    assert_eq!(
+        (
+            claimed.body["result"]["winner"].as_str(),
+            claimed.body["result"]["reason"].as_str()
+        ),
+        (Some("black"), Some("left"))
+    );
 }

@@ -105,6 +105,7 @@ fn game(id: &str, created_at: i64) -> GameRow {
         started_at: None,
         resumed_at: None,
         finished_at: None,
+        draw_offer: None,
     }
 }
 
@@ -235,15 +236,18 @@ async fn a_game_lives_and_ends(db: Db) {
     );
     assert_eq!(storage.unfinished_games().await.unwrap().len(), 1);
 
-    let all: Vec<GameRow> = (storage.games(None, 10).await.unwrap())
+    let all: Vec<GameRow> = (storage.games(None, None, 10).await.unwrap())
         .into_iter()
         .map(Result::unwrap)
         .collect();
     let listed: Vec<(&str, i64)> = all.iter().map(|g| (g.id.as_str(), g.plies)).collect();
     assert_eq!(listed, [("g2", 0), ("g1", 3)], "newest first, with plies");
-    let finished = storage.games(Some(Status::Finished), 10).await.unwrap();
+    let finished = storage
+        .games(Some(Status::Finished), None, 10)
+        .await
+        .unwrap();
     assert_eq!(finished.len(), 1);
-    assert_eq!(storage.games(None, 1).await.unwrap().len(), 1);
+    assert_eq!(storage.games(None, None, 1).await.unwrap().len(), 1);
     // Finishing a game that does not exist is an error, not a silent no-op.
     let missing = Write::Finish {
         game_id: "nope".into(),
@@ -381,10 +385,16 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
     }
     {
         // Back to version 2, with the code in plain as version 2 stored it (and without
-        // what version 4 added).
+        // what versions 4 and 5 added).
         let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP INDEX games_by_black_name",
+            "DROP INDEX games_by_white_name",
+            "ALTER TABLE games DROP COLUMN black_name",
+            "ALTER TABLE games DROP COLUMN white_name",
+            "ALTER TABLE games DROP COLUMN draw_offer",
+            "ALTER TABLE bots DROP COLUMN seen_until",
             "DROP TABLE referees",
             "DROP TABLE cluster",
             "ALTER TABLE games DROP COLUMN plies",
@@ -398,6 +408,14 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
     let storage = db.open().await;
     let row = storage.game("old").await.unwrap().unwrap();
     assert_eq!(row.invite_hash, Some(hash_secret("plain-code")));
+    // Version 5 copied the players' names out of the seats, to find games by player.
+    let by_player = storage.games(None, Some("player 1"), 10).await.unwrap();
+    assert_eq!(by_player.len(), 1);
+    assert!(storage
+        .games(None, Some("player 2"), 10)
+        .await
+        .unwrap()
+        .is_empty());
     let write = Write::NewInvite {
         game_id: "old".into(),
         invite_hash: hash_secret("new-code"),

@@ -24,7 +24,6 @@ use toroid::render::params_line;
 use toroid::seed::{bot_seed, game_seed};
 use toroid::setup::new_game;
 use toroid::view::{ParamsView, PerColor};
-use toroid_protocol::gtp::kill_all_engines;
 use toroid_rules::{AnyGame, Color, Position};
 
 use super::{print, print_json, Failure};
@@ -167,7 +166,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     for player in [&a, &b] {
         player.check(&start, timing).map_err(Failure::usage)?;
     }
-    kill_engines_on_interrupt();
+    super::kill_engines_on_interrupt();
     let players = Players([a, b]);
     let games = args.games as usize;
     let parallel = match args.parallel {
@@ -323,17 +322,6 @@ fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>, Failure> 
                 })
         })
         .transpose()
-}
-
-/// Ctrl-C or a termination signal would end the program without dropping the engines'
-/// clients, and engines run in process groups of their own that the terminal's signal does
-/// not reach: kill them before leaving.
-fn kill_engines_on_interrupt() {
-    // Fails only when a handler is already set, which then does the same.
-    let _ = ctrlc::set_handler(|| {
-        kill_all_engines();
-        std::process::exit(130);
-    });
 }
 
 /// Saves game `index` as `DIR/game-007.sgf`: numbered from 1, zero-padded so that files

@@ -2,6 +2,7 @@
 
 pub mod backup;
 pub mod bench;
+pub mod bridge;
 pub mod games;
 pub mod gtp;
 pub mod match_;
@@ -15,6 +16,17 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
+
+/// Ctrl-C or a termination signal would end the program without dropping the engines'
+/// clients, and engines run in process groups of their own that the terminal's signal does
+/// not reach: kill them before leaving.
+pub fn kill_engines_on_interrupt() {
+    // Fails only when a handler is already set, which then does the same.
+    let _ = ctrlc::set_handler(|| {
+        toroid_protocol::gtp::kill_all_engines();
+        std::process::exit(130);
+    });
+}
 
 /// Why a command stopped.
 pub enum Failure {

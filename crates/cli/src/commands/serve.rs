@@ -54,6 +54,9 @@ pub struct Args {
     /// A game without a clock that sees no move for this long is aborted without a result.
     #[arg(long, value_name = "DURATION", default_value_t = Limits::default().abandon_after.into())]
     abandon_after: humantime::Duration,
+    /// How long a registered bot must be disconnected before its opponent may claim the win.
+    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().leave_grace.into())]
+    leave_grace: humantime::Duration,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -72,6 +75,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             ping_interval: args.ping_interval.into(),
             unfinished_games: args.max_unfinished_games,
             abandon_after: args.abandon_after.into(),
+            leave_grace: args.leave_grace.into(),
             ..Limits::default()
         },
     };

@@ -148,6 +148,41 @@ impl RemotePlayer {
         Ok(self.client.send(command)?)
     }
 
+    /// Whether the engine of `command_line` speaks toroid's extension (lists
+    /// `toroid-game`): it is started, asked, and quit.
+    pub fn speaks_extension(command_line: &str, limits: EngineLimits) -> Result<bool, EngineFault> {
+        let mut client = Client::spawn(command_line, limits.setup)?;
+        let commands = client.send("list_commands")?;
+        client.quit(limits.setup.min(Duration::from_secs(1)));
+        Ok(commands.lines().any(|l| l.trim() == "toroid-game"))
+    }
+
+    /// Whether a standard Go engine (one without the extension) can play `game`.
+    pub fn standard_go_plays(game: &AnyGame) -> bool {
+        plain_go(game)
+    }
+
+    /// Tells the engine the game's clock: `initial` seconds and `increment` more per move.
+    /// GTP has no Fischer clock; this is its nearest, the increment as a byo-yomi period of
+    /// one stone (as gtp2ogs does). An engine that refuses it plays on without.
+    pub fn time_settings(&mut self, initial: f64, increment: f64) {
+        let _ = self.send(&format!("time_settings {initial} {increment} 1"));
+    }
+
+    /// Tells the engine `color`'s time left in seconds (optional for the engine).
+    pub fn time_left(&mut self, color: Color, seconds: f64) {
+        let _ = self.send(&format!(
+            "time_left {} {} 0",
+            color.name(),
+            seconds.max(0.0).floor()
+        ));
+    }
+
+    /// How long the next answers to `genmove` may take.
+    pub fn set_genmove_timeout(&mut self, timeout: Duration) {
+        self.limits.genmove = timeout;
+    }
+
     /// Asks for `color`'s move in the position the engine has been told, on a board of
     /// this `topology`.
     pub fn genmove(&mut self, topology: &Topology, color: Color) -> Result<Answer, EngineFault> {

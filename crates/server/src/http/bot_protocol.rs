@@ -8,7 +8,8 @@ use serde_json::{Map, Value};
 use toroid_protocol::view::{GameView, ParamsView};
 use toroid_rules::{Color, Outcome};
 
-use crate::api::{ClockSettings, ClocksView, PlayerView};
+use crate::api::{ClockSettings, ClocksView, PlayerView, Players};
+use crate::hub::Action;
 
 /// The protocol's version, in `hello` and `welcome`.
 pub const PROTOCOL: u32 = 1;
@@ -49,6 +50,36 @@ pub enum FromBot {
     Resign {
         game_id: String,
     },
+    /// Offers a draw, or accepts the opponent's offer.
+    Draw {
+        game_id: String,
+    },
+    /// Declines the opponent's draw offer, or withdraws the bot's own.
+    DeclineDraw {
+        game_id: String,
+    },
+    /// Ends the game without a result, before both sides have moved.
+    Abort {
+        game_id: String,
+    },
+    /// Wins a game whose opponent, a registered bot, has been disconnected for 60 seconds.
+    ClaimVictory {
+        game_id: String,
+    },
+}
+
+impl FromBot {
+    /// The game action this message asks for, and its game.
+    pub fn action(&self) -> Option<(Action, &str)> {
+        match self {
+            FromBot::Resign { game_id } => Some((Action::Resign, game_id)),
+            FromBot::Draw { game_id } => Some((Action::Draw, game_id)),
+            FromBot::DeclineDraw { game_id } => Some((Action::DeclineDraw, game_id)),
+            FromBot::Abort { game_id } => Some((Action::Abort, game_id)),
+            FromBot::ClaimVictory { game_id } => Some((Action::ClaimVictory, game_id)),
+            _ => None,
+        }
+    }
 }
 
 /// The bot, as `welcome` names it.
@@ -79,14 +110,36 @@ pub enum ToBot {
     /// The seek is queued until another bot seeks the same.
     Seeking,
     SeekCancelled,
-    /// A game of the bot's has started (or is going on, after a reconnection).
+    /// A game of the bot's has started (or is going on, or ended while the bot was away,
+    /// after a reconnection): everything about it, as lichess's `gameFull`.
     Start {
         game_id: String,
         game: &'static str,
         params: ParamsView,
         color: Color,
         opponent: Option<PlayerView>,
+        players: Players,
         clock: Option<ClockSettings>,
+        clocks: Option<ClocksView>,
+        /// Moves so far; `position.moves` lists them.
+        ply: usize,
+        position: Arc<GameView>,
+        draw_offer: Option<Color>,
+    },
+    /// A move of either side: `ply` moves have been played with it; the clocks now.
+    Moved {
+        game_id: String,
+        ply: usize,
+        #[serde(rename = "move")]
+        mv: String,
+        color: Color,
+        clocks: Option<ClocksView>,
+    },
+    /// The standing draw offer changed: `by` the colour that offers, null when withdrawn or
+    /// declined.
+    DrawOffer {
+        game_id: String,
+        by: Option<Color>,
     },
     /// The bot is to move: the position (with `legal_moves` and `moves`) and the clocks.
     YourTurn {

@@ -8,14 +8,12 @@ use std::time::{Duration, Instant};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::http::header::AUTHORIZATION;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::oneshot;
-use toroid_protocol::view::ParamsView;
-use toroid_rules::Position;
+use toroid_rules::{Color, Position};
 
 use super::bot_protocol::{BotView, FromBot, ToBot, PROTOCOL};
 use super::heartbeat::{Beat, Heartbeat};
@@ -23,7 +21,7 @@ use super::limits::message_limiter;
 use super::AppState;
 use crate::bots::{BotEvent, Challenge};
 use crate::error::ApiError;
-use crate::game::{clock_settings, player_view, Actor, MoveInput};
+use crate::game::{player_view, Actor, MoveInput};
 use crate::storage::{BotRow, Status};
 
 /// How long a new connection has to say `hello`.
@@ -39,16 +37,7 @@ pub async fn bot_ws(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let token = headers
-        .get(AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or(ApiError::BadToken)?;
-    let bot = state
-        .hub
-        .bot(token.trim())
-        .await?
-        .ok_or(ApiError::BadToken)?;
+    let bot = super::routes::bearer_bot(&state, &headers).await?;
     let upgrade = upgrade.map_err(|e| {
         ApiError::BadRequest(format!("this route is a WebSocket: {}", e.body_text()))
     })?;
@@ -85,11 +74,15 @@ fn error(error: &ApiError, game_id: Option<String>) -> ToBot {
     }
 }
 
-/// How far a game has been announced to the bot.
-enum Seen {
-    /// `start` was sent, and `your-turn` for this ply.
-    Turn(Option<usize>),
-    Over,
+/// How far a game has been announced to the bot, once `start` was sent.
+struct Seen {
+    /// Moves told (`start` and `moved`).
+    moves: usize,
+    /// The draw offer told.
+    offer: Option<Color>,
+    /// The ply `your-turn` was sent for.
+    turn: Option<usize>,
+    over: bool,
 }
 
 /// One bot's connection.
@@ -143,10 +136,14 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
         },
         protocol: PROTOCOL,
     }];
-    // After a reconnection, the games that went on meanwhile.
+    // After a reconnection, the games that go on, and those that ended meanwhile.
     for id in state.hub.bot_games(&bot.id).await.unwrap_or_default() {
         replies.extend(connection.changed(&id).await);
     }
+    for id in state.hub.ended_while_away(&bot).await.unwrap_or_default() {
+        replies.extend(connection.changed(&id).await);
+    }
+    state.hub.bot_seen(&bot).await;
     'connection: loop {
         for reply in replies.drain(..) {
             if sink.send(text(&reply)).await.is_err() {
@@ -245,12 +242,13 @@ impl Connection {
                 };
                 (Some(game_id), result)
             }
-            FromBot::Resign { game_id } => {
-                let result = match hub.find(&game_id).await {
-                    Ok(live) => hub.resign(&live, actor).await.map(drop),
+            ref other => {
+                let (action, game_id) = other.action().expect("every other message is an action");
+                let result = match hub.find(game_id).await {
+                    Ok(live) => hub.act(&live, actor, action).await.map(drop),
                     Err(e) => Err(e),
                 };
-                (Some(game_id), result)
+                (Some(game_id.to_string()), result)
             }
         };
         match result {
@@ -284,8 +282,9 @@ impl Connection {
         }
     }
 
-    /// What the bot is told after game `id` changed: its start the first time, then
-    /// `your-turn` once per ply it is to move, and its end.
+    /// What the bot is told after game `id` changed: the whole game the first time
+    /// (`start`), then each move (`moved`), a change of the draw offer, `your-turn` once per
+    /// ply it is to move, and the end.
     async fn changed(&mut self, id: &str) -> Vec<ToBot> {
         let Ok(live) = self.state.hub.find(id).await else {
             return Vec::new();
@@ -295,40 +294,68 @@ impl Connection {
             return Vec::new();
         };
         let state = game.state(None, Instant::now());
+        let game_id = || id.to_string();
         let mut out = Vec::new();
-        let seen = self.games.entry(id.to_string()).or_insert_with(|| {
+        let seen = self.games.entry(game_id()).or_insert_with(|| {
             let opponent = game.seats[color.opponent().index()].as_ref();
             out.push(ToBot::Start {
-                game_id: id.to_string(),
-                game: game.position.kind().name(),
-                params: ParamsView(game.position.params().clone()),
+                game_id: game_id(),
+                game: state.game,
+                params: state.params.clone(),
                 color,
                 opponent: opponent.map(player_view),
-                clock: game.clock.map(|c| clock_settings(c.control)),
+                players: state.players.clone(),
+                clock: state.clock,
+                clocks: state.clocks,
+                ply: game.moves.len(),
+                position: state.position.clone(),
+                draw_offer: state.draw_offer,
             });
-            Seen::Turn(None)
-        });
-        match (game.status, &*seen) {
-            (_, Seen::Over) => {}
-            (Status::Finished, _) => {
-                *seen = Seen::Over;
-                out.push(ToBot::GameOver {
-                    game_id: id.to_string(),
-                    result: state.result,
-                    position: state.position,
-                });
+            Seen {
+                moves: game.moves.len(),
+                offer: state.draw_offer,
+                turn: None,
+                over: false,
             }
-            (_, Seen::Turn(announced)) => {
-                let ply = game.moves.len();
-                if game.position.turn() == Some(color) && *announced != Some(ply) {
-                    *seen = Seen::Turn(Some(ply));
-                    out.push(ToBot::YourTurn {
-                        game_id: id.to_string(),
-                        ply,
-                        position: state.position,
-                        clocks: state.clocks,
-                    });
-                }
+        });
+        if seen.over {
+            return out;
+        }
+        let topology = game.position.topology();
+        for (ply, &(mover, mv)) in game.moves.iter().enumerate().skip(seen.moves) {
+            out.push(ToBot::Moved {
+                game_id: game_id(),
+                ply: ply + 1,
+                mv: mv.notation(topology).to_string(),
+                color: mover,
+                clocks: state.clocks,
+            });
+        }
+        seen.moves = game.moves.len();
+        if seen.offer != state.draw_offer && game.status != Status::Finished {
+            seen.offer = state.draw_offer;
+            out.push(ToBot::DrawOffer {
+                game_id: game_id(),
+                by: state.draw_offer,
+            });
+        }
+        if game.status == Status::Finished {
+            seen.over = true;
+            out.push(ToBot::GameOver {
+                game_id: game_id(),
+                result: state.result,
+                position: state.position,
+            });
+        } else {
+            let ply = game.moves.len();
+            if game.position.turn() == Some(color) && seen.turn != Some(ply) {
+                seen.turn = Some(ply);
+                out.push(ToBot::YourTurn {
+                    game_id: game_id(),
+                    ply,
+                    position: state.position,
+                    clocks: state.clocks,
+                });
             }
         }
         out

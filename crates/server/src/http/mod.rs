@@ -60,7 +60,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/topology", get(routes::topology))
         .route("/games/{id}/history", get(routes::history))
         .route("/games/{id}/moves", post(routes::play))
-        .route("/games/{id}/resign", post(routes::resign))
+        .route("/games/{id}/{action}", post(routes::act))
         .route("/games/{id}/sgf", get(routes::sgf))
         .route("/games/{id}/analysis", get(routes::analysis))
         .route("/games/{id}/ws", get(ws::game_ws))
@@ -69,6 +69,7 @@ pub fn router(state: AppState) -> Router {
         .route("/bots/{name}/token", post(routes::rotate_token))
         .route("/bots/{name}", delete(routes::delete_bot))
         .route("/bot/ws", get(bot_ws::bot_ws))
+        .route("/bot/games", get(routes::bot_games))
         .route("/openapi.json", get(openapi::openapi))
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed);

@@ -31,7 +31,7 @@ use super::{bot_ws, routes, ws};
         routes::topology,
         routes::history,
         routes::play,
-        routes::resign,
+        routes::act,
         routes::sgf,
         routes::analysis,
         ws::game_ws,
@@ -41,13 +41,14 @@ use super::{bot_ws, routes, ws};
         routes::rotate_token,
         routes::delete_bot,
         bot_ws::bot_ws,
+        routes::bot_games,
         openapi,
     ),
     modifiers(&BotToken),
     tags(
         (name = "sessions", description = "Guest sessions: a name and a cookie"),
         (name = "games", description = "Creating, finding and reading games"),
-        (name = "play", description = "Moves and resignations, over HTTP or the WebSocket"),
+        (name = "play", description = "Moves, resignations, draws, aborts and claims, over HTTP or the WebSocket"),
         (name = "bots", description = "Registered bots and their WebSocket (docs/protocol.md)"),
     )
 )]

@@ -1,7 +1,8 @@
 //! The HTTP routes of the API, each described for OpenAPI (`openapi.rs` lists them).
 
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, SET_COOKIE};
+use axum::http::header::{AUTHORIZATION, CONTENT_DISPOSITION, CONTENT_TYPE, SET_COOKIE};
+use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::Json;
@@ -19,7 +20,8 @@ use crate::api::{
 };
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
-use crate::storage::Status;
+use crate::hub::Action;
+use crate::storage::{BotRow, Status};
 
 /// Games a list returns when the query does not say.
 const DEFAULT_LIST: u32 = 50;
@@ -119,7 +121,39 @@ pub async fn list_games(
         })
         .transpose()?;
     let limit = query.limit.unwrap_or(DEFAULT_LIST);
-    Ok(Json(state.hub.list(status, limit).await?))
+    let player = query.player.as_deref();
+    Ok(Json(state.hub.list(status, player, limit).await?))
+}
+
+/// The live games of the bot whose token is given, each in full.
+#[utoipa::path(get, path = "/api/bot/games", tag = "bots", security(("bot_token" = [])),
+    responses((status = 200, body = Vec<GameState>), (status = 401, body = ErrorBody)))]
+pub async fn bot_games(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Vec<GameState>>, ApiError> {
+    let bot = bearer_bot(&state, &headers).await?;
+    let mut games = Vec::new();
+    for id in state.hub.bot_games(&bot.id).await? {
+        match state.hub.state(&id, None).await {
+            Ok(game) if game.status != Status::Finished => games.push(game),
+            // Ended or gone between the two questions.
+            Ok(_) | Err(ApiError::NotFound(_)) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    games.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    Ok(Json(games))
+}
+
+/// The registered bot whose token the request carries (`Authorization: Bearer TOKEN`).
+pub async fn bearer_bot(state: &AppState, headers: &HeaderMap) -> Result<BotRow, ApiError> {
+    let token = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or(ApiError::BadToken)?;
+    state.hub.bot(token.trim()).await?.ok_or(ApiError::BadToken)
 }
 
 /// A game's state.
@@ -230,21 +264,26 @@ pub async fn play(
     ))
 }
 
-/// Resigns the game.
-#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "play",
-    params(("id" = String, Path)),
+/// Acts in a live game: `resign`; `draw` offers a draw or accepts the opponent's offer;
+/// `decline-draw` declines it or withdraws one's own; `abort` ends the game without a
+/// result before both sides have moved; `claim-victory` wins against a registered bot
+/// disconnected for 60 seconds.
+#[utoipa::path(post, path = "/api/games/{id}/{action}", tag = "play",
+    params(("id" = String, Path),
+        ("action" = Action, Path, description = "resign, draw, decline-draw, abort or claim-victory")),
     responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody)))]
-pub async fn resign(
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody, description = "no such game or action"),
+        (status = 409, body = ErrorBody, description = "game-over, not-started, or conflict: too late to abort, no offer to decline, the opponent has not left")))]
+pub async fn act(
     State(state): State<AppState>,
     Player(session): Player,
-    Path(id): Path<String>,
+    Path((id, action)): Path<(String, String)>,
 ) -> Result<Json<GameState>, ApiError> {
+    let action: Action = serde_json::from_value(serde_json::Value::String(action.clone()))
+        .map_err(|_| ApiError::NotFound(format!("action '{action}'")))?;
     let live = state.hub.find(&id).await?;
-    Ok(Json(
-        state.hub.resign(&live, Actor::Session(&session.id)).await?,
-    ))
+    let actor = Actor::Session(&session.id);
+    Ok(Json(state.hub.act(&live, actor, action).await?))
 }
 
 /// The game's SGF record.

@@ -1,7 +1,8 @@
 //! `GET /api/games/{id}/ws`: a game live, for its players and spectators. The server sends
 //! `{"type":"state","game":GameState}` on connect and after every change, and
 //! `{"type":"error","code","message"}` for a refused message; players send
-//! `{"type":"move","move":"ee","ply":N}` and `{"type":"resign"}`.
+//! `{"type":"move","move":"ee","ply":N}`, `{"type":"resign"}`, `{"type":"draw"}` (offer or
+//! accept), `{"type":"decline-draw"}`, `{"type":"abort"}` and `{"type":"claim-victory"}`.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -21,19 +22,23 @@ use super::AppState;
 use crate::api::GameState;
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
-use crate::hub::LiveGame;
+use crate::hub::{Action, LiveGame};
 
 #[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 enum ClientMessage {
     Move {
         #[serde(rename = "move")]
         mv: String,
         ply: u64,
     },
-    // Braces, not a unit variant: serde checks unknown fields only on struct variants of an
+    // Braces, not unit variants: serde checks unknown fields only on struct variants of an
     // internally tagged enum, so `{"type":"resign","x":1}` is refused.
     Resign {},
+    Draw {},
+    DeclineDraw {},
+    Abort {},
+    ClaimVictory {},
 }
 
 #[derive(Serialize)]
@@ -151,7 +156,11 @@ async fn act(
                 .play(live, actor, ply, MoveInput::Text(&mv))
                 .await?
         }
-        ClientMessage::Resign {} => state.hub.resign(live, actor).await?,
+        ClientMessage::Resign {} => state.hub.act(live, actor, Action::Resign).await?,
+        ClientMessage::Draw {} => state.hub.act(live, actor, Action::Draw).await?,
+        ClientMessage::DeclineDraw {} => state.hub.act(live, actor, Action::DeclineDraw).await?,
+        ClientMessage::Abort {} => state.hub.act(live, actor, Action::Abort).await?,
+        ClientMessage::ClaimVictory {} => state.hub.act(live, actor, Action::ClaimVictory).await?,
     };
     Ok(())
 }

@@ -15,7 +15,7 @@ use crate::bots::{seek_key, BotEvent, Challenge, Seek, CHALLENGE_WAIT};
 use crate::cluster::{ChallengeRequest, Event, SeekEntry};
 use crate::error::ApiError;
 use crate::game::{clock_settings, new_position, player_view};
-use crate::ids::{hash_secret, new_id, new_secret};
+use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::seat::Seat;
 use crate::storage::{BotKey, BotRow, SessionRow, TimeControl, Write};
 
@@ -43,6 +43,9 @@ impl Hub {
     /// unless a newer connection took over.
     pub async fn disconnect_bot(&self, bot: &BotRow, number: u64) {
         self.bots.disconnect(&bot.id, number);
+        if !self.bots.is_connected(&bot.id) {
+            self.bot_seen(bot).await;
+        }
         if let Some(cluster) = &self.cluster {
             if !self.bots.is_connected(&bot.id) {
                 let _ = cluster.cancel_seek(&bot.id).await;
@@ -123,6 +126,36 @@ impl Hub {
             .collect();
         names.sort();
         Ok(names)
+    }
+
+    /// Bot `bot` knows of every game of its that ended until now: it was just told, or its
+    /// connection ends.
+    pub async fn bot_seen(&self, bot: &BotRow) {
+        let seen = Write::BotSeen {
+            id: bot.id.clone(),
+            at: now_ms(),
+        };
+        if let Err(error) = self.storage.commit(vec![seen]).await {
+            tracing::warn!(%error, bot = %bot.name, "cannot store when a bot was last told");
+        }
+    }
+
+    /// The games bot `bot` played that ended while it was disconnected (the 50 latest).
+    pub async fn ended_while_away(&self, bot: &BotRow) -> Result<Vec<String>, ApiError> {
+        Ok(self.storage.ended_while_away(bot, 50).await?)
+    }
+
+    /// Whether bot `id` is connected to any node.
+    pub async fn bot_online(&self, id: &str) -> Result<bool, ApiError> {
+        if self.bots.is_connected(id) {
+            return Ok(true);
+        }
+        match &self.cluster {
+            Some(cluster) => Ok((cluster.bots_online().await.map_err(unreachable)?)
+                .iter()
+                .any(|(online, _)| online == id)),
+            None => Ok(false),
+        }
     }
 
     /// The ids of the unfinished games bot `id` plays.

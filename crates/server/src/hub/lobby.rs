@@ -121,6 +121,7 @@ impl Hub {
             started_at: live.then(now_ms),
             resumed_at: None,
             finished_at: None,
+            draw_offer: None,
         };
         let mut game = Game::restore(row.clone(), &[], Resume::At(Instant::now()))?;
         game.invite_code = invite_code;

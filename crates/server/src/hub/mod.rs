@@ -12,6 +12,7 @@
 mod bots;
 mod lobby;
 mod play;
+pub use play::Action;
 mod sessions;
 
 use std::collections::HashMap;
@@ -445,13 +446,16 @@ impl Hub {
         Ok(game.state(viewer, Instant::now()))
     }
 
-    /// Games newest first.
+    /// Games newest first; of `status` and of a player named `player`, if given.
     pub async fn list(
         &self,
         status: Option<Status>,
+        player: Option<&str>,
         limit: u32,
     ) -> Result<Vec<GameSummary>, ApiError> {
-        let rows = self.storage.games(status, limit.min(MAX_LIST)).await?;
+        let rows = (self.storage)
+            .games(status, player, limit.min(MAX_LIST))
+            .await?;
         Ok(rows
             .into_iter()
             .filter_map(|row| {

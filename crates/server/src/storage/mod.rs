@@ -237,20 +237,23 @@ impl Storage {
             .collect())
     }
 
-    /// Games newest first; only those of `status` if given. Damaged rows are returned as
-    /// such.
+    /// Games newest first; only those of `status` and of a player named `player` if given.
+    /// Damaged rows are returned as such.
     pub async fn games(
         &self,
         status: Option<Status>,
+        player: Option<&str>,
         limit: u32,
     ) -> Result<Vec<Result<GameRow, DamagedGame>>, StorageError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE ($1 = '' OR status = $1)
+                AND ($3 = '' OR black_name = $3 OR white_name = $3)
              ORDER BY created_at DESC, id DESC LIMIT $2"
         );
         let rows = sqlx::query(&sql)
             .bind(status.map_or("", Status::as_str))
             .bind(i64::from(limit))
+            .bind(player.unwrap_or_default())
             .fetch_all(&self.readers)
             .await?;
         Ok(rows
@@ -269,6 +272,39 @@ impl Storage {
             .fetch_one(&self.readers)
             .await?;
         Ok(row.try_get("name")?)
+    }
+
+    /// The games bot `id` played that ended after its last connection did, newest first:
+    /// those it has not been told of. None for a bot that never disconnected.
+    pub async fn ended_while_away(
+        &self,
+        bot: &BotRow,
+        limit: u32,
+    ) -> Result<Vec<String>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g JOIN bots b ON b.id = $1
+             WHERE b.seen_until IS NOT NULL AND g.status = 'finished'
+                AND g.finished_at >= b.seen_until
+                AND ((g.black_name = $2 AND g.black LIKE $4) OR (g.white_name = $2 AND g.white LIKE $4))
+             ORDER BY g.finished_at DESC LIMIT $3",
+        )
+        .bind(&bot.id)
+        .bind(&bot.name)
+        .bind(i64::from(limit))
+        // The seat's JSON names the bot by id (`crate::seat::Seat`); ids are hex digits.
+        .bind(format!("%\"bot\":\"{}\"%", bot.id))
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    /// When bot `id`'s last connection ended; `None` if it never did.
+    pub async fn bot_seen_until(&self, id: &str) -> Result<Option<i64>, StorageError> {
+        let row = sqlx::query("SELECT seen_until FROM bots WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.readers)
+            .await?;
+        Ok(row.map(|r| r.try_get("seen_until")).transpose()?.flatten())
     }
 
     /// The bots that session `owner` registered, oldest first.
@@ -493,7 +529,7 @@ pub enum BotKey<'a> {
 
 const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
     white, creator, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
-    resumed_at, finished_at";
+    resumed_at, finished_at, draw_offer";
 
 fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
     Some([a?, b?])
@@ -545,5 +581,16 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
         started_at: r.try_get("started_at")?,
         resumed_at: r.try_get("resumed_at")?,
         finished_at: r.try_get("finished_at")?,
+        draw_offer: {
+            let offer: Option<String> = r.try_get("draw_offer")?;
+            offer
+                .map(|name| {
+                    toroid_rules::Color::BOTH
+                        .into_iter()
+                        .find(|c| c.name() == name)
+                        .ok_or_else(|| StorageError::Corrupt(format!("draw offer '{name}'")))
+                })
+                .transpose()?
+        },
     })
 }

@@ -90,6 +90,8 @@ pub struct GameRow {
     /// clock runs from then (the time between is charged to no one).
     pub resumed_at: Option<i64>,
     pub finished_at: Option<i64>,
+    /// The colour whose draw offer stands, in a live game.
+    pub draw_offer: Option<toroid_rules::Color>,
 }
 
 /// One move of a game: its 0-based ply, its notation, and the clocks after it.
@@ -140,6 +142,17 @@ pub enum Write {
         invite_hash: String,
     },
     Move(MoveRow),
+    /// A live game at `plies` moves gets (or loses) a standing draw offer.
+    DrawOffer {
+        game_id: String,
+        plies: i64,
+        offer: Option<toroid_rules::Color>,
+    },
+    /// Bot `id` was told of its games' ends until `at` (on connecting), or left at `at`.
+    BotSeen {
+        id: String,
+        at: i64,
+    },
     /// A server takes live game `game_id` over at `at` (`GameRow::resumed_at`).
     Resume {
         game_id: String,
@@ -161,6 +174,7 @@ impl Write {
             Write::Seat { game_id, .. }
             | Write::NewInvite { game_id, .. }
             | Write::Resume { game_id, .. }
+            | Write::DrawOffer { game_id, .. }
             | Write::Finish { game_id, .. } => Some(game_id),
             Write::Move(m) => Some(&m.game_id),
             Write::Session(_)
@@ -168,6 +182,7 @@ impl Write {
             | Write::EndSession { .. }
             | Write::Bot(_)
             | Write::BotToken { .. }
+            | Write::BotSeen { .. }
             | Write::DeleteBot { .. } => None,
         }
     }

@@ -5,12 +5,15 @@ use sqlx::{Any, AnyPool, Row, Transaction};
 
 use super::StorageError;
 use crate::ids::hash_secret;
+use crate::seat::Seat;
 
 /// One step of a migration: SQL, or a change SQL cannot make on both databases.
 enum Step {
     Sql(&'static str),
     /// Replaces each stored invite code by its hash.
     HashInviteCodes,
+    /// Copies each seat's player name out of its JSON into `black_name`/`white_name`.
+    SeatNames,
 }
 
 use Step::Sql;
@@ -86,6 +89,20 @@ const MIGRATIONS: &[&[Step]] = &[
         one BIGINT PRIMARY KEY CHECK (one = 1),
         name TEXT NOT NULL)"),
     ],
+    // The bot API: games are found by their players' names; a live game's standing draw
+    // offer (the colour that made it); until when a bot has been told of its games' ends
+    // (its last connection's catch-up or end), so that it is told on its return of the
+    // games that ended meanwhile, and its opponents may claim victory once it has been gone
+    // long enough.
+    &[
+        Sql("ALTER TABLE games ADD COLUMN black_name TEXT"),
+        Sql("ALTER TABLE games ADD COLUMN white_name TEXT"),
+        Step::SeatNames,
+        Sql("CREATE INDEX games_by_black_name ON games (black_name, created_at)"),
+        Sql("CREATE INDEX games_by_white_name ON games (white_name, created_at)"),
+        Sql("ALTER TABLE games ADD COLUMN draw_offer TEXT"),
+        Sql("ALTER TABLE bots ADD COLUMN seen_until BIGINT"),
+    ],
 ];
 
 /// Creates the schema or brings it up to date, in one transaction.
@@ -112,6 +129,7 @@ pub async fn migrate(pool: &AnyPool) -> Result<(), StorageError> {
                     sqlx::query(sql).execute(&mut *tx).await?;
                 }
                 Step::HashInviteCodes => hash_invite_codes(&mut tx).await?,
+                Step::SeatNames => seat_names(&mut tx).await?,
             }
         }
         sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
@@ -131,6 +149,29 @@ async fn hash_invite_codes(tx: &mut Transaction<'_, Any>) -> Result<(), StorageE
         let (id, code): (String, String) = (row.try_get("id")?, row.try_get("invite")?);
         sqlx::query("UPDATE games SET invite = $1 WHERE id = $2")
             .bind(hash_secret(&code))
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn seat_names(tx: &mut Transaction<'_, Any>) -> Result<(), StorageError> {
+    let rows = sqlx::query("SELECT id, black, white FROM games")
+        .fetch_all(&mut **tx)
+        .await?;
+    for row in rows {
+        let id: String = row.try_get("id")?;
+        let name = |column: &str| -> Result<Option<String>, StorageError> {
+            let seat: Option<String> = row.try_get(column)?;
+            // A seat that cannot be read is left for the game's own load to report.
+            Ok(seat
+                .and_then(|json| serde_json::from_str::<Seat>(&json).ok())
+                .map(|seat| seat.name().to_string()))
+        };
+        sqlx::query("UPDATE games SET black_name = $1, white_name = $2 WHERE id = $3")
+            .bind(name("black")?)
+            .bind(name("white")?)
             .bind(id)
             .execute(&mut **tx)
             .await?;

@@ -86,12 +86,25 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 .bind(id)
         }
         Write::DeleteBot { id } => sqlx::query("DELETE FROM bots WHERE id = $1").bind(id),
+        Write::BotSeen { id, at } => sqlx::query("UPDATE bots SET seen_until = $1 WHERE id = $2")
+            .bind(at)
+            .bind(id),
+        Write::DrawOffer {
+            game_id,
+            plies,
+            offer,
+        } => sqlx::query(
+            "UPDATE games SET draw_offer = $1 WHERE id = $2 AND status = 'live' AND plies = $3",
+        )
+        .bind(offer.map(toroid_rules::Color::name))
+        .bind(game_id)
+        .bind(plies),
         Write::Game(g) => sqlx::query(
             "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
                 black, white, creator, invite, status, result, black_ms, white_ms,
-                created_at, finished_at, plies, started_at)
+                created_at, finished_at, plies, started_at, black_name, white_name)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17)",
+                $17, $18, $19)",
         )
         .bind(&g.id)
         .bind(&g.game)
@@ -109,7 +122,9 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(g.created_at)
         .bind(g.finished_at)
         .bind(g.plies)
-        .bind(g.started_at),
+        .bind(g.started_at)
+        .bind(g.seats[0].as_ref().map(|s| s.name().to_string()))
+        .bind(g.seats[1].as_ref().map(|s| s.name().to_string())),
         Write::Seat {
             game_id,
             color,
@@ -119,15 +134,21 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             // The column name comes from a closed set, never from input.
             let sql = match color {
                 toroid_rules::Color::Black => {
-                    "UPDATE games SET black = $1, status = 'live', started_at = $2
+                    "UPDATE games SET black = $1, black_name = $4, status = 'live',
+                        started_at = $2
                      WHERE id = $3 AND status = 'waiting' AND black IS NULL"
                 }
                 toroid_rules::Color::White => {
-                    "UPDATE games SET white = $1, status = 'live', started_at = $2
+                    "UPDATE games SET white = $1, white_name = $4, status = 'live',
+                        started_at = $2
                      WHERE id = $3 AND status = 'waiting' AND white IS NULL"
                 }
             };
-            sqlx::query(sql).bind(json(seat)).bind(at).bind(game_id)
+            sqlx::query(sql)
+                .bind(json(seat))
+                .bind(at)
+                .bind(game_id)
+                .bind(seat.name())
         }
         Write::NewInvite {
             game_id,

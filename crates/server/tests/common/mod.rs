@@ -311,10 +311,20 @@ pub async fn register(owner: &Client, name: &str) -> String {
 /// person black), and the bot accepts: the challenge as the bot saw it, and the answer to
 /// the person's request.
 pub async fn challenge_accepted(person: &Client, bot: &mut Bot, name: &str) -> (Value, Answer) {
+    let request = json!({"game": "go", "params": {"size": 5}, "color": "black",
+        "opponent": {"kind": "bot", "name": name}});
+    challenge_accepted_with(person, bot, request).await
+}
+
+/// `person` asks for the game `request` (`POST /api/games`, a challenge to the bot of
+/// socket `bot`), and the bot accepts: the challenge, and the answer to the request.
+pub async fn challenge_accepted_with(
+    person: &Client,
+    bot: &mut Bot,
+    request: Value,
+) -> (Value, Answer) {
     let challenger = tokio::spawn({
         let person = person.clone();
-        let request = json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "opponent": {"kind": "bot", "name": name}});
         async move { person.post("/api/games", request).await }
     });
     let challenge = bot.expect("challenge").await;
@@ -399,6 +409,17 @@ impl Bot {
         message
     }
 
+    /// The next message of type `kind`, skipping others.
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let message = self.next().await;
+            assert_ne!(message, Value::Null, "closed while waiting for {kind}");
+            if message["type"] == kind {
+                return message;
+            }
+        }
+    }
+
     /// Plays the first legal move at every `your-turn` until its game is over; the result.
     pub async fn play_out(&mut self) -> Value {
         loop {
@@ -411,7 +432,7 @@ impl Bot {
                         .await;
                 }
                 Some("game-over") => return message,
-                Some("start") => {}
+                Some("start" | "moved" | "draw-offer") => {}
                 _ => panic!("unexpected {message}"),
             }
         }

@@ -1,0 +1,518 @@
+//! `toroid bridge`: any GTP engine plays on a toroid server as a registered bot, as gtp2ogs
+//! does for OGS and lichess-bot for lichess. The bridge holds the bot WebSocket
+//! (docs/protocol.md), accepts the challenges its configuration allows, runs one engine
+//! process per game (started at the game's start, quit at its end), feeds the engine every
+//! move and the server's clocks (`time_settings`, `time_left`), and sends the engine's moves
+//! back. It reconnects after a lost connection and resumes its games where they are.
+
+use std::collections::HashMap;
+use std::sync::mpsc as std_mpsc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Map, Value};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use toroid_protocol::gtp::{Answer, EngineLimits, RemotePlayer};
+use toroid_protocol::view::ParamsView;
+use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
+
+use super::Failure;
+
+/// Connect a GTP engine to a toroid server as a registered bot.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The server, as `http://HOST:PORT` (or `https://`).
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// The bot's token (`POST /api/bots` shows it once); or set TOROID_BOT_TOKEN.
+    #[arg(long, env = "TOROID_BOT_TOKEN", hide_env_values = true)]
+    token: String,
+    /// The engine's command line: a GTP engine that speaks toroid's extension (every rule
+    /// set) or standard Go (go and capture-go on a plain board only).
+    #[arg(long, value_name = "COMMAND")]
+    engine: String,
+    /// A rule set to accept (repeat for several); every one the engine can play by default.
+    #[arg(long = "game", value_name = "NAME")]
+    games: Vec<GameKind>,
+    /// The largest board side (width or height) to accept.
+    #[arg(long, value_name = "N", default_value_t = 25)]
+    max_side: usize,
+    /// The shortest initial clock time to accept (e.g. 30s).
+    #[arg(long, value_name = "DURATION")]
+    min_initial: Option<humantime::Duration>,
+    /// The longest initial clock time to accept (e.g. 1h).
+    #[arg(long, value_name = "DURATION")]
+    max_initial: Option<humantime::Duration>,
+    /// Decline games without a clock.
+    #[arg(long)]
+    clocked_only: bool,
+    /// Games played at once, each by its own engine process.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    max_games: usize,
+    /// Seek a game of this rule set (its default parameters) against other bots whenever
+    /// fewer than the maximum are played.
+    #[arg(long, value_name = "NAME")]
+    seek: Option<GameKind>,
+    /// Stop after this many games have ended (for tests and one-off matches).
+    #[arg(long, value_name = "N")]
+    quit_after: Option<usize>,
+    /// How long the engine may take to start and to answer any command but `genmove`.
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    engine_timeout: humantime::Duration,
+    /// How long the engine may think on a move in a game without a clock (with a clock:
+    /// its time left).
+    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    move_timeout: humantime::Duration,
+}
+
+/// The protocol version the bridge speaks.
+const PROTOCOL: u64 = 1;
+/// Waits between reconnection attempts, doubling up to this.
+const MOST_BACKOFF: Duration = Duration::from_secs(30);
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    super::kill_engines_on_interrupt();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Failure::usage)?;
+    runtime.block_on(Bridge::new(args)?.run())
+}
+
+/// What the engine thread of one game is told.
+enum ToEngine {
+    /// Move `index` of the game (0-based) was `notation`, by `color`.
+    Moved {
+        index: usize,
+        color: Color,
+        notation: String,
+    },
+    /// The bot is to move at `ply`; the clocks (milliseconds) when the turn was given.
+    Turn { ply: u64, clocks: Option<[i64; 2]> },
+}
+
+/// A game being played: its engine thread.
+struct Running {
+    engine: std_mpsc::Sender<ToEngine>,
+    thread: JoinHandle<()>,
+}
+
+struct Bridge {
+    args: Args,
+    /// Whether the engine speaks toroid's GTP extension (learnt once, at the start).
+    extension: bool,
+    games: HashMap<String, Running>,
+    ended: usize,
+    /// Messages to the server, from the engine threads.
+    outgoing: mpsc::UnboundedSender<Value>,
+    from_engines: mpsc::UnboundedReceiver<Value>,
+}
+
+/// How a connection ended.
+enum Ended {
+    /// Lost: try again.
+    Lost(String),
+    /// The server refused the bot for good (a replaced token, another connection).
+    Refused(String),
+    /// `--quit-after` games have ended.
+    Done,
+}
+
+impl Bridge {
+    fn new(args: Args) -> Result<Bridge, Failure> {
+        let limits = EngineLimits {
+            setup: args.engine_timeout.into(),
+            genmove: args.move_timeout.into(),
+            move_time: None,
+        };
+        let extension = RemotePlayer::speaks_extension(&args.engine, limits)
+            .map_err(|e| Failure::usage(format!("the engine: {e}")))?;
+        let (outgoing, from_engines) = mpsc::unbounded_channel();
+        Ok(Bridge {
+            args,
+            extension,
+            games: HashMap::new(),
+            ended: 0,
+            outgoing,
+            from_engines,
+        })
+    }
+
+    async fn run(mut self) -> Result<(), Failure> {
+        let mut backoff = Duration::from_secs(1);
+        let outcome = loop {
+            match self.connection().await {
+                Ended::Done => break Ok(()),
+                Ended::Refused(why) => break Err(Failure::usage(why)),
+                Ended::Lost(why) => {
+                    eprintln!("bridge: connection lost ({why}); again in {backoff:?}");
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(MOST_BACKOFF);
+                }
+            }
+        };
+        // Every engine quits with its game; the threads of games still running end when
+        // their channel closes.
+        let games: Vec<Running> = self.games.drain().map(|(_, g)| g).collect();
+        for game in games {
+            drop(game.engine);
+            let _ = game.thread.join();
+        }
+        outcome
+    }
+
+    /// One connection to the server, until it ends.
+    async fn connection(&mut self) -> Ended {
+        let url = format!(
+            "{}/api/bot/ws",
+            self.args
+                .server
+                .trim_end_matches('/')
+                .replacen("http", "ws", 1)
+        );
+        let mut request = match url.as_str().into_client_request() {
+            Ok(request) => request,
+            Err(e) => return Ended::Refused(format!("--server {}: {e}", self.args.server)),
+        };
+        let bearer = format!("Bearer {}", self.args.token.trim());
+        match bearer.parse() {
+            Ok(value) => request.headers_mut().insert("Authorization", value),
+            Err(_) => return Ended::Refused("the token is not a header value".into()),
+        };
+        let (mut socket, _) = match tokio_tungstenite::connect_async(request).await {
+            Ok(connected) => connected,
+            Err(WsError::Http(response)) if response.status() == 401 => {
+                return Ended::Refused("the server refuses the token (401 bad-token)".into())
+            }
+            Err(e) => return Ended::Lost(e.to_string()),
+        };
+        let hello = json!({"type": "hello", "protocol": PROTOCOL}).to_string();
+        if let Err(e) = socket.send(Message::text(hello)).await {
+            return Ended::Lost(e.to_string());
+        }
+        self.seek_if_free();
+        loop {
+            tokio::select! {
+                incoming = socket.next() => {
+                    let message = match incoming {
+                        Some(Ok(Message::Text(text))) => text,
+                        Some(Ok(Message::Close(Some(frame)))) => {
+                            let reason = format!("{} ({})", frame.reason, u16::from(frame.code));
+                            return match frame.code {
+                                // A replaced token or another connection of this bot: going
+                                // back would only kick that one off in turn.
+                                CloseCode::Library(4401 | 4409) => Ended::Refused(format!(
+                                    "the server closed the connection: {reason}"
+                                )),
+                                _ => Ended::Lost(reason),
+                            };
+                        }
+                        Some(Ok(_)) => continue,
+                        Some(Err(e)) => return Ended::Lost(e.to_string()),
+                        None => return Ended::Lost("closed".into()),
+                    };
+                    let Ok(message) = serde_json::from_str::<Value>(&message) else {
+                        eprintln!("bridge: not JSON from the server: {message}");
+                        continue;
+                    };
+                    if self.handle(&message) {
+                        let _ = socket.close(None).await;
+                        return Ended::Done;
+                    }
+                }
+                Some(reply) = self.from_engines.recv() => {
+                    if let Err(e) = socket.send(Message::text(reply.to_string())).await {
+                        return Ended::Lost(e.to_string());
+                    }
+                }
+            }
+        }
+    }
+
+    fn send(&self, message: Value) {
+        let _ = self.outgoing.send(message);
+    }
+
+    fn seek_if_free(&self) {
+        if let Some(kind) = self.args.seek {
+            if self.games.len() < self.args.max_games {
+                self.send(json!({"type": "seek", "game": kind.name()}));
+            }
+        }
+    }
+
+    /// Acts on one message from the server; whether the bridge is done.
+    fn handle(&mut self, message: &Value) -> bool {
+        let game_id = message["game_id"].as_str().unwrap_or_default().to_string();
+        match message["type"].as_str().unwrap_or_default() {
+            "welcome" => eprintln!("bridge: connected as {}", message["bot"]["name"]),
+            "challenge" => {
+                let id = &message["challenge"];
+                match self.refusal(message) {
+                    None => self.send(json!({"type": "accept", "challenge": id})),
+                    Some(reason) => {
+                        self.send(json!({"type": "decline", "challenge": id, "reason": reason}))
+                    }
+                }
+            }
+            "start" => self.start(&game_id, message),
+            "moved" => {
+                let (Some(ply), Some(color), Some(notation)) = (
+                    message["ply"].as_u64(),
+                    color(&message["color"]),
+                    message["move"].as_str(),
+                ) else {
+                    return false;
+                };
+                self.tell(
+                    &game_id,
+                    ToEngine::Moved {
+                        index: ply as usize - 1,
+                        color,
+                        notation: notation.to_string(),
+                    },
+                );
+            }
+            "your-turn" => {
+                let clocks = &message["clocks"];
+                let clocks = clocks["black_ms"]
+                    .as_i64()
+                    .zip(clocks["white_ms"].as_i64())
+                    .map(|(b, w)| [b, w]);
+                let ply = message["ply"].as_u64().unwrap_or_default();
+                self.tell(&game_id, ToEngine::Turn { ply, clocks });
+            }
+            "game-over" => {
+                eprintln!("bridge: game {game_id} over: {}", message["result"]["text"]);
+                if let Some(game) = self.games.remove(&game_id) {
+                    // Closing the channel makes the engine quit.
+                    drop(game.engine);
+                    let _ = game.thread.join();
+                }
+                self.ended += 1;
+                if self.args.quit_after.is_some_and(|n| self.ended >= n) {
+                    return true;
+                }
+                self.seek_if_free();
+            }
+            "error" => {
+                eprintln!(
+                    "bridge: the server says {}: {}",
+                    message["code"], message["message"]
+                );
+                // A move the server refuses leaves the engine's board wrong: give up the game.
+                if message["code"] == "illegal-move" && !game_id.is_empty() {
+                    self.send(json!({"type": "resign", "game_id": game_id}));
+                }
+            }
+            // Seeks, draw offers (declined by moving on) and the rest need no answer.
+            _ => {}
+        }
+        false
+    }
+
+    /// Why a challenge is declined, or `None` to accept it.
+    fn refusal(&self, challenge: &Value) -> Option<String> {
+        if self.games.len() >= self.args.max_games {
+            return Some(format!("playing {} games already", self.games.len()));
+        }
+        let start = match read_game(challenge) {
+            Ok(start) => start,
+            Err(e) => return Some(e),
+        };
+        let kind = start.kind();
+        if !self.args.games.is_empty() && !self.args.games.contains(&kind) {
+            return Some(format!("{} is not played here", kind.name()));
+        }
+        if !self.extension && !RemotePlayer::standard_go_plays(&start) {
+            return Some(format!(
+                "this engine plays only go and capture-go on a plain board, not this {}",
+                kind.name()
+            ));
+        }
+        let topology = start.topology();
+        if topology.width().max(topology.height()) > self.args.max_side {
+            return Some(format!("boards up to {0}×{0} only", self.args.max_side));
+        }
+        let initial = challenge["clock"]["initial_s"]
+            .as_f64()
+            .map(Duration::from_secs_f64);
+        match initial {
+            None if self.args.clocked_only => Some("games with a clock only".into()),
+            Some(t) if self.args.min_initial.is_some_and(|m| t < *m) => {
+                Some("the clock is too short".into())
+            }
+            Some(t) if self.args.max_initial.is_some_and(|m| t > *m) => {
+                Some("the clock is too long".into())
+            }
+            _ => None,
+        }
+    }
+
+    /// A game starts, or goes on after a reconnection: its engine is started once, and told
+    /// every move it does not know yet.
+    fn start(&mut self, game_id: &str, message: &Value) {
+        if message["position"]["over"] == true {
+            return;
+        }
+        if !self.games.contains_key(game_id) {
+            let (Ok(start), Some(own)) = (read_game(message), color(&message["color"])) else {
+                eprintln!("bridge: cannot read the start of game {game_id}");
+                return;
+            };
+            let (engine, orders) = std_mpsc::channel();
+            let game = GameThread {
+                game_id: game_id.to_string(),
+                own,
+                start,
+                clock: message["clock"]["initial_s"].as_f64().map(|initial| {
+                    (
+                        initial,
+                        message["clock"]["increment_s"].as_f64().unwrap_or(0.0),
+                    )
+                }),
+                limits: EngineLimits {
+                    setup: self.args.engine_timeout.into(),
+                    genmove: self.args.move_timeout.into(),
+                    move_time: None,
+                },
+                command: self.args.engine.clone(),
+                server: self.outgoing.clone(),
+            };
+            let thread = std::thread::spawn(move || game.play(orders));
+            self.games
+                .insert(game_id.to_string(), Running { engine, thread });
+        }
+        let moves = message["position"]["moves"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let movers = message["position"]["movers"].as_str().unwrap_or_default();
+        for (index, (mv, mover)) in moves.iter().zip(movers.chars()).enumerate() {
+            let color = if mover == 'b' {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let notation = mv.as_str().unwrap_or_default().to_string();
+            self.tell(
+                game_id,
+                ToEngine::Moved {
+                    index,
+                    color,
+                    notation,
+                },
+            );
+        }
+    }
+
+    fn tell(&self, game_id: &str, order: ToEngine) {
+        if let Some(game) = self.games.get(game_id) {
+            let _ = game.engine.send(order);
+        }
+    }
+}
+
+/// `black` or `white`.
+fn color(value: &Value) -> Option<Color> {
+    Color::BOTH
+        .into_iter()
+        .find(|c| value.as_str() == Some(c.name()))
+}
+
+/// The start of the game a `challenge` or `start` message describes.
+fn read_game(message: &Value) -> Result<AnyGame, String> {
+    let name = message["game"].as_str().unwrap_or_default();
+    let kind: GameKind = name.parse().map_err(|e| format!("{e}"))?;
+    let json = message["params"]
+        .as_object()
+        .cloned()
+        .unwrap_or_else(Map::new);
+    let params = ParamsView::read(kind, &json).map_err(|e| format!("{kind}: {e}"))?;
+    kind.start(&params).map_err(|e| format!("{kind}: {e}"))
+}
+
+/// One game's engine, run on a thread of its own (GTP is blocking).
+struct GameThread {
+    game_id: String,
+    own: Color,
+    start: AnyGame,
+    /// The clock's initial time and increment, in seconds.
+    clock: Option<(f64, f64)>,
+    limits: EngineLimits,
+    command: String,
+    server: mpsc::UnboundedSender<Value>,
+}
+
+impl GameThread {
+    /// Runs the engine until the game's channel closes; the engine then quits.
+    fn play(self, orders: std_mpsc::Receiver<ToEngine>) {
+        let resign = || {
+            let _ = (self.server).send(json!({"type": "resign", "game_id": self.game_id}));
+        };
+        let mut engine = match RemotePlayer::start(&self.command, &self.start, self.limits) {
+            Ok(engine) => engine,
+            Err(e) => {
+                eprintln!("bridge: game {}: the engine cannot play: {e}", self.game_id);
+                return resign();
+            }
+        };
+        if let Some((initial, increment)) = self.clock {
+            engine.time_settings(initial, increment);
+        }
+        let topology = self.start.topology().clone();
+        // Moves the engine knows: those told, and its own answers to `genmove`.
+        let mut known = 0;
+        for order in orders {
+            let outcome = match order {
+                ToEngine::Moved {
+                    index,
+                    color,
+                    notation,
+                } if index == known => {
+                    known += 1;
+                    match Move::parse(&notation, &topology) {
+                        Ok(mv) => engine.tell(&topology, color, mv).map_err(|e| e.to_string()),
+                        Err(e) => Err(format!("the server's move '{notation}': {e:?}")),
+                    }
+                }
+                // Known already (the engine's own move, or told before a reconnection).
+                ToEngine::Moved { .. } => Ok(()),
+                ToEngine::Turn { ply, clocks } => {
+                    if let Some(clocks) = clocks {
+                        for color in Color::BOTH {
+                            engine.time_left(color, clocks[color.index()] as f64 / 1000.0);
+                        }
+                        let left = clocks[self.own.index()].max(0) as u64;
+                        // Past the flag the server has ended the game anyway.
+                        engine.set_genmove_timeout(Duration::from_millis(left + 2000));
+                    }
+                    match engine.genmove(&topology, self.own) {
+                        Ok(Answer::Play(mv)) => {
+                            known += 1;
+                            let notation = mv.notation(&topology).to_string();
+                            let _ = self.server.send(json!({"type": "move",
+                                "game_id": self.game_id, "move": notation, "ply": ply}));
+                            Ok(())
+                        }
+                        Ok(Answer::Resign) => {
+                            resign();
+                            Ok(())
+                        }
+                        Err(e) => Err(e.to_string()),
+                    }
+                }
+            };
+            if let Err(why) = outcome {
+                eprintln!("bridge: game {}: the engine failed: {why}", self.game_id);
+                resign();
+                break;
+            }
+        }
+        engine.finish();
+    }
+}

@@ -1,0 +1,245 @@
+//! `toroid bridge` against a real server: GNU Go and both example bots (Python and Rust)
+//! play whole games as registered bots through it, a challenge its configuration does not
+//! allow is declined with the reason, and no engine process is left afterwards.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use toroid_server::{Config, Limits, Server};
+
+const TOROID: &str = env!("CARGO_BIN_EXE_toroid");
+const PYTHON_BOT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../examples/python/toroid_bot.py"
+);
+/// How long the bridges have for their games.
+const GAMES_WAIT: Duration = Duration::from_secs(300);
+
+/// A server on a free port with its own database; its base URL.
+async fn server() -> (Server, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        port: 0,
+        data: dir.path().join("data"),
+        limits: Limits {
+            requests_per_second: 10_000,
+            request_burst: 10_000,
+            ..Limits::default()
+        },
+        ..Config::default()
+    };
+    let server = Server::start(config).await.unwrap();
+    let base = format!("http://{}", server.addr);
+    (server, base, dir)
+}
+
+/// A person's session on a server: the cookie it sends.
+struct Person {
+    base: String,
+    cookie: String,
+}
+
+impl Person {
+    async fn sign_in(base: &str, name: &str) -> Person {
+        let answer = reqwest::Client::new()
+            .post(format!("{base}/api/session"))
+            .json(&json!({ "name": name }))
+            .send()
+            .await
+            .unwrap();
+        assert!(answer.status().is_success());
+        let cookie = answer.headers()["set-cookie"].to_str().unwrap();
+        let cookie = cookie.split(';').next().unwrap().to_string();
+        Person {
+            base: base.to_string(),
+            cookie,
+        }
+    }
+
+    async fn post(&self, path: &str, body: Value) -> reqwest::Response {
+        reqwest::Client::new()
+            .post(format!("{}{path}", self.base))
+            .header("Cookie", &self.cookie)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Registers bot `name`; its token.
+    async fn register(&self, name: &str) -> String {
+        let answer: Value = self
+            .post("/api/bots", json!({ "name": name }))
+            .await
+            .json()
+            .await
+            .unwrap();
+        answer["token"].as_str().expect("a token").to_string()
+    }
+}
+
+/// The Rust example bot, which `cargo test` builds beside the test binaries.
+fn rust_bot(seed: u32) -> String {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("examples")
+        .join(format!("rust_bot{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{} is missing: `cargo test` builds it",
+        path.display()
+    );
+    format!("'{}' --seed {seed}", path.display())
+}
+
+fn python_bot() -> String {
+    format!("python3 '{PYTHON_BOT}' --toroid '{TOROID}' --seed 3")
+}
+
+/// `toroid bridge` for bot `token` with `engine` and more arguments, run to its end; every
+/// process it starts carries `marker` in its environment.
+fn bridge(
+    base: &str,
+    token: &str,
+    engine: &str,
+    extra: &[&str],
+    marker: &str,
+) -> tokio::task::JoinHandle<Output> {
+    let mut command = Command::new(TOROID);
+    command
+        .args([
+            "bridge",
+            "--server",
+            base,
+            "--engine",
+            engine,
+            "--quit-after",
+            "1",
+        ])
+        .args(extra)
+        .env("TOROID_BOT_TOKEN", token)
+        // Debian installs GNU Go in /usr/games.
+        .env(
+            "PATH",
+            format!("{}:/usr/games", std::env::var("PATH").unwrap_or_default()),
+        )
+        .env("TOROID_BRIDGE_TEST", marker)
+        .stdin(Stdio::null());
+    tokio::task::spawn_blocking(move || command.output().expect("toroid runs"))
+}
+
+/// The processes still running whose environment holds `marker`.
+fn left_behind(marker: &str) -> Vec<String> {
+    let needle = format!("TOROID_BRIDGE_TEST={marker}");
+    let mut left = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        let found = environ.split(|b| *b == 0).any(|v| v == needle.as_bytes());
+        if found {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            left.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
+        }
+    }
+    left
+}
+
+/// Waits for both bridges, which must end cleanly after their game.
+async fn both_end(one: tokio::task::JoinHandle<Output>, two: tokio::task::JoinHandle<Output>) {
+    let (one, two) = tokio::time::timeout(GAMES_WAIT, async { (one.await, two.await) })
+        .await
+        .expect("both bridges end within the time");
+    for output in [one.unwrap(), two.unwrap()] {
+        assert!(
+            output.status.success(),
+            "the bridge failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+/// The one finished game of bot `name`.
+async fn finished_game(base: &str, name: &str) -> Value {
+    let games: Value = reqwest::get(format!("{base}/api/games?player={name}&status=finished"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(games.as_array().map(Vec::len), Some(1), "{games}");
+    games[0].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gnu_go_plays_the_rust_example_through_two_bridges() {
+    let (_server, base, _dir) = server().await;
+    let owner = Person::sign_in(&base, "owner").await;
+    let gnugo = owner.register("gnugo").await;
+    let rusty = owner.register("rusty").await;
+    let marker = "gnugo-and-rust";
+    let engine = "gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead";
+    let go_bridge = bridge(
+        &base,
+        &gnugo,
+        engine,
+        &["--seek", "go", "--max-side", "9"],
+        marker,
+    );
+
+    // A challenge the bridge's configuration does not allow is declined, with the reason.
+    let declined = loop {
+        let challenge = json!({"game": "hex-torus", "opponent": {"kind": "bot", "name": "gnugo"}});
+        let answer = owner.post("/api/games", challenge).await;
+        if answer.status() != 404 {
+            break answer;
+        }
+        // Not connected yet.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(declined.status(), 409);
+    let body: Value = declined.json().await.unwrap();
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("plain board"),
+        "{body}"
+    );
+
+    let rust_bridge = bridge(&base, &rusty, &rust_bot(5), &["--seek", "go"], marker);
+    both_end(go_bridge, rust_bridge).await;
+    let game = finished_game(&base, "gnugo").await;
+    assert_eq!(game["game"], "go");
+    assert!(game["plies"].as_i64().unwrap() > 2, "{game}");
+    let reason = game["result"]["reason"].as_str().unwrap();
+    assert!(
+        ["two-passes", "move-limit", "resignation"].contains(&reason),
+        "{game}"
+    );
+    assert_eq!(left_behind(marker), Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_and_rust_examples_play_hex_torus_through_two_bridges() {
+    let (_server, base, _dir) = server().await;
+    let owner = Person::sign_in(&base, "owner").await;
+    let snake = owner.register("snake").await;
+    let crab = owner.register("crab").await;
+    let marker = "python-and-rust";
+    let seek = ["--seek", "hex-torus"];
+    let python = bridge(&base, &snake, &python_bot(), &seek, marker);
+    let rust = bridge(&base, &crab, &rust_bot(7), &seek, marker);
+    both_end(python, rust).await;
+    let game = finished_game(&base, "snake").await;
+    assert_eq!(game["game"], "hex-torus");
+    let reason = game["result"]["reason"].as_str().unwrap();
+    let rules = ["ring", "bracelet", "right-helix", "left-helix"];
+    assert!(rules.contains(&reason), "a game ended by the rules: {game}");
+    assert_eq!(left_behind(marker), Vec::<String>::new());
+}
