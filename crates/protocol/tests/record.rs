@@ -247,6 +247,36 @@ fn toroid_parameters_round_trip_through_tg_tp_and_rectangular_sizes() {
         .contains("GM[1]TG[capture-go]SZ[7]TP[topology=plane][target=3]"));
 }
 
+/// Go off the plane is not the Go that `GM[1]` promises (captures cross the seams): it is
+/// written under toroid's own game number, and both forms are read.
+#[test]
+fn go_off_the_plane_is_not_written_as_plain_go() {
+    for (text, game_number) in [
+        ("(;GM[1]TG[go]SZ[9]TP[topology=plane])", "GM[1]"),
+        ("(;GM[1]TG[go]SZ[9]TP[topology=torus])", "GM[100]"),
+        ("(;GM[100]TG[go]SZ[9]TP[topology=torus])", "GM[100]"),
+        ("(;GM[1]TG[capture-go]SZ[7]TP[topology=plane])", "GM[1]"),
+        (
+            "(;GM[100]TG[capture-go]SZ[7]TP[topology=cylinder])",
+            "GM[100]",
+        ),
+        ("(;GM[1]TG[capture-go]SZ[7]TP[topology=klein])", "GM[100]"),
+    ] {
+        let record = Record::from_sgf(text).unwrap();
+        let written = record.to_sgf();
+        assert!(
+            written.contains(&format!("{game_number}TG[")),
+            "{text}: {written}"
+        );
+        assert_eq!(
+            Record::from_sgf(&written).unwrap().params(),
+            record.params()
+        );
+    }
+    // Without TG, GM[100] names no rule set.
+    assert!(Record::from_sgf("(;GM[100]SZ[9])").is_err());
+}
+
 #[test]
 fn ctor_turns_end_with_an_end_value() {
     let ctor: GameKind = "ctor".parse().unwrap();

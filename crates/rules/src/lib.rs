@@ -20,7 +20,7 @@ pub mod zobrist;
 pub use bot::{Bot, TimeLeft};
 pub use cell::{Cell, PointError};
 pub use color::Color;
-pub use games::{AnyGame, BoardSize, GameKind, NamedRules, RuleSet, UnknownGame};
+pub use games::{AnyGame, BoardSize, GameKind, NamedRules, RuleSet, UnknownGame, TOROID_SGF_GAME};
 pub use moves::{IllegalMove, Move, ParseMoveError};
 pub use outcome::{Fault, Outcome, Reason, UnknownReason};
 pub use params::{ParamError, ParamSpec, ParamValue, Params};

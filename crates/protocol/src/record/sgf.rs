@@ -1,5 +1,6 @@
-//! Records as SGF: `GM[1]` for the Go family, the private `GM[100]` for the others (each
-//! rule set says which, in its [`RuleSet`]);
+//! Records as SGF: `GM[1]` for the Go family on the plane, the private `GM[100]` for the
+//! others and for Go off the plane (a reader that checks `GM` must not take a game on a
+//! torus for plain Go);
 //! `TG[game]` names the rule set and `TP[key=value]` carries every parameter that `SZ` and
 //! `KM` do not (see `docs/records.md`).
 
@@ -8,6 +9,7 @@ use std::str::FromStr;
 use toroid_rules::cell::parse_point;
 use toroid_rules::{
     BoardSize, Cell, Color, GameKind, Move, NamedRules, ParamValue, Params, Reason, RuleSet,
+    Surface, TOROID_SGF_GAME,
 };
 
 use super::{read_sgf_result, sgf_result, simple_text, Record, RecordError, RecordNode};
@@ -142,7 +144,13 @@ impl Record {
             Property::single("CA", "UTF-8"),
             Property::single("AP", concat!("toroid:", env!("CARGO_PKG_VERSION"))),
         ];
-        root.push(Property::single("GM", rule_set.sgf_game.to_string()));
+        // Go on a wrapped board is not the Go that GM[1] promises: captures cross the
+        // seams. It is written under toroid's own number, with TG and TP saying what it is.
+        let game_number = match self.topology().surface() {
+            Surface::Plane => rule_set.sgf_game,
+            _ => TOROID_SGF_GAME,
+        };
+        root.push(Property::single("GM", game_number.to_string()));
         root.push(Property::single("TG", kind.name()));
         let (w, h) = (self.topology().width(), self.topology().height());
         root.push(Property::single(
