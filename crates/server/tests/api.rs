@@ -175,6 +175,37 @@ async fn reference_routes_errors_and_the_openapi_description() {
         assert!(paths.contains_key(path), "{path} is described");
     }
     assert!(api["components"]["schemas"]["GameState"].is_object());
+    // The bot WebSocket's messages, both ways, with every type.
+    let schemas = &api["components"]["schemas"];
+    let from_bot = schemas["FromBot"].to_string();
+    for kind in [
+        "hello",
+        "seek",
+        "move",
+        "draw",
+        "decline-draw",
+        "abort",
+        "claim-victory",
+    ] {
+        assert!(
+            from_bot.contains(&format!("\"{kind}\"")),
+            "FromBot lacks {kind}"
+        );
+    }
+    let to_bot = schemas["ToBot"].to_string();
+    for kind in [
+        "welcome",
+        "start",
+        "moved",
+        "draw-offer",
+        "your-turn",
+        "game-over",
+    ] {
+        assert!(
+            to_bot.contains(&format!("\"{kind}\"")),
+            "ToBot lacks {kind}"
+        );
+    }
     assert_eq!(
         api["components"]["securitySchemes"]["bot_token"]["scheme"],
         "bearer"

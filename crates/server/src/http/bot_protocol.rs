@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use toroid_protocol::view::{GameView, ParamsView};
 use toroid_rules::{Color, Outcome};
+use utoipa::ToSchema;
 
-use crate::api::{ClockSettings, ClocksView, PlayerView, Players};
+use crate::api::{ClockSettings, ClocksView, PlayerView, Players, ResultSchema};
 use crate::hub::Action;
 
 /// The protocol's version, in `hello` and `welcome`.
@@ -17,7 +18,7 @@ pub const PROTOCOL: u32 = 1;
 /// Bot to server. Every variant has braces: serde refuses unknown fields only in the struct
 /// variants of an internally tagged enum, and would let `{"type":"cancel-seek","x":1}` through
 /// a unit variant.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum FromBot {
     /// The first message: the protocol version the bot speaks.
@@ -36,6 +37,7 @@ pub enum FromBot {
     Seek {
         game: String,
         #[serde(default)]
+        #[schema(value_type = Object)]
         params: Map<String, Value>,
         #[serde(default)]
         clock: Option<ClockSettings>,
@@ -83,14 +85,14 @@ impl FromBot {
 }
 
 /// The bot, as `welcome` names it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct BotView {
     pub id: String,
     pub name: String,
 }
 
 /// Server to bot.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ToBot {
     Welcome {
@@ -101,10 +103,13 @@ pub enum ToBot {
     Challenge {
         challenge: String,
         from: PlayerView,
+        #[schema(value_type = String)]
         game: &'static str,
+        #[schema(value_type = Object)]
         params: ParamsView,
         clock: Option<ClockSettings>,
         /// The colour the bot would play.
+        #[schema(value_type = String)]
         color: Color,
     },
     /// The seek is queued until another bot seeks the same.
@@ -114,8 +119,11 @@ pub enum ToBot {
     /// after a reconnection): everything about it, as lichess's `gameFull`.
     Start {
         game_id: String,
+        #[schema(value_type = String)]
         game: &'static str,
+        #[schema(value_type = Object)]
         params: ParamsView,
+        #[schema(value_type = String)]
         color: Color,
         opponent: Option<PlayerView>,
         players: Players,
@@ -123,7 +131,9 @@ pub enum ToBot {
         clocks: Option<ClocksView>,
         /// Moves so far; `position.moves` lists them.
         ply: usize,
+        #[schema(value_type = Object)]
         position: Arc<GameView>,
+        #[schema(value_type = Option<String>)]
         draw_offer: Option<Color>,
     },
     /// A move of either side: `ply` moves have been played with it; the clocks now.
@@ -132,6 +142,7 @@ pub enum ToBot {
         ply: usize,
         #[serde(rename = "move")]
         mv: String,
+        #[schema(value_type = String)]
         color: Color,
         clocks: Option<ClocksView>,
     },
@@ -139,21 +150,26 @@ pub enum ToBot {
     /// declined.
     DrawOffer {
         game_id: String,
+        #[schema(value_type = Option<String>)]
         by: Option<Color>,
     },
     /// The bot is to move: the position (with `legal_moves` and `moves`) and the clocks.
     YourTurn {
         game_id: String,
         ply: usize,
+        #[schema(value_type = Object)]
         position: Arc<GameView>,
         clocks: Option<ClocksView>,
     },
     GameOver {
         game_id: String,
+        #[schema(value_type = Option<ResultSchema>)]
         result: Option<Outcome>,
+        #[schema(value_type = Object)]
         position: Arc<GameView>,
     },
     Error {
+        #[schema(value_type = String)]
         code: &'static str,
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]

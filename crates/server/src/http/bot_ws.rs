@@ -30,7 +30,7 @@ const HELLO_WAIT: Duration = Duration::from_secs(10);
 /// Upgrades to the bot WebSocket; `401 bad-token` without a valid token.
 #[utoipa::path(get, path = "/api/bot/ws", tag = "bots",
     security(("bot_token" = [])),
-    responses((status = 101, description = "WebSocket: the bot protocol of docs/protocol.md"),
+    responses((status = 101, description = "WebSocket: JSON text messages, FromBot from the bot and ToBot from the server (both in components.schemas); docs/protocol.md explains them"),
         (status = 401, body = super::error::ErrorBody)))]
 pub async fn bot_ws(
     State(state): State<AppState>,

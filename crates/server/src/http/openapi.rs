@@ -44,6 +44,7 @@ use super::{bot_ws, routes, ws};
         routes::bot_games,
         openapi,
     ),
+    components(schemas(super::bot_protocol::FromBot, super::bot_protocol::ToBot)),
     modifiers(&BotToken),
     tags(
         (name = "sessions", description = "Guest sessions: a name and a cookie"),
