@@ -320,8 +320,9 @@ async fn a_node_dies_and_another_referees_its_game() {
     assert_eq!(state_now["status"], "finished");
 }
 
-/// Two bots seeking the same game through nodes A and B are paired and play it to the end;
-/// a person on node A challenges a bot connected to node B, which accepts, and they play.
+/// Two bots seeking through nodes A and B (one taking any parameters and any clock in a
+/// range) are paired, every node lists the open seek, and they play the game to the end; a
+/// person on node A challenges a bot connected to node B, which accepts, and they play.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bots_on_different_nodes_meet() {
     let nodes = Nodes::start(2).await;
@@ -336,9 +337,17 @@ async fn bots_on_different_nodes_meet() {
         "every node lists every bot"
     );
 
-    let seek = json!({"type": "seek", "game": "go", "params": {"size": 5}});
-    one.send(seek.clone()).await;
+    let open = json!({"type": "seek", "game": "go", "params": "any",
+                      "clock": {"min_initial_s": 60, "max_initial_s": 600}});
+    one.send(open).await;
     one.expect("seeking").await;
+    let listed = Client::anonymous(nodes.base(1))
+        .get("/api/bots/seeks")
+        .await
+        .body;
+    assert_eq!(listed[0]["bot"], "one", "{listed}");
+    let seek = json!({"type": "seek", "game": "go", "params": {"size": 5},
+                      "clock": {"initial_s": 120, "increment_s": 1}});
     two.send(seek).await;
     let (first, second) = tokio::join!(one.play_out(), two.play_out());
     assert_eq!(first["game_id"], second["game_id"], "one game for both");

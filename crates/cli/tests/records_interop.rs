@@ -1,7 +1,9 @@
-//! toroid's records read by a third-party Go library, sgfmill (from PyPI, installed by
-//! scripts/test into a virtual environment under target/): every Go and capture-go record
-//! on the plane replays to the position toroid reaches, and no record of a wrapped board
-//! says `GM[1]`, so a reader that checks `GM` does not take it for plain Go.
+//! toroid's records and GTP engine against third-party libraries that scripts/test installs
+//! under target/: sgfmill (PyPI) replays every Go and capture-go record on the plane to the
+//! position toroid reaches, and no record of a wrapped board says `GM[1]`, so a reader that
+//! checks `GM` does not take it for plain Go; @sabaki/sgf (npm) parses every record of every
+//! rule set to toroid's move list; @sabaki/gtp's `Controller` drives `toroid gtp` through a
+//! game.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,6 +15,36 @@ const REPLAY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/interop/sgfmill_replay.py"
 );
+const SABAKI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/interop/sabaki.mjs");
+
+/// The node_modules with @sabaki/sgf and @sabaki/gtp that scripts/test installs.
+fn node_modules() -> String {
+    std::env::var("TOROID_TEST_NODE_MODULES").expect(
+        "TOROID_TEST_NODE_MODULES is not set: it names a node_modules with @sabaki/sgf and \
+         @sabaki/gtp; scripts/test installs them into target/interop-node",
+    )
+}
+
+/// Runs the Sabaki script in `mode` with `args`; its JSON lines.
+fn sabaki(mode: &str, args: &[&std::ffi::OsStr]) -> Vec<Value> {
+    let out = Command::new("node")
+        .arg(SABAKI)
+        .arg(mode)
+        .args(args)
+        .env("NODE_PATH", node_modules())
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
 
 /// The Python with sgfmill that scripts/test prepares.
 fn python() -> String {
@@ -51,8 +83,8 @@ fn records(dir: &Path, game: &str, params: &[&str], games: usize, seed: u32) -> 
     files
 }
 
-/// The final board of a record as toroid replays it.
-fn toroid_board(record: &Path) -> Value {
+/// A record as toroid replays it (`toroid replay --json`).
+fn toroid_view(record: &Path) -> Value {
     let out = Command::new(TOROID)
         .args(["replay", "--json", "--record"])
         .arg(record)
@@ -63,8 +95,12 @@ fn toroid_board(record: &Path) -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let view: Value = serde_json::from_slice(&out.stdout).unwrap();
-    view["board"].clone()
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The final board of a record as toroid replays it.
+fn toroid_board(record: &Path) -> Value {
+    toroid_view(record)["board"].clone()
 }
 
 /// sgfmill's answer for each record, by file.
@@ -149,4 +185,57 @@ fn no_record_of_a_wrapped_board_claims_to_be_plain_go() {
         }
     }
     assert!(misread > 0, "plain Go rules read wrapped games differently");
+}
+
+#[test]
+fn sabaki_sgf_parses_every_record_of_every_rule_set_to_toroids_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (game, params) in [
+        ("torus", vec!["size=7"]),
+        ("hex-torus", vec!["width=6", "height=8"]),
+        ("m-torus", vec![]),
+        ("ctor", vec!["size=6"]),
+        ("capture-go", vec!["size=9", "topology=klein"]),
+        ("go", vec!["size=9"]),
+        ("go", vec!["size=7", "topology=torus"]),
+    ] {
+        files.extend(records(dir.path(), game, &params, 2, 8));
+    }
+    let args: Vec<&std::ffi::OsStr> = files.iter().map(|f| f.as_os_str()).collect();
+    let parsed = sabaki("parse", &args);
+    assert_eq!(parsed.len(), files.len());
+    for (file, parsed) in files.iter().zip(&parsed) {
+        let view = toroid_view(file);
+        // SGF writes a pass as an empty value.
+        let moves: Vec<Value> = (view["moves"].as_array().unwrap().iter())
+            .map(|m| match m.as_str() {
+                Some("pass") => Value::from(""),
+                _ => m.clone(),
+            })
+            .collect();
+        assert_eq!(
+            parsed["moves"],
+            Value::from(moves),
+            "{}: {parsed}",
+            file.display()
+        );
+        let plane = view["surface"] == "plane";
+        let go = ["go", "capture-go"].contains(&view["game"].as_str().unwrap());
+        let gm = if go && plane { "1" } else { "100" };
+        assert_eq!(parsed["gm"], gm, "{}", file.display());
+    }
+}
+
+#[test]
+fn sabaki_gtp_drives_toroid_gtp_through_a_game() {
+    let report = sabaki("gtp", &[std::ffi::OsStr::new(TOROID)]);
+    let report = &report[0];
+    assert_eq!(report["name"], "toroid");
+    assert!(report["moves"].as_u64().unwrap() >= 10, "{report}");
+    assert!(
+        report["board"].as_str().unwrap().contains("A B C D E F G"),
+        "{report}"
+    );
+    assert!(!report["score"].as_str().unwrap().is_empty(), "{report}");
 }

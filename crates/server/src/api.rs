@@ -163,6 +163,56 @@ pub enum Opponent {
     Bot { name: String },
 }
 
+/// The word `any`, for what a seek leaves open.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+pub enum AnyWord {
+    #[serde(rename = "any")]
+    Any,
+}
+
+/// The parameters a seek asks for: given ones (the others take their defaults), or `any`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum SeekParams {
+    Any(AnyWord),
+    Given(Map<String, Value>),
+}
+
+impl Default for SeekParams {
+    fn default() -> SeekParams {
+        SeekParams::Given(Map::new())
+    }
+}
+
+/// The clock a seek asks for (null: none): exactly one, any whose initial time is in a
+/// range, or `any` (a clock or none).
+#[derive(Copy, Clone, Debug, PartialEq, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum SeekClock {
+    Exactly(ClockSettings),
+    Range(ClockRange),
+    Any(AnyWord),
+}
+
+/// Any clock whose initial time is within these bounds, in seconds.
+#[derive(Copy, Clone, Debug, PartialEq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRange {
+    pub min_initial_s: f64,
+    pub max_initial_s: f64,
+}
+
+/// A bot's open seek, in `GET /api/bots/seeks`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct SeekView {
+    pub bot: String,
+    /// `game`, `params` (an object or `"any"`) and `clock` (null, a clock, a range or
+    /// `"any"`), as the seek said them.
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub terms: Value,
+}
+
 #[derive(Copy, Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ColorChoice {

@@ -1,6 +1,6 @@
 //! Registered bots that are connected now: how to reach each one's connection, the
-//! challenges waiting for their answer, and the seek queue that pairs two bots asking for
-//! the same game.
+//! challenges waiting for their answer, and the seek queue that pairs two bots whose seeks
+//! accept each other (`crate::seek`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,11 +9,12 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use toroid_protocol::view::ParamsView;
-use toroid_rules::{AnyGame, Color, Position};
+use toroid_rules::{AnyGame, Color};
 
 use crate::api::{ClockSettings, PlayerView};
 use crate::error::ApiError;
 use crate::hub::lock;
+use crate::seek::SeekTerms;
 use crate::storage::{BotRow, TimeControl};
 
 /// How long a person waits for a bot to answer a challenge.
@@ -44,37 +45,18 @@ pub struct Challenge {
     pub color: Color,
 }
 
-/// A bot waiting for an opponent: what it asked for, and the game to start from.
+/// A bot waiting for an opponent, and what it accepts.
 pub struct Seek {
     pub bot: BotRow,
-    /// The rule set, its resolved parameters and the clock: equal keys make a pair.
-    key: String,
-    pub position: AnyGame,
+    pub terms: SeekTerms,
+}
+
+/// Two seeks that make a game: the older first, and the game's start and clock.
+pub struct Pairing {
+    pub older: Seek,
+    pub newer: Seek,
+    pub start: AnyGame,
     pub clock: Option<TimeControl>,
-}
-
-/// What two seeks must share to make a game: the rule set, its resolved parameters and the
-/// clock.
-pub fn seek_key(position: &AnyGame, clock: Option<TimeControl>) -> String {
-    let params = ParamsView(position.params().clone());
-    format!(
-        "{} {} {:?}",
-        position.kind().name(),
-        serde_json::to_string(&params).expect("parameters serialize"),
-        clock.map(|c| (c.initial_ms, c.increment_ms))
-    )
-}
-
-impl Seek {
-    pub fn new(bot: BotRow, position: AnyGame, clock: Option<TimeControl>) -> Seek {
-        let key = seek_key(&position, clock);
-        Seek {
-            bot,
-            key,
-            position,
-            clock,
-        }
-    }
 }
 
 struct Link {
@@ -177,18 +159,32 @@ impl Bots {
         }
     }
 
-    /// Queues `seek`, replacing the bot's earlier one, or takes the oldest matching seek of
-    /// another bot out of the queue and returns both.
-    pub fn seek(&self, seek: Seek) -> Option<(Seek, Seek)> {
+    /// Queues `seek`, replacing the bot's earlier one, or takes the oldest seek of another
+    /// bot that pairs with it out of the queue.
+    pub fn seek(&self, seek: Seek) -> Option<Pairing> {
         let mut seeks = lock(&self.seeks);
         seeks.retain(|s| s.bot.id != seek.bot.id);
-        match seeks.iter().position(|s| s.key == seek.key) {
-            Some(i) => Some((seeks.remove(i), seek)),
+        let found =
+            (seeks.iter().enumerate()).find_map(|(i, s)| Some((i, s.terms.pair(&seek.terms)?)));
+        match found {
+            Some((i, (start, clock))) => Some(Pairing {
+                older: seeks.remove(i),
+                newer: seek,
+                start,
+                clock,
+            }),
             None => {
                 seeks.push(seek);
                 None
             }
         }
+    }
+
+    /// The open seeks, oldest first: each bot's name and terms.
+    pub fn seeks(&self) -> Vec<(String, SeekTerms)> {
+        (lock(&self.seeks).iter())
+            .map(|s| (s.bot.name.clone(), s.terms.clone()))
+            .collect()
     }
 
     /// Withdraws bot `id`'s seek; whether it had one.

@@ -22,7 +22,7 @@ use toroid_rules::Color;
 
 use crate::api::ClockSettings;
 use crate::seat::Seat;
-use crate::storage::TimeControl;
+use crate::seek::SeekTerms;
 
 /// The channel of events between the nodes of the cluster called NAME is `toroid:NAME`.
 const CHANNEL_PREFIX: &str = "toroid:";
@@ -103,9 +103,7 @@ pub struct SeekEntry {
     pub node: String,
     pub bot: String,
     pub name: String,
-    pub game: String,
-    pub params: Map<String, Value>,
-    pub clock: Option<TimeControl>,
+    pub terms: SeekTerms,
 }
 
 /// A bot connected to some node.
@@ -117,51 +115,20 @@ pub struct OnlineBot {
     pub connection: u64,
 }
 
-/// Takes the oldest seek of another bot with the same key, whose node still lives, out of
-/// the queue and returns it; else queues this bot's seek. A bot's earlier seek is withdrawn
-/// first. KEYS: the queue of this key, the hash of every seek by bot; ARGV: the bot, its
-/// entry, the prefix of node keys, the prefix of queues.
-static SEEK: LazyLock<Script> = LazyLock::new(|| {
+/// Deletes a lock if it still holds this token (a lock that timed out may be another's now).
+/// KEYS: the lock; ARGV: the token.
+static RELEASE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
-local queue, seeks = KEYS[1], KEYS[2]
-local bot, entry, nodes, queues = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local old = redis.call('HGET', seeks, bot)
-if old then
-  redis.call('LREM', queues .. cjson.decode(old).key, 0, bot)
-  redis.call('HDEL', seeks, bot)
-end
-while true do
-  local other = redis.call('LPOP', queue)
-  if not other then break end
-  local found = redis.call('HGET', seeks, other)
-  if found then
-    redis.call('HDEL', seeks, other)
-    if redis.call('EXISTS', nodes .. cjson.decode(found).entry.node) == 1 then
-      return cjson.encode(cjson.decode(found).entry)
-    end
-  end
-end
-redis.call('RPUSH', queue, bot)
-redis.call('HSET', seeks, bot, cjson.encode({key = ARGV[5], entry = cjson.decode(entry)}))
-return false
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
 "#,
     )
 });
 
-/// Withdraws a bot's seek; 1 if it had one. KEYS: the hash of seeks; ARGV: the bot, the
-/// prefix of queues.
-static CANCEL_SEEK: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r#"
-local old = redis.call('HGET', KEYS[1], ARGV[1])
-if not old then return 0 end
-redis.call('LREM', ARGV[2] .. cjson.decode(old).key, 0, ARGV[1])
-redis.call('HDEL', KEYS[1], ARGV[1])
-return 1
-"#,
-    )
-});
+/// Longest a node holds the seek queue's lock: it lets go at once, this only bounds the
+/// wait for a node that died holding it.
+const SEEK_LOCK: Duration = Duration::from_secs(2);
 
 /// Forgets a bot's connection unless a newer one replaced it. KEYS: the hash of online
 /// bots; ARGV: the bot, the entry of the connection that ends.
@@ -333,36 +300,134 @@ impl Cluster {
             .await
     }
 
-    /// Queues `entry`'s seek under `key`, or takes the matching seek of another bot out of
-    /// the queue and returns it.
-    pub async fn seek(
+    /// Runs `work` on the seek queue while holding its lock, so that two seeks that pair
+    /// are never both queued, nor a seek paired while it is withdrawn.
+    async fn with_seek_queue<T>(
         &self,
-        key: &str,
-        entry: &SeekEntry,
-    ) -> redis::RedisResult<Option<SeekEntry>> {
-        let queues = self.key("seek-queue:");
-        let found: Option<String> = SEEK
-            .key(format!("{queues}{key}"))
-            .key(self.key("seeks"))
-            .arg(&entry.bot)
-            .arg(serde_json::to_string(entry).expect("entries serialize"))
-            .arg(self.node_key(""))
-            .arg(&queues)
-            .arg(key)
-            .invoke_async(&mut self.connection())
+        work: impl AsyncFnOnce(&mut ConnectionManager) -> redis::RedisResult<T>,
+    ) -> redis::RedisResult<T> {
+        let mut connection = self.connection();
+        let (lock, token) = (self.key("seek-lock"), crate::ids::new_id());
+        loop {
+            let taken: Option<String> = redis::cmd("SET")
+                .arg(&lock)
+                .arg(&token)
+                .arg("NX")
+                .arg("PX")
+                .arg(SEEK_LOCK.as_millis() as u64)
+                .query_async(&mut connection)
+                .await?;
+            if taken.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let result = work(&mut connection).await;
+        let _: i64 = RELEASE
+            .key(&lock)
+            .arg(&token)
+            .invoke_async(&mut connection)
             .await?;
-        Ok(found.and_then(|f| serde_json::from_str(&f).ok()))
+        result
+    }
+
+    /// The seeks queued, oldest first, of bots whose node lives; those of dead nodes and
+    /// withdrawn ones are dropped from the queue on the way. Call with the queue's lock.
+    async fn queued_seeks(
+        &self,
+        connection: &mut ConnectionManager,
+    ) -> redis::RedisResult<Vec<SeekEntry>> {
+        let (queue, seeks) = (self.key("seek-queue"), self.key("seeks"));
+        let bots: Vec<String> = redis::cmd("LRANGE")
+            .arg(&queue)
+            .arg(0)
+            .arg(-1)
+            .query_async(connection)
+            .await?;
+        let mut entries = Vec::new();
+        for bot in bots {
+            let found: Option<String> = redis::cmd("HGET")
+                .arg(&seeks)
+                .arg(&bot)
+                .query_async(connection)
+                .await?;
+            let entry = found.and_then(|f| serde_json::from_str::<SeekEntry>(&f).ok());
+            let lives = match &entry {
+                Some(entry) => {
+                    redis::cmd("EXISTS")
+                        .arg(self.node_key(&entry.node))
+                        .query_async::<bool>(connection)
+                        .await?
+                }
+                None => false,
+            };
+            match entry {
+                Some(entry) if lives => entries.push(entry),
+                _ => self.unqueue(connection, &bot).await.map(drop)?,
+            }
+        }
+        Ok(entries)
+    }
+
+    /// Takes bot `bot`'s seek out of the queue; whether it had one.
+    async fn unqueue(
+        &self,
+        connection: &mut ConnectionManager,
+        bot: &str,
+    ) -> redis::RedisResult<bool> {
+        let _: i64 = redis::cmd("LREM")
+            .arg(self.key("seek-queue"))
+            .arg(0)
+            .arg(bot)
+            .query_async(connection)
+            .await?;
+        let removed: i64 = redis::cmd("HDEL")
+            .arg(self.key("seeks"))
+            .arg(bot)
+            .query_async(connection)
+            .await?;
+        Ok(removed == 1)
+    }
+
+    /// Withdraws `entry`'s bot's earlier seek, then takes the oldest seek of another bot
+    /// that pairs with it out of the queue and returns it, or else queues `entry`.
+    pub async fn seek(&self, entry: &SeekEntry) -> redis::RedisResult<Option<SeekEntry>> {
+        self.with_seek_queue(async |connection| {
+            self.unqueue(connection, &entry.bot).await?;
+            let queued = self.queued_seeks(connection).await?;
+            if let Some(other) = queued
+                .into_iter()
+                .find(|o| o.terms.pair(&entry.terms).is_some())
+            {
+                self.unqueue(connection, &other.bot).await?;
+                return Ok(Some(other));
+            }
+            let _: i64 = redis::cmd("RPUSH")
+                .arg(self.key("seek-queue"))
+                .arg(&entry.bot)
+                .query_async(connection)
+                .await?;
+            let _: i64 = redis::cmd("HSET")
+                .arg(self.key("seeks"))
+                .arg(&entry.bot)
+                .arg(serde_json::to_string(entry).expect("entries serialize"))
+                .query_async(connection)
+                .await?;
+            Ok(None)
+        })
+        .await
     }
 
     /// Withdraws bot `bot`'s seek; whether it had one.
     pub async fn cancel_seek(&self, bot: &str) -> redis::RedisResult<bool> {
-        let cancelled: i64 = CANCEL_SEEK
-            .key(self.key("seeks"))
-            .arg(bot)
-            .arg(self.key("seek-queue:"))
-            .invoke_async(&mut self.connection())
-            .await?;
-        Ok(cancelled == 1)
+        self.with_seek_queue(async |connection| self.unqueue(connection, bot).await)
+            .await
+    }
+
+    /// The open seeks of the cluster, oldest first.
+    pub async fn seeks(&self) -> redis::RedisResult<Vec<SeekEntry>> {
+        self.with_seek_queue(async |connection| self.queued_seeks(connection).await)
+            .await
     }
 
     /// Tells every node (this one too, which ignores its own events). A lost event is

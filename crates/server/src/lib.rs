@@ -20,6 +20,7 @@ pub mod hub;
 pub mod ids;
 pub mod referee;
 pub mod seat;
+pub mod seek;
 pub mod server;
 pub mod storage;
 

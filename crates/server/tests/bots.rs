@@ -240,7 +240,7 @@ async fn two_seeking_bots_are_matched_and_clocks_are_enforced() {
         start["clock"],
         json!({"initial_s": 1.0, "increment_s": 0.0})
     );
-    two.expect("start").await;
+    two.next_of("start").await;
     let over = one.next_of("game-over").await;
     assert_eq!(
         (&over["result"]["reason"], &over["result"]["winner"]),
@@ -253,7 +253,7 @@ async fn two_seeking_bots_are_matched_and_clocks_are_enforced() {
     one.expect("seeking").await;
     two.send(seek).await;
     let start = one.expect("start").await;
-    two.expect("start").await;
+    two.next_of("start").await;
     let (black, white) = match start["color"].as_str() {
         Some("black") => (&mut one, &mut two),
         _ => (&mut two, &mut one),
@@ -745,4 +745,207 @@ async fn draws_aborts_and_claims_of_victory() {
         ),
         (Some("black"), Some("left"))
     );
+}
+
+/// The answer to a bot's challenge and its game's start, which may come in either order
+/// (they travel separately; the game's first messages may come between): checks they name
+/// the same game.
+async fn created_and_started(bot: &mut Bot) -> (Value, Value) {
+    let (mut created, mut start) = (Value::Null, Value::Null);
+    while created.is_null() || start.is_null() {
+        let message = bot.next().await;
+        match message["type"].as_str() {
+            Some("game-created") => created = message,
+            Some("start") => start = message,
+            Some("your-turn" | "moved") => {}
+            _ => panic!("unexpected {message}"),
+        }
+    }
+    assert_eq!(created["game_id"], start["game_id"]);
+    (created, start)
+}
+
+/// A bot challenges a house bot (the game starts at once), another bot (which declines,
+/// then accepts), and a person (through an invite link); a person's challenge that is
+/// withdrawn is announced to the bot; a seek is acknowledged even when it pairs at once.
+#[tokio::test]
+async fn bots_challenge_house_bots_bots_and_people() {
+    let (_server, base, _dir) = start().await;
+    let owner = Client::person(&base, "owner").await;
+    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
+    let mut one = Bot::connect(&base, &one, "one").await;
+    let mut two = Bot::connect(&base, &two, "two").await;
+    let challenge = |opponent: Value| {
+        json!({"type": "challenge", "game": "go", "params": {"size": 5}, "color": "black",
+               "opponent": opponent})
+    };
+
+    // A house bot: the game is created and starts; the bot plays it out.
+    one.send(challenge(json!({"kind": "house", "level": "random"})))
+        .await;
+    let (created, start) = created_and_started(&mut one).await;
+    assert!(created.get("invite").is_none(), "{created}");
+    assert_eq!(start["game_id"], created["game_id"]);
+    assert_eq!(
+        (start["color"].as_str(), &start["opponent"]),
+        (Some("black"), &json!({"kind": "house", "name": "random"}))
+    );
+    one.send(json!({"type": "resign", "game_id": created["game_id"]}))
+        .await;
+    assert_eq!(
+        one.next_of("game-over").await["game_id"],
+        created["game_id"]
+    );
+
+    // Another bot, which declines, then accepts.
+    one.send(challenge(json!({"kind": "bot", "name": "two"})))
+        .await;
+    let put = two.next_of("challenge").await;
+    assert_eq!(
+        (&put["from"], put["color"].as_str()),
+        (&json!({"kind": "bot", "name": "one"}), Some("white"))
+    );
+    two.send(json!({"type": "decline", "challenge": put["challenge"], "reason": "resting"}))
+        .await;
+    let declined = one.next_of("challenge-declined").await;
+    assert_eq!(declined["opponent"], "two");
+    assert!(
+        declined["reason"].as_str().unwrap().contains("resting"),
+        "{declined}"
+    );
+    one.send(challenge(json!({"kind": "bot", "name": "two"})))
+        .await;
+    let put = two.next_of("challenge").await;
+    two.send(json!({"type": "accept", "challenge": put["challenge"]}))
+        .await;
+    let (created, _) = created_and_started(&mut one).await;
+    assert_eq!(two.next_of("start").await["game_id"], created["game_id"]);
+    two.send(json!({"type": "resign", "game_id": created["game_id"]}))
+        .await;
+    let over = one.next_of("game-over").await;
+    assert_eq!(over["result"], two.next_of("game-over").await["result"]);
+    // Not itself, nor an unknown bot.
+    one.send(challenge(json!({"kind": "bot", "name": "one"})))
+        .await;
+    assert_eq!(one.next_of("error").await["code"], "bad-request");
+    one.send(challenge(json!({"kind": "bot", "name": "nobody"})))
+        .await;
+    assert_eq!(one.next_of("error").await["code"], "not-found");
+
+    // A person, through the invite link the bot is given: the game starts when she joins.
+    one.send(challenge(json!({"kind": "invite"}))).await;
+    let created = one.next_of("game-created").await;
+    let link = created["invite"].as_str().unwrap();
+    let code = link.strip_prefix("/join/").unwrap();
+    let alice = Client::person(&base, "alice").await;
+    let joined = alice.post("/api/join", json!({ "code": code })).await;
+    assert_eq!(joined.status, 200, "{:?}", joined.body);
+    let start = one.next_of("start").await;
+    assert_eq!(start["game_id"], created["game_id"]);
+    assert_eq!(
+        start["opponent"],
+        json!({"kind": "person", "name": "alice"})
+    );
+    one.send(json!({"type": "resign", "game_id": created["game_id"]}))
+        .await;
+    one.next_of("game-over").await;
+
+    // A person's challenge whose request is given up is withdrawn from the bot.
+    let request = json!({"game": "go", "opponent": {"kind": "bot", "name": "two"}});
+    let waiting = {
+        let alice = alice.clone();
+        tokio::spawn(async move { alice.post("/api/games", request).await })
+    };
+    let put = two.next_of("challenge").await;
+    waiting.abort();
+    let cancelled = two.next_of("challenge-cancelled").await;
+    assert_eq!(cancelled["challenge"], put["challenge"]);
+    two.send(json!({"type": "accept", "challenge": put["challenge"]}))
+        .await;
+    assert_eq!(two.next_of("error").await["code"], "not-found");
+}
+
+/// Seeks with ranges: any parameters, any clock in bounds, or anything, pair with a seek
+/// they accept, and the game takes the terms both accept; open seeks are listed.
+#[tokio::test]
+async fn range_seeks_pair_with_what_they_accept_and_are_listed() {
+    let (_server, base, _dir) = start().await;
+    let owner = Client::person(&base, "owner").await;
+    let anyone = Client::anonymous(&base);
+    let mut bots = Vec::new();
+    for name in ["one", "two", "three"] {
+        let token = register(&owner, name).await;
+        bots.push(Bot::connect(&base, &token, name).await);
+    }
+    let [one, two, three] = &mut bots[..] else {
+        unreachable!()
+    };
+
+    // One takes any parameters and any clock from one to five minutes.
+    let open = json!({"type": "seek", "game": "go", "params": "any",
+                      "clock": {"min_initial_s": 60, "max_initial_s": 300}});
+    one.send(open).await;
+    one.expect("seeking").await;
+    assert_eq!(
+        anyone.get("/api/bots/seeks").await.body,
+        json!([{"bot": "one", "game": "go", "params": "any",
+                "clock": {"min_initial_s": 60.0, "max_initial_s": 300.0}}])
+    );
+    // Two's ten-minute clock is out of range, and a game without a clock too: both queue.
+    let slow = json!({"type": "seek", "game": "go", "params": {"size": 7},
+                      "clock": {"initial_s": 600, "increment_s": 5}});
+    two.send(slow).await;
+    two.expect("seeking").await;
+    three
+        .send(json!({"type": "seek", "game": "go", "params": {"size": 7}}))
+        .await;
+    three.expect("seeking").await;
+    assert_eq!(
+        anyone
+            .get("/api/bots/seeks")
+            .await
+            .body
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    // Three now asks for 7×7 with three minutes: it pairs with one, on three's terms.
+    three
+        .send(json!({"type": "seek", "game": "go", "params": {"size": 7},
+                     "clock": {"initial_s": 180, "increment_s": 2}}))
+        .await;
+    three.expect("seeking").await;
+    let start = one.next_of("start").await;
+    assert_eq!(start["params"]["size"], 7);
+    assert_eq!(
+        start["clock"],
+        json!({"initial_s": 180.0, "increment_s": 2.0})
+    );
+    assert_eq!(three.next_of("start").await["game_id"], start["game_id"]);
+    let listed = anyone.get("/api/bots/seeks").await.body;
+    assert_eq!(listed.as_array().map(|l| l.len()), Some(1), "{listed}");
+    assert_eq!(listed[0]["bot"], "two");
+    // "any" clock takes two's clock, and bad ranges are refused.
+    one.send(json!({"type": "seek", "game": "go", "params": "any", "clock": "any"}))
+        .await;
+    one.next_of("seeking").await;
+    let start = one.next_of("start").await;
+    assert_eq!(
+        start["clock"],
+        json!({"initial_s": 600.0, "increment_s": 5.0})
+    );
+    for clock in [
+        json!({"min_initial_s": 300, "max_initial_s": 60}),
+        json!("some"),
+    ] {
+        one.send(json!({"type": "seek", "game": "go", "clock": clock}))
+            .await;
+        let error = one.next_of("error").await;
+        assert!(
+            ["bad-request", "bad-json"].contains(&error["code"].as_str().unwrap()),
+            "{error}"
+        );
+    }
+    assert_eq!(anyone.get("/api/bots/seeks").await.body, json!([]));
 }

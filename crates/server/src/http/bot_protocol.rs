@@ -9,7 +9,10 @@ use toroid_protocol::view::{GameView, ParamsView};
 use toroid_rules::{Color, Outcome};
 use utoipa::ToSchema;
 
-use crate::api::{ClockSettings, ClocksView, PlayerView, Players, ResultSchema};
+use crate::api::{
+    ClockSettings, ClocksView, ColorChoice, Opponent, PlayerView, Players, ResultSchema, SeekClock,
+    SeekParams,
+};
 use crate::hub::Action;
 
 /// The protocol's version, in `hello` and `welcome`.
@@ -33,16 +36,31 @@ pub enum FromBot {
         #[serde(default)]
         reason: Option<String>,
     },
-    /// Asks for a game against another bot that seeks the same.
+    /// Asks for a game against another bot whose seek pairs with this one
+    /// (`crate::seek`).
     Seek {
+        game: String,
+        /// An object of parameters, or `"any"`.
+        #[serde(default)]
+        #[schema(value_type = Object)]
+        params: SeekParams,
+        #[serde(default)]
+        clock: Option<SeekClock>,
+    },
+    CancelSeek {},
+    /// Asks for a game: against a house bot (it starts at once), a registered bot (which
+    /// accepts or declines), or a person who opens the invite link it is given.
+    Challenge {
         game: String,
         #[serde(default)]
         #[schema(value_type = Object)]
         params: Map<String, Value>,
         #[serde(default)]
         clock: Option<ClockSettings>,
+        opponent: Opponent,
+        #[serde(default)]
+        color: ColorChoice,
     },
-    CancelSeek {},
     Move {
         game_id: String,
         #[serde(rename = "move")]
@@ -112,9 +130,27 @@ pub enum ToBot {
         #[schema(value_type = String)]
         color: Color,
     },
-    /// The seek is queued until another bot seeks the same.
+    /// The seek is taken: queued until another bot seeks a game that matches, or paired at
+    /// once (`start` follows).
     Seeking,
     SeekCancelled,
+    /// The game the bot challenged for exists: live at once against a house bot or an
+    /// accepting bot (`start` follows), or waiting for a person to open `invite`.
+    GameCreated {
+        game_id: String,
+        /// `/join/CODE` on the server, for an invite game.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        invite: Option<String>,
+    },
+    /// The bot the bot challenged declined (or did not answer in 10 seconds).
+    ChallengeDeclined {
+        opponent: String,
+        reason: String,
+    },
+    /// A challenge put to the bot is withdrawn: the challenger stopped waiting.
+    ChallengeCancelled {
+        challenge: String,
+    },
     /// A game of the bot's has started (or is going on, or ended while the bot was away,
     /// after a reconnection): everything about it, as lichess's `gameFull`.
     Start {

@@ -12,16 +12,18 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 use toroid_rules::{Color, Position};
 
 use super::bot_protocol::{BotView, FromBot, ToBot, PROTOCOL};
 use super::heartbeat::{Beat, Heartbeat};
 use super::limits::message_limiter;
 use super::AppState;
+use crate::api::{NewGame, Opponent};
 use crate::bots::{BotEvent, Challenge};
 use crate::error::ApiError;
 use crate::game::{player_view, Actor, MoveInput};
+use crate::seek::SeekTerms;
 use crate::storage::{BotRow, Status};
 
 /// How long a new connection has to say `hello`.
@@ -85,6 +87,9 @@ struct Seen {
     over: bool,
 }
 
+/// How often challenges put to the bot are checked for challengers that stopped waiting.
+const CHALLENGE_SWEEP: Duration = Duration::from_millis(500);
+
 /// One bot's connection.
 struct Connection {
     state: AppState,
@@ -92,6 +97,8 @@ struct Connection {
     games: HashMap<String, Seen>,
     /// Challenges waiting for the bot's answer.
     challenges: HashMap<String, oneshot::Sender<Result<(), String>>>,
+    /// Answers that come later (to the bot's own challenges, which wait for the opponent).
+    later: mpsc::UnboundedSender<ToBot>,
 }
 
 /// Waits for `hello`; whether it came.
@@ -123,11 +130,13 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
         state.limits.bot_message_burst,
     );
     let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
+    let (later, mut answers) = mpsc::unbounded_channel();
     let mut connection = Connection {
         state: state.clone(),
         bot: bot.clone(),
         games: HashMap::new(),
         challenges: HashMap::new(),
+        later,
     };
     let mut replies = vec![ToBot::Welcome {
         bot: BotView {
@@ -168,6 +177,10 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 }
+            }
+            Some(answer) = answers.recv() => replies.push(answer),
+            _ = tokio::time::sleep(CHALLENGE_SWEEP), if !connection.challenges.is_empty() => {
+                replies.extend(connection.withdrawn_challenges());
             }
             beat = heartbeat.beat() => match beat {
                 Beat::Ping(ping) => {
@@ -218,13 +231,33 @@ impl Connection {
                 params,
                 clock,
             } => {
-                let started = hub.seek(&self.bot, &game, &params, clock).await;
-                // A game that starts announces itself with `start`.
+                // A game that starts at once announces itself with `start`, after this.
+                let terms = SeekTerms::read(&game, &params, clock.as_ref());
+                let started = match terms {
+                    Ok(terms) => hub.seek(&self.bot, terms).await,
+                    Err(e) => Err(e),
+                };
                 return match started {
-                    Ok(false) => vec![ToBot::Seeking],
-                    Ok(true) => Vec::new(),
+                    Ok(_) => vec![ToBot::Seeking],
                     Err(e) => vec![error(&e, None)],
                 };
+            }
+            FromBot::Challenge {
+                game,
+                params,
+                clock,
+                opponent,
+                color,
+            } => {
+                let request = NewGame {
+                    game,
+                    params,
+                    clock,
+                    opponent,
+                    color,
+                };
+                self.challenge(request);
+                return Vec::new();
             }
             FromBot::CancelSeek {} => {
                 return match hub.cancel_seek(&self.bot.id).await {
@@ -257,6 +290,39 @@ impl Connection {
         }
     }
 
+    /// Asks for the game `request` in the background: a challenge to another bot waits for
+    /// its answer, and the connection goes on meanwhile.
+    fn challenge(&self, request: NewGame) {
+        let (state, bot, later) = (self.state.clone(), self.bot.clone(), self.later.clone());
+        let opponent = match &request.opponent {
+            Opponent::Bot { name } => name.clone(),
+            _ => String::new(),
+        };
+        tokio::spawn(async move {
+            let answer = match state.hub.bot_create_game(&bot, request).await {
+                Ok((game_id, invite)) => ToBot::GameCreated { game_id, invite },
+                Err(ApiError::Declined(reason)) => ToBot::ChallengeDeclined { opponent, reason },
+                Err(e) => error(&e, None),
+            };
+            let _ = later.send(answer);
+        });
+    }
+
+    /// The challenges put to the bot whose challengers stopped waiting: forgotten, and
+    /// announced.
+    fn withdrawn_challenges(&mut self) -> Vec<ToBot> {
+        let gone: Vec<String> = (self.challenges.iter())
+            .filter(|(_, waiting)| waiting.is_closed())
+            .map(|(id, _)| id.clone())
+            .collect();
+        gone.into_iter()
+            .map(|challenge| {
+                self.challenges.remove(&challenge);
+                ToBot::ChallengeCancelled { challenge }
+            })
+            .collect()
+    }
+
     fn answer(&mut self, challenge: &str, answer: Result<(), String>) -> Result<(), ApiError> {
         self.challenges
             .remove(challenge)
@@ -269,8 +335,6 @@ impl Connection {
         challenge: Challenge,
         answer: oneshot::Sender<Result<(), String>>,
     ) -> ToBot {
-        // Forget challenges whose challenger stopped waiting.
-        self.challenges.retain(|_, waiting| !waiting.is_closed());
         self.challenges.insert(challenge.id.clone(), answer);
         ToBot::Challenge {
             challenge: challenge.id,
@@ -293,6 +357,10 @@ impl Connection {
         let Some(&color) = game.colors_of(Actor::Bot(&self.bot.id)).first() else {
             return Vec::new();
         };
+        // An invite game of the bot's starts when a person takes the other seat.
+        if game.status == Status::Waiting {
+            return Vec::new();
+        }
         let state = game.state(None, Instant::now());
         let game_id = || id.to_string();
         let mut out = Vec::new();

@@ -66,6 +66,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/ws", get(ws::game_ws))
         .route("/bots", post(routes::register_bot).get(routes::online_bots))
         .route("/bots/mine", get(routes::own_bots))
+        .route("/bots/seeks", get(routes::open_seeks))
         .route("/bots/{name}/token", post(routes::rotate_token))
         .route("/bots/{name}", delete(routes::delete_bot))
         .route("/bot/ws", get(bot_ws::bot_ws))

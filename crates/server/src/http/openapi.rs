@@ -37,6 +37,7 @@ use super::{bot_ws, routes, ws};
         ws::game_ws,
         routes::register_bot,
         routes::online_bots,
+        routes::open_seeks,
         routes::own_bots,
         routes::rotate_token,
         routes::delete_bot,

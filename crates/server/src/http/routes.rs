@@ -16,7 +16,7 @@ use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
 use super::AppState;
 use crate::api::{
     AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
-    MoveRequest, NewBot, NewGame, NewSession, OnlineBots, OwnBot, OwnBots, SessionView,
+    MoveRequest, NewBot, NewGame, NewSession, OnlineBots, OwnBot, OwnBots, SeekView, SessionView,
 };
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
@@ -401,4 +401,11 @@ pub async fn online_bots(State(state): State<AppState>) -> Result<Json<OnlineBot
     Ok(Json(OnlineBots {
         online: state.hub.online_bots().await?,
     }))
+}
+
+/// The bots' open seeks, oldest first.
+#[utoipa::path(get, path = "/api/bots/seeks", tag = "bots",
+    responses((status = 200, body = Vec<SeekView>)))]
+pub async fn open_seeks(State(state): State<AppState>) -> Result<Json<Vec<SeekView>>, ApiError> {
+    Ok(Json(state.hub.open_seeks().await?))
 }

@@ -5,18 +5,18 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use toroid_protocol::view::ParamsView;
 use toroid_rules::{AnyGame, Color, Position};
 
-use crate::api::ClockSettings;
-use crate::bots::{seek_key, BotEvent, Challenge, Seek, CHALLENGE_WAIT};
+use crate::api::SeekView;
+use crate::bots::{BotEvent, Challenge, Seek, CHALLENGE_WAIT};
 use crate::cluster::{ChallengeRequest, Event, SeekEntry};
 use crate::error::ApiError;
 use crate::game::{clock_settings, new_position, player_view};
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::seat::Seat;
+use crate::seek::{params_object, SeekTerms};
 use crate::storage::{BotKey, BotRow, SessionRow, TimeControl, Write};
 
 use super::{lock, Hub};
@@ -290,17 +290,9 @@ impl Hub {
         cluster.publish(&event).await;
     }
 
-    /// Bot `bot` seeks a game; when another bot (connected anywhere) seeks the same, their
-    /// game starts (colours drawn at random). Whether it started.
-    pub async fn seek(
-        self: &Arc<Hub>,
-        bot: &BotRow,
-        game: &str,
-        params: &Map<String, Value>,
-        clock: Option<ClockSettings>,
-    ) -> Result<bool, ApiError> {
-        let position = new_position(game, params).map_err(ApiError::BadRequest)?;
-        let clock = clock.map(super::lobby::time_control).transpose()?;
+    /// Bot `bot` seeks a game on `terms`; when another bot (connected anywhere) seeks one
+    /// that pairs with it, their game starts (colours drawn at random). Whether it started.
+    pub async fn seek(self: &Arc<Hub>, bot: &BotRow, terms: SeekTerms) -> Result<bool, ApiError> {
         if self.unfinished(|g| g.bots.contains(&bot.id)) >= self.limits.games_per_session {
             return Err(ApiError::Limit("too many unfinished games".into()));
         }
@@ -311,48 +303,59 @@ impl Hub {
                 name: name.to_string(),
             })
         };
-        let (mut seats, position, clock) = match &self.cluster {
+        let (mut seats, start, clock) = match &self.cluster {
             None => {
-                let Some((first, second)) = self.bots.seek(Seek::new(bot.clone(), position, clock))
-                else {
+                let seek = Seek {
+                    bot: bot.clone(),
+                    terms,
+                };
+                let Some(pairing) = self.bots.seek(seek) else {
                     return Ok(false);
                 };
-                let seats = [
-                    seat(&first.bot.id, &first.bot.name),
-                    seat(&second.bot.id, &second.bot.name),
-                ];
-                (seats, second.position, second.clock)
+                let (older, newer) = (&pairing.older.bot, &pairing.newer.bot);
+                let seats = [seat(&older.id, &older.name), seat(&newer.id, &newer.name)];
+                (seats, pairing.start, pairing.clock)
             }
             Some(cluster) => {
                 let entry = SeekEntry {
                     node: cluster.node.clone(),
                     bot: bot.id.clone(),
                     name: bot.name.clone(),
-                    game: position.kind().name().to_string(),
-                    params: params_object(&position),
-                    clock,
+                    terms,
                 };
-                let key = seek_key(&position, clock);
-                let Some(other) = cluster.seek(&key, &entry).await.map_err(unreachable)? else {
+                let Some(other) = cluster.seek(&entry).await.map_err(unreachable)? else {
                     return Ok(false);
                 };
+                let Some((start, clock)) = other.terms.pair(&entry.terms) else {
+                    return Err(ApiError::Conflict("the paired seek changed".into()));
+                };
                 let seats = [seat(&other.bot, &other.name), seat(&bot.id, &bot.name)];
-                (seats, position, clock)
+                (seats, start, clock)
             }
         };
         if rand::random::<bool>() {
             seats.swap(0, 1);
         }
-        self.open_game(&position, clock, seats, None).await?;
+        self.open_game(&start, clock, seats, None).await?;
         Ok(true)
     }
-}
 
-/// A position's parameters as a JSON object.
-fn params_object(position: &AnyGame) -> Map<String, Value> {
-    match serde_json::to_value(ParamsView(position.params().clone())) {
-        Ok(Value::Object(params)) => params,
-        _ => Map::new(),
+    /// The open seeks, oldest first.
+    pub async fn open_seeks(&self) -> Result<Vec<SeekView>, ApiError> {
+        let seeks = match &self.cluster {
+            None => self.bots.seeks(),
+            Some(cluster) => (cluster.seeks().await.map_err(unreachable)?)
+                .into_iter()
+                .map(|entry| (entry.name, entry.terms))
+                .collect(),
+        };
+        Ok(seeks
+            .into_iter()
+            .map(|(bot, terms)| SeekView {
+                bot,
+                terms: terms.view(),
+            })
+            .collect())
     }
 }
 

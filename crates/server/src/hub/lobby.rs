@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::game::{new_position, Game, Resume};
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::seat::Seat;
-use crate::storage::{GameRow, SessionRow, Status, TimeControl, Write};
+use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
 
 use super::{lock, Hub, LiveGame};
 
@@ -27,9 +27,6 @@ impl Hub {
         address: IpAddr,
         request: NewGame,
     ) -> Result<GameState, ApiError> {
-        let position =
-            new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
-        let clock = request.clock.map(time_control).transpose()?;
         // A node of a cluster holds only some of a session's games: the database counts.
         let open = match self.cluster {
             Some(_) => self.storage.unfinished_created_by(&session.id).await? as usize,
@@ -47,14 +44,59 @@ impl Hub {
             )));
         }
         self.room_for_a_game()?;
+        let person = Seat::Person {
+            session: session.id.clone(),
+            name: session.name.clone(),
+        };
+        let creator = Some((session.id.clone(), address));
+        let live = self.new_game(person, request, creator).await?;
+        let game = live.game.lock().await;
+        Ok(game.state(Some(&session.id), Instant::now()))
+    }
+
+    /// A new game that registered bot `bot` asks for (a challenge of its own): its id, and
+    /// for an invite game the link a person opens to take the other seat.
+    pub async fn bot_create_game(
+        self: &Arc<Hub>,
+        bot: &BotRow,
+        request: NewGame,
+    ) -> Result<(String, Option<String>), ApiError> {
+        if matches!(&request.opponent, Opponent::Bot { name } if *name == bot.name) {
+            return Err(ApiError::BadRequest("a bot cannot challenge itself".into()));
+        }
+        if self.unfinished(|g| g.bots.contains(&bot.id)) >= self.limits.games_per_session {
+            return Err(ApiError::Limit("too many unfinished games".into()));
+        }
+        self.room_for_a_game()?;
+        let me = Seat::Bot {
+            bot: bot.id.clone(),
+            name: bot.name.clone(),
+        };
+        let live = self.new_game(me, request, None).await?;
+        let game = live.game.lock().await;
+        let link = game
+            .invite_code
+            .as_ref()
+            .map(|code| format!("/join/{code}"));
+        Ok((game.id.clone(), link))
+    }
+
+    /// Opens the game `request` describes, `me` in the colour it asks for: against a house
+    /// bot at once, a registered bot once it accepts the challenge, or waiting for a person
+    /// with the invite link.
+    async fn new_game(
+        self: &Arc<Hub>,
+        me: Seat,
+        request: NewGame,
+        creator: Option<(String, IpAddr)>,
+    ) -> Result<Arc<LiveGame>, ApiError> {
+        let position =
+            new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
+        let clock = request.clock.map(time_control).transpose()?;
         let color = match request.color {
             ColorChoice::Black => Color::Black,
             ColorChoice::White => Color::White,
             ColorChoice::Random => random_color(),
-        };
-        let person = Seat::Person {
-            session: session.id.clone(),
-            name: session.name.clone(),
         };
         let opponent = match request.opponent {
             Opponent::House { level } => Some(Seat::House {
@@ -64,17 +106,14 @@ impl Hub {
             }),
             Opponent::Invite {} => None,
             Opponent::Bot { name } => Some(
-                self.put_challenge(&person, &name, &position, clock, color.opponent())
+                self.put_challenge(&me, &name, &position, clock, color.opponent())
                     .await?,
             ),
         };
         let mut seats = [None, None];
-        seats[color.index()] = Some(person);
+        seats[color.index()] = Some(me);
         seats[color.opponent().index()] = opponent;
-        let creator = Some((session.id.clone(), address));
-        let live = self.open_game(&position, clock, seats, creator).await?;
-        let game = live.game.lock().await;
-        Ok(game.state(Some(&session.id), Instant::now()))
+        self.open_game(&position, clock, seats, creator).await
     }
 
     /// Refuses a new game when the server holds its most unfinished games.
@@ -199,7 +238,7 @@ fn random_color() -> Color {
 }
 
 /// A time control from the API's seconds, checked.
-pub(super) fn time_control(clock: ClockSettings) -> Result<TimeControl, ApiError> {
+pub fn time_control(clock: ClockSettings) -> Result<TimeControl, ApiError> {
     let ok = |s: f64, min: f64, max: f64| s.is_finite() && (min..=max).contains(&s);
     if !ok(clock.initial_s, 1.0, 86_400.0) || !ok(clock.increment_s, 0.0, 3_600.0) {
         return Err(ApiError::BadRequest(

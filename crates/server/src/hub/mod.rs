@@ -12,6 +12,7 @@
 mod bots;
 mod lobby;
 mod play;
+pub use lobby::time_control;
 pub use play::Action;
 mod sessions;
 

@@ -120,9 +120,14 @@ impl Hub {
                 "a bot's name has 1 to {MAX_NAME} letters, digits, '-', '_' or '.'"
             )));
         }
-        // `/api/bots/mine` lists a session's bots: no bot may be called that.
-        if name.eq_ignore_ascii_case("mine") {
-            return Err(ApiError::BadRequest("'mine' is not a bot's name".into()));
+        // `/api/bots/mine` and `/api/bots/seeks` are routes: no bot may be called so.
+        if ["mine", "seeks"]
+            .iter()
+            .any(|r| name.eq_ignore_ascii_case(r))
+        {
+            return Err(ApiError::BadRequest(format!(
+                "'{name}' is not a bot's name"
+            )));
         }
         imitates_house_bot(name)?;
         if self.storage.bot(BotKey::Name(name)).await?.is_some() {

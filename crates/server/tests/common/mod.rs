@@ -432,7 +432,7 @@ impl Bot {
                         .await;
                 }
                 Some("game-over") => return message,
-                Some("start" | "moved" | "draw-offer") => {}
+                Some("start" | "moved" | "draw-offer" | "seeking") => {}
                 _ => panic!("unexpected {message}"),
             }
         }
