@@ -949,3 +949,58 @@ async fn range_seeks_pair_with_what_they_accept_and_are_listed() {
     }
     assert_eq!(anyone.get("/api/bots/seeks").await.body, json!([]));
 }
+
+/// Every refusal ends the connection with a close frame naming it: 4400 for a bad hello,
+/// 4409 for a connection another one replaced, 4401 for a token that was replaced.
+#[tokio::test]
+async fn refusals_close_with_a_code_and_a_reason() {
+    let (_server, base, _dir) = start().await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bad_hello = Bot::open(&base, &token).await.unwrap();
+    bad_hello
+        .send(json!({"type": "hello", "protocol": 9}))
+        .await;
+    assert_eq!(
+        bad_hello.close_frame().await,
+        Some((4400, "bad-request".into()))
+    );
+
+    let mut first = Bot::connect(&base, &token, "Hexer").await;
+    let mut second = Bot::connect(&base, &token, "Hexer").await;
+    assert_eq!(first.close_frame().await, Some((4409, "conflict".into())));
+    let rotated = alice.post("/api/bots/Hexer/token", json!({})).await;
+    assert_eq!(rotated.status, 200, "{:?}", rotated.body);
+    assert_eq!(second.close_frame().await, Some((4401, "bad-token".into())));
+}
+
+/// A bot that stops answering the server's pings is dropped after three intervals, and is
+/// offline from then on.
+#[tokio::test]
+async fn a_silent_bot_is_dropped_by_the_ping_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        port: 0,
+        data: dir.path().join("data"),
+        limits: Limits {
+            ping_interval: std::time::Duration::from_millis(200),
+            ..Limits::default()
+        },
+        ..Config::default()
+    };
+    let server = Server::start(config).await.unwrap();
+    let base = format!("http://{}", server.addr);
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    // Connected, then deaf: it reads nothing, so it answers no ping.
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let nobody = Client::anonymous(&base);
+    assert_eq!(
+        nobody.get("/api/bots").await.body,
+        json!({"online": ["Hexer"]})
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(nobody.get("/api/bots").await.body, json!({"online": []}));
+    // What it reads now ends with the end of the connection.
+    assert_eq!(bot.close_frame().await, None, "dropped, not refused");
+}
