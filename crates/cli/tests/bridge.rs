@@ -6,8 +6,12 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
+use common::{register, Client};
 use serde_json::{json, Value};
-use toroid_server::{Config, Limits, Server};
+use toroid_server::Limits;
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
 
 const TOROID: &str = env!("CARGO_BIN_EXE_toroid");
 const PYTHON_BOT: &str = concat!(
@@ -16,69 +20,6 @@ const PYTHON_BOT: &str = concat!(
 );
 /// How long the bridges have for their games.
 const GAMES_WAIT: Duration = Duration::from_secs(300);
-
-/// A server on a free port with its own database; its base URL.
-async fn server() -> (Server, String, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        port: 0,
-        data: dir.path().join("data"),
-        limits: Limits {
-            requests_per_second: 10_000,
-            request_burst: 10_000,
-            ..Limits::default()
-        },
-        ..Config::default()
-    };
-    let server = Server::start(config).await.unwrap();
-    let base = format!("http://{}", server.addr);
-    (server, base, dir)
-}
-
-/// A person's session on a server: the cookie it sends.
-struct Person {
-    base: String,
-    cookie: String,
-}
-
-impl Person {
-    async fn sign_in(base: &str, name: &str) -> Person {
-        let answer = reqwest::Client::new()
-            .post(format!("{base}/api/session"))
-            .json(&json!({ "name": name }))
-            .send()
-            .await
-            .unwrap();
-        assert!(answer.status().is_success());
-        let cookie = answer.headers()["set-cookie"].to_str().unwrap();
-        let cookie = cookie.split(';').next().unwrap().to_string();
-        Person {
-            base: base.to_string(),
-            cookie,
-        }
-    }
-
-    async fn post(&self, path: &str, body: Value) -> reqwest::Response {
-        reqwest::Client::new()
-            .post(format!("{}{path}", self.base))
-            .header("Cookie", &self.cookie)
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-    }
-
-    /// Registers bot `name`; its token.
-    async fn register(&self, name: &str) -> String {
-        let answer: Value = self
-            .post("/api/bots", json!({ "name": name }))
-            .await
-            .json()
-            .await
-            .unwrap();
-        answer["token"].as_str().expect("a token").to_string()
-    }
-}
 
 /// The Rust example bot, which `cargo test` builds beside the test binaries.
 fn rust_bot(seed: u32) -> String {
@@ -166,22 +107,18 @@ async fn both_end(one: tokio::task::JoinHandle<Output>, two: tokio::task::JoinHa
 
 /// The one finished game of bot `name`.
 async fn finished_game(base: &str, name: &str) -> Value {
-    let games: Value = reqwest::get(format!("{base}/api/games?player={name}&status=finished"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let path = format!("/api/games?player={name}&status=finished");
+    let games = Client::anonymous(base).get(&path).await.body;
     assert_eq!(games.as_array().map(Vec::len), Some(1), "{games}");
     games[0].clone()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gnu_go_plays_the_rust_example_through_two_bridges() {
-    let (_server, base, _dir) = server().await;
-    let owner = Person::sign_in(&base, "owner").await;
-    let gnugo = owner.register("gnugo").await;
-    let rusty = owner.register("rusty").await;
+    let (_server, base, _dir) = common::server_with(Limits::default()).await;
+    let owner = Client::person(&base, "owner").await;
+    let gnugo = register(&owner, "gnugo").await;
+    let rusty = register(&owner, "rusty").await;
     let marker = "gnugo-and-rust";
     let engine = "gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead";
     let go_bridge = bridge(
@@ -196,14 +133,14 @@ async fn gnu_go_plays_the_rust_example_through_two_bridges() {
     let declined = loop {
         let challenge = json!({"game": "hex-torus", "opponent": {"kind": "bot", "name": "gnugo"}});
         let answer = owner.post("/api/games", challenge).await;
-        if answer.status() != 404 {
+        if answer.status != 404 {
             break answer;
         }
         // Not connected yet.
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    assert_eq!(declined.status(), 409);
-    let body: Value = declined.json().await.unwrap();
+    assert_eq!(declined.status, 409);
+    let body = declined.body;
     assert!(
         body["error"]["message"]
             .as_str()
@@ -227,10 +164,10 @@ async fn gnu_go_plays_the_rust_example_through_two_bridges() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_and_rust_examples_play_hex_torus_through_two_bridges() {
-    let (_server, base, _dir) = server().await;
-    let owner = Person::sign_in(&base, "owner").await;
-    let snake = owner.register("snake").await;
-    let crab = owner.register("crab").await;
+    let (_server, base, _dir) = common::server_with(Limits::default()).await;
+    let owner = Client::person(&base, "owner").await;
+    let snake = register(&owner, "snake").await;
+    let crab = register(&owner, "crab").await;
     let marker = "python-and-rust";
     let seek = ["--seek", "hex-torus"];
     let python = bridge(&base, &snake, &python_bot(), &seek, marker);

@@ -27,19 +27,25 @@ fn node_modules() -> String {
 
 /// Runs the Sabaki script in `mode` with `args`; its JSON lines.
 fn sabaki(mode: &str, args: &[&std::ffi::OsStr]) -> Vec<Value> {
-    let out = Command::new("node")
-        .arg(SABAKI)
-        .arg(mode)
-        .args(args)
-        .env("NODE_PATH", node_modules())
-        .output()
-        .expect("node runs");
+    let mut node = Command::new("node");
+    node.arg(SABAKI).arg(mode).args(args);
+    json_lines(node.env("NODE_PATH", node_modules()))
+}
+
+/// Runs `command`, which must succeed; what it printed.
+fn run(command: &mut Command) -> Vec<u8> {
+    let out = command.output().expect("the program runs");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
+    out.stdout
+}
+
+/// Runs `command`, which must succeed; the JSON object of each line it prints.
+fn json_lines(command: &mut Command) -> Vec<Value> {
+    String::from_utf8(run(command))
         .unwrap()
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -62,18 +68,11 @@ fn records(dir: &Path, game: &str, params: &[&str], games: usize, seed: u32) -> 
     for param in params {
         command.args(["-p", param]);
     }
-    let out = command
+    run(command
         .args(["--black", "random", "--white", "random", "--json"])
         .args(["--games", &games.to_string(), "--seed", &seed.to_string()])
         .arg("--records")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(&dir));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -85,17 +84,10 @@ fn records(dir: &Path, game: &str, params: &[&str], games: usize, seed: u32) -> 
 
 /// A record as toroid replays it (`toroid replay --json`).
 fn toroid_view(record: &Path) -> Value {
-    let out = Command::new(TOROID)
+    let replay = run(Command::new(TOROID)
         .args(["replay", "--json", "--record"])
-        .arg(record)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+        .arg(record));
+    serde_json::from_slice(&replay).unwrap()
 }
 
 /// The final board of a record as toroid replays it.
@@ -105,21 +97,7 @@ fn toroid_board(record: &Path) -> Value {
 
 /// sgfmill's answer for each record, by file.
 fn sgfmill(records: &[PathBuf]) -> Vec<Value> {
-    let out = Command::new(python())
-        .arg(REPLAY)
-        .args(records)
-        .output()
-        .expect("the test's Python runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
+    json_lines(Command::new(python()).arg(REPLAY).args(records))
 }
 
 #[test]

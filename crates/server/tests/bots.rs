@@ -5,23 +5,10 @@ mod common;
 
 use common::{challenge_accepted, register, to_move, Bot, Client, WAIT};
 use serde_json::{json, Value};
-use toroid_server::{Config, Limits, Server};
+use toroid_server::{Limits, Server};
 
 async fn start() -> (Server, String, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        port: 0,
-        data: dir.path().join("data"),
-        limits: Limits {
-            requests_per_second: 10_000,
-            request_burst: 10_000,
-            ..Limits::default()
-        },
-        ..Config::default()
-    };
-    let server = Server::start(config).await.unwrap();
-    let base = format!("http://{}", server.addr);
-    (server, base, dir)
+    common::server_with(Limits::default()).await
 }
 
 #[tokio::test]
@@ -441,21 +428,11 @@ async fn tokens_are_rotated_and_bots_deleted_by_their_owner() {
 
 /// The server with claims of victory allowed one second after a bot leaves.
 async fn start_with_short_grace() -> (Server, String, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        port: 0,
-        data: dir.path().join("data"),
-        limits: Limits {
-            requests_per_second: 10_000,
-            request_burst: 10_000,
-            leave_grace: std::time::Duration::from_secs(1),
-            ..Limits::default()
-        },
-        ..Config::default()
-    };
-    let server = Server::start(config).await.unwrap();
-    let base = format!("http://{}", server.addr);
-    (server, base, dir)
+    common::server_with(Limits {
+        leave_grace: std::time::Duration::from_secs(1),
+        ..Limits::default()
+    })
+    .await
 }
 
 /// A bot is told everything about a game when it starts and again when it reconnects, and
@@ -978,18 +955,11 @@ async fn refusals_close_with_a_code_and_a_reason() {
 /// offline from then on.
 #[tokio::test]
 async fn a_silent_bot_is_dropped_by_the_ping_timeout() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        port: 0,
-        data: dir.path().join("data"),
-        limits: Limits {
-            ping_interval: std::time::Duration::from_millis(200),
-            ..Limits::default()
-        },
-        ..Config::default()
-    };
-    let server = Server::start(config).await.unwrap();
-    let base = format!("http://{}", server.addr);
+    let (_server, base, _dir) = common::server_with(Limits {
+        ping_interval: std::time::Duration::from_millis(200),
+        ..Limits::default()
+    })
+    .await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     // Connected, then deaf: it reads nothing, so it answers no ping.

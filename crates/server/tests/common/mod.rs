@@ -34,6 +34,28 @@ pub async fn fresh_postgres_database() -> String {
     format!("{server}/{name}")
 }
 
+/// A server on a free loopback port with its own database in a temporary directory, under
+/// `limits` with the request limits lifted (tests send requests fast): the server, its
+/// base URL, and the directory, which lives as long as it is held.
+pub async fn server_with(
+    limits: toroid_server::Limits,
+) -> (toroid_server::Server, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = toroid_server::Config {
+        port: 0,
+        data: dir.path().join("data"),
+        limits: toroid_server::Limits {
+            requests_per_second: 10_000,
+            request_burst: 10_000,
+            ..limits
+        },
+        ..toroid_server::Config::default()
+    };
+    let server = toroid_server::Server::start(config).await.unwrap();
+    let base = format!("http://{}", server.addr);
+    (server, base, dir)
+}
+
 /// How long a test waits for a message before it fails.
 pub const WAIT: Duration = Duration::from_secs(20);
 
