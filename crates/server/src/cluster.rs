@@ -126,6 +126,10 @@ return 0
     )
 });
 
+/// How long a player's presence is kept in Redis after it was last refreshed: longer than
+/// any grace time, short enough that finished games leave nothing behind for long.
+const PRESENCE_KEPT: Duration = Duration::from_secs(24 * 3600);
+
 /// Longest a node holds the seek queue's lock: it lets go at once, this only bounds the
 /// wait for a node that died holding it.
 const SEEK_LOCK: Duration = Duration::from_secs(2);
@@ -246,6 +250,31 @@ impl Cluster {
             .invoke_async::<i64>(&mut self.connection())
             .await
             .map(drop)
+    }
+
+    /// The person playing `color` in game `game` was present at `at` (on this node).
+    pub async fn player_seen(&self, game: &str, color: Color, at: i64) -> redis::RedisResult<()> {
+        let key = self.key(&format!("seen:{game}"));
+        redis::pipe()
+            .hset(&key, color.name(), at)
+            .ignore()
+            .pexpire(&key, PRESENCE_KEPT.as_millis() as i64)
+            .ignore()
+            .query_async(&mut self.connection())
+            .await
+    }
+
+    /// When the person playing `color` in game `game` was last present on any node.
+    pub async fn player_last_seen(
+        &self,
+        game: &str,
+        color: Color,
+    ) -> redis::RedisResult<Option<i64>> {
+        redis::cmd("HGET")
+            .arg(self.key(&format!("seen:{game}")))
+            .arg(color.name())
+            .query_async(&mut self.connection())
+            .await
     }
 
     /// The bots connected to the nodes that live, by id.

@@ -28,6 +28,8 @@ pub enum StartError {
     Listen { addr: String, error: io::Error },
     #[error("cannot start: {0}")]
     Runtime(io::Error),
+    #[error("the leave grace ({grace:?}) must be longer than two ping intervals ({ping:?}): a person with the game open is seen again only at each ping")]
+    GraceTooShort { grace: Duration, ping: Duration },
 }
 
 /// A running server.
@@ -44,6 +46,10 @@ const STOP_GRACE: Duration = Duration::from_secs(3);
 
 impl Server {
     pub async fn start(config: Config) -> Result<Server, StartError> {
+        let (grace, ping) = (config.limits.leave_grace, config.limits.ping_interval);
+        if grace <= ping * 2 {
+            return Err(StartError::GraceTooShort { grace, ping });
+        }
         let url = match &config.database {
             Some(url) => url.clone(),
             None => Storage::sqlite_url(&config.data)?,

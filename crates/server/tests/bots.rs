@@ -426,10 +426,12 @@ async fn tokens_are_rotated_and_bots_deleted_by_their_owner() {
     register(&bob, "Rota").await;
 }
 
-/// The server with claims of victory allowed one second after a bot leaves.
+/// The server with claims of victory allowed one second after a player leaves (the grace
+/// must be longer than two ping intervals).
 async fn start_with_short_grace() -> (Server, String, tempfile::TempDir) {
     common::server_with(Limits {
         leave_grace: std::time::Duration::from_secs(1),
+        ping_interval: std::time::Duration::from_millis(200),
         ..Limits::default()
     })
     .await
@@ -704,7 +706,7 @@ async fn draws_aborts_and_claims_of_victory() {
     let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
     let id = created.body["id"].as_str().unwrap().to_string();
     bot.expect("start").await;
-    // A person's presence is not tracked: the bot cannot claim.
+    // Alice has just made the game: she is not gone, so the bot cannot claim.
     bot.send(json!({"type": "claim-victory", "game_id": id}))
         .await;
     assert_eq!(bot.expect("error").await["code"], "conflict");
@@ -973,4 +975,54 @@ async fn a_silent_bot_is_dropped_by_the_ping_timeout() {
     assert_eq!(nobody.get("/api/bots").await.body, json!({"online": []}));
     // What it reads now ends with the end of the connection.
     assert_eq!(bot.close_frame().await, None, "dropped, not refused");
+}
+
+/// Reads `bot`'s socket for `ms` milliseconds (answering pings); whether nothing came.
+async fn idle(bot: &mut Bot, ms: u64) -> bool {
+    let wait = std::time::Duration::from_millis(ms);
+    tokio::time::timeout(wait, bot.next()).await.is_err()
+}
+
+/// A person whose game WebSocket is open stays present (renewed at every ping), so the bot
+/// cannot claim victory; once the socket has been closed for the grace time, it can.
+#[tokio::test]
+async fn victory_is_claimed_over_a_person_only_once_her_socket_is_gone() {
+    let (_server, base, _dir) = common::server_with(Limits {
+        ping_interval: std::time::Duration::from_millis(100),
+        leave_grace: std::time::Duration::from_millis(600),
+        ..Limits::default()
+    })
+    .await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    bot.expect("start").await;
+    // Alice's page: a socket that reads, and so answers the pings.
+    let (mut socket, _) = alice.watch(&id).await;
+    let page = tokio::spawn(async move {
+        loop {
+            socket.next().await;
+        }
+    });
+    // The bot reads meanwhile, and so answers the pings too.
+    assert!(idle(&mut bot, 1200).await, "no message meanwhile");
+    let claim = json!({"type": "claim-victory", "game_id": id});
+    bot.send(claim.clone()).await;
+    let refused = bot.next_of("error").await;
+    assert_eq!(refused["code"], "conflict", "{refused}");
+    // She closes the page; after the grace time the bot may claim.
+    page.abort();
+    let _ = page.await;
+    assert!(idle(&mut bot, 1000).await, "no message meanwhile");
+    bot.send(claim).await;
+    let over = bot.next_of("game-over").await;
+    assert_eq!(
+        (
+            over["result"]["winner"].as_str(),
+            over["result"]["reason"].as_str()
+        ),
+        (Some("white"), Some("left"))
+    );
 }

@@ -23,6 +23,7 @@ use crate::api::GameState;
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
 use crate::hub::{Action, LiveGame};
+use toroid_rules::Color;
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
@@ -93,12 +94,37 @@ async fn state_message(live: &LiveGame, viewer: Option<&str>) -> Message {
 }
 
 async fn serve(socket: WebSocket, state: AppState, live: Arc<LiveGame>, viewer: Option<String>) {
+    // A player's open socket keeps them present (an opponent may claim victory only over
+    // someone gone for the grace time): noted now, at every ping, and when it closes.
+    let player = match viewer.as_deref() {
+        Some(session) => live.game.lock().await.color_of(session),
+        None => None,
+    };
+    seen(&state, &live, player).await;
+    play(socket, &state, &live, viewer.as_deref(), player).await;
+    seen(&state, &live, player).await;
+}
+
+async fn seen(state: &AppState, live: &LiveGame, player: Option<Color>) {
+    if let Some(color) = player {
+        state.hub.player_seen(live, color).await;
+    }
+}
+
+/// Carries the game's states to the socket and its messages to the game, until either
+/// side ends; a `player`'s presence is renewed at every ping the server sends.
+async fn play(
+    socket: WebSocket,
+    state: &AppState,
+    live: &LiveGame,
+    viewer: Option<&str>,
+    player: Option<Color>,
+) {
     let (mut sink, mut stream) = socket.split();
     let mut updates = live.updates.subscribe();
     let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
-    let viewer = viewer.as_deref();
     let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
-    if sink.send(state_message(&live, viewer).await).await.is_err() {
+    if sink.send(state_message(live, viewer).await).await.is_err() {
         return;
     }
     loop {
@@ -110,7 +136,7 @@ async fn serve(socket: WebSocket, state: AppState, live: Arc<LiveGame>, viewer: 
                         let refused = if limiter.check().is_err() {
                             Some(ApiError::RateLimited)
                         } else {
-                            act(&state, &live, viewer, &body).await.err()
+                            act(state, live, viewer, &body).await.err()
                         };
                         refused.map(|e| text(&ServerMessage::from(&e)))
                     }
@@ -123,11 +149,14 @@ async fn serve(socket: WebSocket, state: AppState, live: Arc<LiveGame>, viewer: 
             }
             update = updates.recv() => match update {
                 // Lagging behind only means some states were skipped: send the latest.
-                Ok(()) | Err(RecvError::Lagged(_)) => Some(state_message(&live, viewer).await),
+                Ok(()) | Err(RecvError::Lagged(_)) => Some(state_message(live, viewer).await),
                 Err(RecvError::Closed) => return,
             },
             beat = heartbeat.beat() => match beat {
-                Beat::Ping(ping) => Some(ping),
+                Beat::Ping(message) => {
+                    seen(state, live, player).await;
+                    Some(message)
+                }
                 Beat::Drop => return,
             },
         };

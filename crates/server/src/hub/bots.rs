@@ -22,7 +22,7 @@ use crate::storage::{BotKey, BotRow, SessionRow, TimeControl, Write};
 use super::{lock, Hub};
 
 /// What a failure to reach Redis is answered.
-fn unreachable(error: redis::RedisError) -> ApiError {
+pub(super) fn unreachable(error: redis::RedisError) -> ApiError {
     tracing::error!(%error, "Redis failed");
     ApiError::Busy("the cluster's message broker cannot be reached; try again soon")
 }

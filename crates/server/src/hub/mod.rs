@@ -51,6 +51,8 @@ pub struct LiveGame {
     pub updates: broadcast::Sender<()>,
     /// Wakes the referee after every change.
     pub wake: Notify,
+    /// When each colour's person was last present here (`Hub::player_seen`).
+    seen: Mutex<[Option<i64>; 2]>,
 }
 
 pub struct Hub {
@@ -112,6 +114,7 @@ impl LiveGame {
                 .collect(),
             updates: broadcast::channel(16).0,
             wake: Notify::new(),
+            seen: Mutex::new([None, None]),
             game: tokio::sync::Mutex::new(game),
         }
     }

@@ -11,7 +11,7 @@ use crate::game::{Actor, Game, GameError, MoveInput};
 use crate::ids::now_ms;
 use crate::seat::Seat;
 
-use super::{Hub, LiveGame};
+use super::{lock, Hub, LiveGame};
 
 /// What a player may do in a live game besides moving, named as in the API
 /// (`POST /api/games/{id}/{action}`, and the `type` of a WebSocket message).
@@ -47,6 +47,7 @@ impl Hub {
         }
         let change = game.prepare_move(actor, ply, input, now, now_ms())?;
         self.commit(live, &mut game, change).await?;
+        self.acted(live, &game, actor).await;
         Ok(game.state(actor.viewer(), Instant::now()))
     }
 
@@ -68,37 +69,70 @@ impl Hub {
             Action::Abort => game.prepare_abort(actor, now, at)?,
             Action::ClaimVictory => {
                 let change = game.prepare_claim_victory(actor, now, at)?;
-                self.check_opponent_gone(&game, actor).await?;
+                self.check_opponent_gone(live, &game, actor).await?;
                 change
             }
         };
         if !change.writes.is_empty() {
             self.commit(live, &mut game, change).await?;
         }
+        self.acted(live, &game, actor).await;
         Ok(game.state(actor.viewer(), Instant::now()))
     }
 
-    /// Whether `actor`'s opponent in `game` has left: a registered bot that has been
-    /// disconnected for `Limits::leave_grace`. (A person's presence is not tracked across the
-    /// nodes of a cluster; against a person, the clock or the abandon rule ends the game.)
-    async fn check_opponent_gone(&self, game: &Game, actor: Actor<'_>) -> Result<(), ApiError> {
+    /// A person who acts in a game is present in it.
+    async fn acted(&self, live: &LiveGame, game: &Game, actor: Actor<'_>) {
+        if let Actor::Session(session) = actor {
+            if let Some(color) = game.color_of(session) {
+                self.player_seen(live, color).await;
+            }
+        }
+    }
+
+    /// The person playing `color` in `live` is present now: a WebSocket of theirs on the
+    /// game is open (refreshed at every ping) or they act. Kept in the game here, and in
+    /// Redis for the other nodes of a cluster.
+    pub async fn player_seen(&self, live: &LiveGame, color: Color) {
+        let now = now_ms();
+        lock(&live.seen)[color.index()] = Some(now);
+        if let Some(cluster) = &self.cluster {
+            if let Err(error) = cluster.player_seen(&live.id, color, now).await {
+                tracing::warn!(game = %live.id, %error, "cannot share a player's presence");
+            }
+        }
+    }
+
+    /// Whether `actor`'s opponent in `game` has been gone for `Limits::leave_grace`: a
+    /// registered bot disconnected that long, or a person with no WebSocket open on the game
+    /// and no action that long (counted from the game's creation at most). A house bot
+    /// never leaves.
+    async fn check_opponent_gone(
+        &self,
+        live: &LiveGame,
+        game: &Game,
+        actor: Actor<'_>,
+    ) -> Result<(), ApiError> {
         let grace = self.limits.leave_grace;
         let present = Err(GameError::OpponentPresent(grace).into());
         let mine = game.colors_of(actor);
-        let Some(opponent) = Color::BOTH
-            .into_iter()
-            .find(|c| !mine.contains(c))
-            .and_then(|c| game.seats[c.index()].as_ref())
-            .and_then(Seat::bot_id)
-        else {
+        let Some(color) = Color::BOTH.into_iter().find(|c| !mine.contains(c)) else {
             return present;
         };
-        if self.bot_online(opponent).await? {
-            return present;
-        }
-        let gone_since = self.storage.bot_seen_until(opponent).await?;
-        // A bot that never connected is gone since the game started.
-        let since = gone_since.unwrap_or(game.created_at).max(game.created_at);
+        let last_seen = match &game.seats[color.index()] {
+            Some(Seat::Bot { bot, .. }) => {
+                if self.bot_online(bot).await? {
+                    return present;
+                }
+                self.storage.bot_seen_until(bot).await?
+            }
+            Some(Seat::Person { .. }) => match &self.cluster {
+                Some(cluster) => (cluster.player_last_seen(&live.id, color).await)
+                    .map_err(super::bots::unreachable)?,
+                None => lock(&live.seen)[color.index()],
+            },
+            Some(Seat::House { .. }) | None => return present,
+        };
+        let since = last_seen.unwrap_or(game.created_at).max(game.created_at);
         match now_ms() - since >= grace.as_millis() as i64 {
             true => Ok(()),
             false => present,
