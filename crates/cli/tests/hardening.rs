@@ -205,6 +205,7 @@ async fn sessions_sign_out_and_expire_and_names_are_checked() {
             token_hash: hash_secret(&format!("token-{name}")),
             created_at: now - idle,
             last_seen_at: now - idle,
+            account_id: None,
         };
         let writes = vec![
             Write::Session(row("old", SESSION_IDLE_MS + 60_000)),

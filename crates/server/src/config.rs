@@ -77,6 +77,8 @@ pub struct Limits {
     /// New sessions from one IP address per hour, and on the whole server per minute.
     pub sessions_per_address_per_hour: u32,
     pub sessions_per_minute: u32,
+    /// Sign-in attempts per minute from one address, and for one account name.
+    pub sign_ins_per_minute: u32,
     /// A game without a clock that has seen no move (or join) for this long is abandoned:
     /// aborted without a result.
     pub abandon_after: Duration,
@@ -111,6 +113,7 @@ impl Default for Limits {
             unfinished_games: 10_000,
             sessions_per_address_per_hour: 30,
             sessions_per_minute: 600,
+            sign_ins_per_minute: 10,
             abandon_after: Duration::from_secs(24 * 3600),
             leave_grace: Duration::from_secs(60),
             analysis: Duration::from_secs(2),

@@ -24,6 +24,8 @@ pub enum ApiError {
     NoSession,
     #[error("no valid bot token: send 'Authorization: Bearer TOKEN'")]
     BadToken,
+    #[error("no account has this name and password")]
+    BadCredentials,
     #[error("{0}")]
     Declined(String),
     #[error("you are not a player of this game")]
@@ -69,6 +71,7 @@ impl ApiError {
             ApiError::NotFound(_) => "not-found",
             ApiError::NoSession => "no-session",
             ApiError::BadToken => "bad-token",
+            ApiError::BadCredentials => "bad-credentials",
             ApiError::Declined(_) => "declined",
             ApiError::NotAPlayer => "not-a-player",
             ApiError::NoAnalysis => "no-analysis",
@@ -92,7 +95,7 @@ impl ApiError {
     pub fn status(&self) -> u16 {
         match self {
             ApiError::BadJson(_) | ApiError::BadRequest(_) => 400,
-            ApiError::NoSession | ApiError::BadToken => 401,
+            ApiError::NoSession | ApiError::BadToken | ApiError::BadCredentials => 401,
             ApiError::NotAPlayer | ApiError::NoAnalysis | ApiError::CrossOrigin(_) => 403,
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed => 405,

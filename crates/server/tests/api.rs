@@ -796,3 +796,95 @@ async fn the_history_gives_every_board_as_the_rules_made_it() {
         "ba's step up reaches de"
     );
 }
+
+/// A guest claims its name with a password (its bots become the account's), signs in with
+/// it from elsewhere whatever the name's case; names are unique whatever their case, guests
+/// cannot take them, bad passwords and wrong credentials are refused alike, and sign-in
+/// attempts are limited.
+#[tokio::test]
+async fn accounts_claim_names_and_sign_in() {
+    let (_server, base, _dir) = common::server_with(toroid_server::Limits::default()).await;
+    let guest = Client::person(&base, "alice").await;
+    let token = common::register(&guest, "alices-bot").await;
+    assert!(!token.is_empty());
+    let short = guest
+        .post(
+            "/api/accounts",
+            json!({"name": "Alice", "password": "short"}),
+        )
+        .await;
+    assert_eq!((short.status, short.code()), (400, "bad-request"));
+    let claimed = guest
+        .post(
+            "/api/accounts",
+            json!({"name": "Alice", "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(claimed.status, 201, "{:?}", claimed.body);
+    assert_eq!(
+        (&claimed.body["name"], &claimed.body["account"]),
+        (&json!("Alice"), &json!(true))
+    );
+    // The guest's session is now the account's.
+    let me = guest.get("/api/session").await.body;
+    assert_eq!(
+        (&me["name"], &me["account"]),
+        (&json!("Alice"), &json!(true))
+    );
+
+    // Taken whatever the case, by an account or by a guest.
+    let anyone = Client::anonymous(&base);
+    let taken = anyone
+        .post(
+            "/api/accounts",
+            json!({"name": "ALICE", "password": "another one"}),
+        )
+        .await;
+    assert_eq!((taken.status, taken.code()), (409, "conflict"));
+    let as_guest = anyone.sign_in("aLiCe").await.unwrap_err();
+    assert_eq!((as_guest.status, as_guest.code()), (409, "conflict"));
+
+    // Wrong password and unknown name: the same answer.
+    for (name, password) in [("alice", "wrong password"), ("nobody", "correct horse")] {
+        let body = json!({"name": name, "password": password});
+        let refused = anyone.new_session("/api/session", body).await.unwrap_err();
+        assert_eq!((refused.status, refused.code()), (401, "bad-credentials"));
+        assert_eq!(
+            refused.body["error"]["message"],
+            "no account has this name and password"
+        );
+    }
+    // The right one, in another case, from elsewhere: the account's session, with its bot.
+    let body = json!({"name": "ALICE", "password": "correct horse"});
+    let elsewhere = anyone.new_session("/api/session", body).await.unwrap();
+    let me = elsewhere.get("/api/session").await.body;
+    assert_eq!(
+        (&me["name"], &me["account"]),
+        (&json!("Alice"), &json!(true))
+    );
+    let bots = elsewhere.get("/api/bots/mine").await.body;
+    assert_eq!(bots["bots"][0]["name"], "alices-bot", "{bots}");
+
+    // A new account without a session gets one.
+    let bob = anyone
+        .new_session(
+            "/api/accounts",
+            json!({"name": "bob", "password": "bobs password"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(bob.get("/api/session").await.body["account"], true);
+
+    // Sign-in attempts are limited (10 a minute by address and by name).
+    let mut limited = None;
+    for attempt in 0..12 {
+        let body = json!({"name": "bob", "password": format!("guess {attempt}")});
+        let refused = anyone.new_session("/api/session", body).await.unwrap_err();
+        if refused.status == 429 {
+            limited = Some(attempt);
+            break;
+        }
+        assert_eq!(refused.code(), "bad-credentials");
+    }
+    assert!(limited.is_some(), "sign-in attempts are limited");
+}

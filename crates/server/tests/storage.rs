@@ -76,6 +76,7 @@ fn session(n: u32) -> SessionRow {
         token_hash: format!("hash-{n}"),
         created_at: 1_000 + i64::from(n),
         last_seen_at: 2_000 + i64::from(n),
+        account_id: None,
     }
 }
 
@@ -385,7 +386,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
     }
     {
         // Back to version 2, with the code in plain as version 2 stored it (and without
-        // what versions 4 and 5 added).
+        // what versions 4 to 6 added).
         let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
@@ -395,6 +396,8 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
             "ALTER TABLE games DROP COLUMN white_name",
             "ALTER TABLE games DROP COLUMN draw_offer",
             "ALTER TABLE bots DROP COLUMN seen_until",
+            "DROP TABLE accounts",
+            "ALTER TABLE sessions DROP COLUMN account_id",
             "DROP TABLE referees",
             "DROP TABLE cluster",
             "ALTER TABLE games DROP COLUMN plies",

@@ -50,6 +50,7 @@ pub fn router(state: AppState) -> Router {
                 .get(routes::get_session)
                 .delete(routes::end_session),
         )
+        .route("/accounts", post(routes::create_account))
         .route("/rules", get(routes::rules))
         .route("/levels", get(routes::levels))
         .route("/games", post(routes::create_game).get(routes::list_games))

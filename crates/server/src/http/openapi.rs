@@ -20,6 +20,7 @@ use super::{bot_ws, routes, ws};
         routes::create_session,
         routes::get_session,
         routes::end_session,
+        routes::create_account,
         routes::rules,
         routes::levels,
         routes::create_game,
@@ -48,7 +49,7 @@ use super::{bot_ws, routes, ws};
     components(schemas(super::bot_protocol::FromBot, super::bot_protocol::ToBot)),
     modifiers(&BotToken),
     tags(
-        (name = "sessions", description = "Guest sessions: a name and a cookie"),
+        (name = "sessions", description = "Guest sessions (a name and a cookie) and accounts (a name claimed with a password)"),
         (name = "games", description = "Creating, finding and reading games"),
         (name = "play", description = "Moves, resignations, draws, aborts and claims, over HTTP or the WebSocket"),
         (name = "bots", description = "Registered bots and their WebSocket (docs/protocol.md)"),

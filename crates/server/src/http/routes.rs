@@ -16,48 +16,96 @@ use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
 use super::AppState;
 use crate::api::{
     AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
-    MoveRequest, NewBot, NewGame, NewSession, OnlineBots, OwnBot, OwnBots, SeekView, SessionView,
+    MoveRequest, NewAccount, NewBot, NewGame, NewSession, OnlineBots, OwnBot, OwnBots, SeekView,
+    SessionView,
 };
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
 use crate::hub::Action;
-use crate::storage::{BotRow, Status};
+use crate::storage::{BotRow, SessionRow, Status};
 
 /// Games a list returns when the query does not say.
 const DEFAULT_LIST: u32 = 50;
 /// Analysis time when the query does not say.
 const DEFAULT_ANALYSIS_MS: u64 = 500;
 
-/// Starts a guest session and sets its cookie.
+/// Starts a guest session, or with a password signs in to an account; sets its cookie.
 #[utoipa::path(post, path = "/api/session", tag = "sessions", request_body = NewSession,
     responses((status = 201, body = SessionView, description = "Also sets the toroid_session cookie"),
-        (status = 400, body = ErrorBody)))]
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody, description = "bad-credentials: no account has this name and password"),
+        (status = 409, body = ErrorBody, description = "a guest may not take an account's name"),
+        (status = 429, body = ErrorBody, description = "too many sign-in attempts")))]
 pub async fn create_session(
     State(state): State<AppState>,
     ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
     ApiJson(request): ApiJson<NewSession>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let (session, token) = (state.hub)
-        .create_session(&request.name, address.ip())
-        .await?;
-    // A year: guest sessions have no password, the cookie is all there is.
-    let cookie =
-        format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000");
-    let body = SessionView {
-        id: session.id,
-        name: session.name,
+    let (session, token) = match &request.password {
+        Some(password) => {
+            (state.hub)
+                .sign_in(&request.name, password, address.ip())
+                .await?
+        }
+        None => {
+            (state.hub)
+                .create_session(&request.name, address.ip())
+                .await?
+        }
     };
-    Ok((StatusCode::CREATED, [(SET_COOKIE, cookie)], Json(body)))
+    Ok((
+        StatusCode::CREATED,
+        [(SET_COOKIE, session_cookie(&token))],
+        Json(session_view(&session)),
+    ))
+}
+
+/// Claims a name with a password: a new account, which the asker's guest session (if any)
+/// is signed in to, its bots becoming the account's; else a new session and its cookie.
+#[utoipa::path(post, path = "/api/accounts", tag = "sessions", request_body = NewAccount,
+    responses((status = 201, body = SessionView, description = "Sets the toroid_session cookie when the session is new"),
+        (status = 400, body = ErrorBody, description = "a bad name, or a password not of 8 to 128 characters"),
+        (status = 409, body = ErrorBody, description = "the name is taken, whatever its case")))]
+pub async fn create_account(
+    State(state): State<AppState>,
+    ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
+    Viewer(guest): Viewer,
+    ApiJson(request): ApiJson<NewAccount>,
+) -> Result<axum::response::Response, ApiError> {
+    let (session, token) = (state.hub)
+        .create_account(guest, &request.name, &request.password, address.ip())
+        .await?;
+    let body = Json(session_view(&session));
+    Ok(match token {
+        Some(token) => (
+            StatusCode::CREATED,
+            [(SET_COOKIE, session_cookie(&token))],
+            body,
+        )
+            .into_response(),
+        None => (StatusCode::CREATED, body).into_response(),
+    })
+}
+
+/// The cookie of a session. A year: a guest session has no password, the cookie is all
+/// there is.
+fn session_cookie(token: &str) -> String {
+    format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000")
+}
+
+fn session_view(session: &SessionRow) -> SessionView {
+    SessionView {
+        id: session.id.clone(),
+        name: session.name.clone(),
+        account: session.account_id.is_some(),
+    }
 }
 
 /// The session of the cookie.
 #[utoipa::path(get, path = "/api/session", tag = "sessions",
     responses((status = 200, body = SessionView), (status = 401, body = ErrorBody)))]
 pub async fn get_session(Player(session): Player) -> Json<SessionView> {
-    Json(SessionView {
-        id: session.id,
-        name: session.name,
-    })
+    Json(session_view(&session))
 }
 
 /// Signs out: the session ends at once and its cookie is cleared. Its games keep their

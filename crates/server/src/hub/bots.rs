@@ -59,7 +59,7 @@ impl Hub {
     /// The bots `owner` registered, and which of them are connected now.
     pub async fn bots_of(&self, owner: &SessionRow) -> Result<Vec<(BotRow, bool)>, ApiError> {
         let online = self.online_bots().await?;
-        Ok((self.storage.bots_of(&owner.id).await?)
+        Ok((self.storage.bots_of(owner.owner_id()).await?)
             .into_iter()
             .map(|bot| {
                 let connected = online.contains(&bot.name);
@@ -72,7 +72,7 @@ impl Hub {
     /// another's bot is none of this session's business).
     async fn own_bot(&self, owner: &SessionRow, name: &str) -> Result<BotRow, ApiError> {
         match self.storage.bot(BotKey::Name(name)).await? {
-            Some(bot) if bot.owner == owner.id => Ok(bot),
+            Some(bot) if bot.owner == owner.owner_id() => Ok(bot),
             _ => Err(ApiError::NotFound(format!("your bot '{name}'"))),
         }
     }

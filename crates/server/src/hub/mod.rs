@@ -9,6 +9,7 @@
 //! change made on an outdated copy, and a game's referee runs on the node that holds its
 //! lease.
 
+mod accounts;
 mod bots;
 mod lobby;
 mod play;
@@ -75,6 +76,9 @@ pub struct Hub {
     /// New sessions per address and on the whole server.
     new_sessions_by_address: DefaultKeyedRateLimiter<IpAddr>,
     new_sessions: DefaultDirectRateLimiter,
+    /// Sign-in attempts by address and by account name.
+    sign_ins_by_address: DefaultKeyedRateLimiter<IpAddr>,
+    sign_ins_by_name: DefaultKeyedRateLimiter<String>,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
     stopping: watch::Sender<bool>,
@@ -138,6 +142,12 @@ impl Hub {
             ),
             new_sessions: RateLimiter::direct(Quota::per_minute(at_least_one(
                 limits.sessions_per_minute,
+            ))),
+            sign_ins_by_address: RateLimiter::keyed(Quota::per_minute(at_least_one(
+                limits.sign_ins_per_minute,
+            ))),
+            sign_ins_by_name: RateLimiter::keyed(Quota::per_minute(at_least_one(
+                limits.sign_ins_per_minute,
             ))),
             storage,
             limits,

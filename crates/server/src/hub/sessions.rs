@@ -5,6 +5,8 @@ use std::net::IpAddr;
 
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
+
+use super::accounts::name_key;
 use crate::storage::{BotKey, BotRow, SessionRow, Write};
 
 use super::{Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
@@ -34,7 +36,7 @@ fn imitates_house_bot(name: &str) -> Result<(), ApiError> {
 
 /// A person's name, trimmed: 1 to [`MAX_NAME`] characters, with no control, bidirectional
 /// or invisible characters, and not a house bot's.
-fn person_name(name: &str) -> Result<&str, ApiError> {
+pub(super) fn person_name(name: &str) -> Result<&str, ApiError> {
     let name = name.trim();
     let bad = |c: char| c.is_control() || hides_or_reorders(c);
     if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(bad) {
@@ -48,33 +50,20 @@ fn person_name(name: &str) -> Result<&str, ApiError> {
 }
 
 impl Hub {
-    /// A new guest session for a person at `address`, within the limits on new sessions.
+    /// A new guest session for a person at `address`, within the limits on new sessions. A
+    /// guest may not take an account's name, whatever its case.
     pub async fn create_session(
         &self,
         name: &str,
         address: IpAddr,
     ) -> Result<(SessionRow, String), ApiError> {
         let name = person_name(name)?;
-        if self.new_sessions_by_address.check_key(&address).is_err() {
-            return Err(ApiError::Limit(format!(
-                "{} new sessions an hour from one address at most; use the one you have",
-                self.limits.sessions_per_address_per_hour
+        if self.storage.account(&name_key(name)).await?.is_some() {
+            return Err(ApiError::Conflict(format!(
+                "'{name}' is an account's name: sign in with its password, or choose another"
             )));
         }
-        if self.new_sessions.check().is_err() {
-            return Err(ApiError::Busy(
-                "too many new sessions at once; try again in a minute",
-            ));
-        }
-        let token = new_secret();
-        let now = now_ms();
-        let session = SessionRow {
-            id: new_id(),
-            name: name.to_string(),
-            token_hash: hash_secret(&token),
-            created_at: now,
-            last_seen_at: now,
-        };
+        let (session, token) = self.new_session(name, None, address)?;
         self.storage
             .commit(vec![Write::Session(session.clone())])
             .await?;
@@ -137,7 +126,7 @@ impl Hub {
         let bot = BotRow {
             id: new_id(),
             name: name.to_string(),
-            owner: owner.id.clone(),
+            owner: owner.owner_id().to_string(),
             token_hash: hash_secret(&token),
             created_at: now_ms(),
         };

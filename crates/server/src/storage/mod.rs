@@ -16,7 +16,7 @@ use sqlx::{AnyConnection, AnyPool, Connection, Row};
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
-pub use rows::{BotRow, GameRow, MoveRow, SessionRow, Status, TimeControl, Write};
+pub use rows::{AccountRow, BotRow, GameRow, MoveRow, SessionRow, Status, TimeControl, Write};
 
 /// Why the database refused or failed.
 #[derive(Debug, Error)]
@@ -176,7 +176,7 @@ impl Storage {
 
     pub async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StorageError> {
         let row = sqlx::query(
-            "SELECT id, name, token_hash, created_at, last_seen_at FROM sessions
+            "SELECT id, name, token_hash, created_at, last_seen_at, account_id FROM sessions
              WHERE token_hash = $1",
         )
         .bind(token_hash)
@@ -189,6 +189,7 @@ impl Storage {
                 token_hash: r.try_get("token_hash")?,
                 created_at: r.try_get("created_at")?,
                 last_seen_at: r.try_get("last_seen_at")?,
+                account_id: r.try_get("account_id")?,
             })
         })
         .transpose()
@@ -296,6 +297,27 @@ impl Storage {
         .fetch_all(&self.readers)
         .await?;
         rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    /// The account whose name, in lowercase, is `name_key`.
+    pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
+        let row = sqlx::query(
+            "SELECT id, name, name_key, password_hash, created_at FROM accounts
+             WHERE name_key = $1",
+        )
+        .bind(name_key)
+        .fetch_optional(&self.readers)
+        .await?;
+        row.map(|r| {
+            Ok(AccountRow {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                name_key: r.try_get("name_key")?,
+                password_hash: r.try_get("password_hash")?,
+                created_at: r.try_get("created_at")?,
+            })
+        })
+        .transpose()
     }
 
     /// When bot `id`'s last connection ended; `None` if it never did.

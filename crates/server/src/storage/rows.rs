@@ -41,6 +41,27 @@ pub struct SessionRow {
     /// When the session was last used, to the hour (sessions idle for
     /// [`SESSION_IDLE_MS`](crate::hub::SESSION_IDLE_MS) expire).
     pub last_seen_at: i64,
+    /// The account the session is signed in to; `None` for a guest.
+    pub account_id: Option<String>,
+}
+
+impl SessionRow {
+    /// Who owns what the session registers (bots): its account, or the guest session.
+    pub fn owner_id(&self) -> &str {
+        self.account_id.as_deref().unwrap_or(&self.id)
+    }
+}
+
+/// An account: a person's name, claimed with a password.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRow {
+    pub id: String,
+    pub name: String,
+    /// The name in lowercase: names are unique whatever their case.
+    pub name_key: String,
+    /// The argon2id hash of the password, in the PHC string format.
+    pub password_hash: String,
+    pub created_at: i64,
 }
 
 /// A registered bot: its unique name, the session that registered it, its token's hash.
@@ -117,6 +138,14 @@ pub enum Write {
     EndSession {
         id: String,
     },
+    Account(AccountRow),
+    /// Guest session `session` claimed its name: it is signed in to account `account`,
+    /// under the account's name, and its bots are the account's.
+    ClaimName {
+        session: String,
+        account: String,
+        name: String,
+    },
     Bot(BotRow),
     /// A bot's token was replaced: the old one no longer opens its WebSocket.
     BotToken {
@@ -180,6 +209,8 @@ impl Write {
             Write::Session(_)
             | Write::SessionSeen { .. }
             | Write::EndSession { .. }
+            | Write::Account(_)
+            | Write::ClaimName { .. }
             | Write::Bot(_)
             | Write::BotToken { .. }
             | Write::BotSeen { .. }

@@ -103,6 +103,17 @@ const MIGRATIONS: &[&[Step]] = &[
         Sql("ALTER TABLE games ADD COLUMN draw_offer TEXT"),
         Sql("ALTER TABLE bots ADD COLUMN seen_until BIGINT"),
     ],
+    // Accounts: a name claimed with a password (hashed with argon2id), unique whatever its
+    // case (`name_key` is its lowercase); a session signed in to one.
+    &[
+        Sql("CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL)"),
+        Sql("ALTER TABLE sessions ADD COLUMN account_id TEXT"),
+    ],
 ];
 
 /// Creates the schema or brings it up to date, in one transaction.

@@ -57,14 +57,39 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), StorageError> {
     let query = match write {
         Write::Session(s) => sqlx::query(
-            "INSERT INTO sessions (id, name, token_hash, created_at, last_seen_at)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO sessions (id, name, token_hash, created_at, last_seen_at, account_id)
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(&s.id)
         .bind(&s.name)
         .bind(&s.token_hash)
         .bind(s.created_at)
-        .bind(s.last_seen_at),
+        .bind(s.last_seen_at)
+        .bind(&s.account_id),
+        Write::Account(a) => sqlx::query(
+            "INSERT INTO accounts (id, name, name_key, password_hash, created_at)
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&a.id)
+        .bind(&a.name)
+        .bind(&a.name_key)
+        .bind(&a.password_hash)
+        .bind(a.created_at),
+        Write::ClaimName {
+            session,
+            account,
+            name,
+        } => {
+            sqlx::query("UPDATE bots SET owner = $1 WHERE owner = $2")
+                .bind(account)
+                .bind(session)
+                .execute(&mut **tx)
+                .await?;
+            sqlx::query("UPDATE sessions SET account_id = $1, name = $2 WHERE id = $3")
+                .bind(account)
+                .bind(name)
+                .bind(session)
+        }
         Write::SessionSeen { id, at } => {
             sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
                 .bind(at)

@@ -111,9 +111,16 @@ impl Client {
 
     /// This client with a new guest session called `name`, or the server's refusal.
     pub async fn sign_in(&self, name: &str) -> Result<Client, Answer> {
+        self.new_session("/api/session", json!({ "name": name }))
+            .await
+    }
+
+    /// This client with the new session that posting `body` to `path` makes (a guest
+    /// session, a sign-in, an account), or the server's refusal.
+    pub async fn new_session(&self, path: &str, body: Value) -> Result<Client, Answer> {
         let response = (self.http)
-            .post(format!("{}/api/session", self.base))
-            .json(&json!({ "name": name }))
+            .post(format!("{}{path}", self.base))
+            .json(&body)
             .send()
             .await
             .unwrap();
