@@ -61,6 +61,8 @@ pub struct GameState {
     pub position: Arc<GameView>,
     #[schema(value_type = Option<ResultSchema>)]
     pub result: Option<Outcome>,
+    /// Whether the game changes its players' ratings.
+    pub rated: bool,
     /// The colour whose draw offer stands (`black` or `white`), null without one.
     #[schema(value_type = Option<String>)]
     pub draw_offer: Option<Color>,
@@ -109,6 +111,7 @@ pub struct GameSummary {
     #[schema(value_type = Option<ResultSchema>)]
     pub result: Option<Outcome>,
     pub plies: i64,
+    pub rated: bool,
     pub created_at: i64,
     pub finished_at: Option<i64>,
 }
@@ -149,6 +152,10 @@ pub struct NewGame {
     pub opponent: Opponent,
     #[serde(default)]
     pub color: ColorChoice,
+    /// Whether the game changes the players' ratings: only between accounts, registered
+    /// bots and house bots, with a clock, at the rule set's default parameters.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -328,4 +335,52 @@ pub struct OwnBots {
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct OnlineBots {
     pub online: Vec<String>,
+}
+
+/// A player's rating in one pool (a rule set), in `GET /api/leaderboard/{game}` and
+/// `GET /api/players/{name}`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct RatingView {
+    /// The player's name when last rated.
+    pub name: String,
+    /// `person` (an account), `bot` or `house`.
+    pub kind: &'static str,
+    /// The rule set.
+    pub pool: String,
+    /// Glicko-2, rounded to a tenth.
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    /// Rated games played in the pool.
+    pub games: i64,
+    /// While the deviation is above 110.
+    pub provisional: bool,
+}
+
+/// One point of a rating's history: the rating after a rated game.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct RatingPoint {
+    pub game_id: String,
+    /// Milliseconds since the Unix epoch.
+    pub at: i64,
+    pub rating: f64,
+}
+
+/// A pool's rating and its history, on a player's page.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct PoolRating {
+    #[serde(flatten)]
+    pub rating: RatingView,
+    pub history: Vec<RatingPoint>,
+}
+
+/// `GET /api/players/{name}`: a player's ratings in every pool with their history, its
+/// recent games, and an account's bots.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct PlayerPage {
+    pub name: String,
+    pub kind: &'static str,
+    pub ratings: Vec<PoolRating>,
+    pub games: Vec<GameSummary>,
+    pub bots: Vec<String>,
 }

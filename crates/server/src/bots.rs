@@ -43,6 +43,7 @@ pub struct Challenge {
     pub clock: Option<ClockSettings>,
     /// The colour the bot would play.
     pub color: Color,
+    pub rated: bool,
 }
 
 /// A bot waiting for an opponent, and what it accepts.

@@ -94,6 +94,8 @@ pub struct ChallengeRequest {
     pub clock: Option<ClockSettings>,
     /// The colour the bot would play.
     pub color: Color,
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A bot seeking a game, as the seek queue in Redis keeps it.

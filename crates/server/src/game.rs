@@ -81,6 +81,11 @@ pub enum MoveInput<'a> {
 }
 
 impl Change {
+    /// How the game ends with this change, if it does.
+    pub fn ending(&self) -> Option<Outcome> {
+        self.end
+    }
+
     /// A change at `at` that changes nothing yet.
     fn at(at: i64) -> Change {
         Change {
@@ -146,6 +151,8 @@ pub struct Game {
     /// The colour whose draw offer stands: the opponent accepts it by offering too, and
     /// declines it by moving (or saying so).
     pub draw_offer: Option<Color>,
+    /// Whether its end changes the players' ratings.
+    pub rated: bool,
 }
 
 /// When a restored game's running clock runs from.
@@ -221,6 +228,7 @@ impl Game {
             created_at: row.created_at,
             finished_at: row.finished_at,
             draw_offer: row.draw_offer,
+            rated: row.rated,
         };
         game.start_clock(clock_from);
         Ok(game)
@@ -613,6 +621,7 @@ impl Game {
             }),
             position: self.view.clone(),
             result: self.result,
+            rated: self.rated,
             draw_offer: self.draw_offer,
             you,
             invite,
@@ -692,6 +701,7 @@ mod tests {
         Seat::Person {
             session: session.into(),
             name: session.into(),
+            account: None,
         }
     }
 
@@ -718,6 +728,7 @@ mod tests {
             resumed_at: None,
             finished_at: None,
             draw_offer: None,
+            rated: false,
         }
     }
 

@@ -12,6 +12,9 @@ pub enum Seat {
     Person {
         session: String,
         name: String,
+        /// The account the session was signed in to when it sat down; none for a guest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<String>,
     },
     House {
         #[serde(with = "level_name")]
@@ -24,6 +27,29 @@ pub enum Seat {
 }
 
 impl Seat {
+    /// The seat of the person of `session`.
+    pub fn person(session: &crate::storage::SessionRow) -> Seat {
+        Seat::Person {
+            session: session.id.clone(),
+            name: session.name.clone(),
+            account: session.account_id.clone(),
+        }
+    }
+
+    /// The player's key in the rating pools (`account:ID`, `bot:ID`, `house:LEVEL`); `None`
+    /// for a guest, who plays only casual games.
+    pub fn rated_player(&self) -> Option<String> {
+        match self {
+            Seat::Person {
+                account: Some(account),
+                ..
+            } => Some(format!("account:{account}")),
+            Seat::Person { account: None, .. } => None,
+            Seat::Bot { bot, .. } => Some(format!("bot:{bot}")),
+            Seat::House { level } => Some(format!("house:{}", level.name())),
+        }
+    }
+
     /// `person`, `house` or `bot`.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -46,6 +46,9 @@ pub struct SeekTerms {
     pub game: String,
     pub params: ParamsTerms,
     pub clock: ClockTerms,
+    /// Rated seeks pair only with rated ones, at the default parameters with a clock.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 impl SeekTerms {
@@ -54,6 +57,7 @@ impl SeekTerms {
         game: &str,
         params: &SeekParams,
         clock: Option<&SeekClock>,
+        rated: bool,
     ) -> Result<SeekTerms, ApiError> {
         let start = new_position(game, &Map::new()).map_err(ApiError::BadRequest)?;
         let params = match params {
@@ -69,17 +73,27 @@ impl SeekTerms {
             Some(SeekClock::Range(range)) => range_terms(range)?,
             Some(SeekClock::Any(AnyWord::Any)) => ClockTerms::Any,
         };
+        if rated
+            && (clock == ClockTerms::None
+                || params != ParamsTerms::Any
+                    && params != ParamsTerms::Exactly(params_object(&start)))
+        {
+            return Err(ApiError::BadRequest(
+                "a rated seek asks for a clock (or any) and the default parameters (or any)".into(),
+            ));
+        }
         Ok(SeekTerms {
             game: start.kind().name().to_string(),
             params,
             clock,
+            rated,
         })
     }
 
     /// The game of a seek with these terms and one with `other`'s, if each accepts the
     /// other: its start and its clock.
     pub fn pair(&self, other: &SeekTerms) -> Option<(AnyGame, Option<TimeControl>)> {
-        if self.game != other.game {
+        if self.game != other.game || self.rated != other.rated {
             return None;
         }
         let params = match (&self.params, &other.params) {
@@ -88,6 +102,10 @@ impl SeekTerms {
             (ParamsTerms::Any, ParamsTerms::Any) => Map::new(),
         };
         let clock = pair_clocks(self.clock, other.clock)?;
+        // Two rated seeks that take any clock make a game without one, which is not rated.
+        if self.rated && clock.is_none() {
+            return None;
+        }
         let start = new_position(&self.game, &params).ok()?;
         Some((start, clock))
     }
@@ -107,7 +125,7 @@ impl SeekTerms {
             }
             ClockTerms::Any => json!("any"),
         };
-        json!({"game": self.game, "params": params, "clock": clock})
+        json!({"game": self.game, "params": params, "clock": clock, "rated": self.rated})
     }
 }
 
@@ -174,6 +192,7 @@ mod tests {
             game: "go".into(),
             params,
             clock,
+            rated: false,
         }
     }
 

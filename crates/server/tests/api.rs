@@ -888,3 +888,114 @@ async fn accounts_claim_names_and_sign_in() {
     }
     assert!(limited.is_some(), "sign-in attempts are limited");
 }
+
+/// A rated game changes both players' Glicko-2 ratings (in the same commit as its end); a
+/// casual game and an aborted rated game change neither; only accounts (and bots) play
+/// rated games, with a clock, at the default parameters; leaderboards and player pages
+/// show the ratings and their history.
+#[tokio::test]
+async fn rated_games_change_ratings_and_casual_ones_do_not() {
+    let (_server, base, _dir) = common::server_with(toroid_server::Limits::default()).await;
+    let alice = Client::anonymous(&base)
+        .new_session(
+            "/api/accounts",
+            json!({"name": "Alice", "password": "correct horse"}),
+        )
+        .await
+        .unwrap();
+    let game = |rated: bool, params: Value, clock: Value| {
+        json!({"game": "go", "params": params, "clock": clock, "rated": rated, "color": "black",
+               "opponent": {"kind": "house", "level": "random"}})
+    };
+    let clock = json!({"initial_s": 600, "increment_s": 0});
+    for (refused, why) in [
+        (game(true, json!({}), Value::Null), "a clock"),
+        (
+            game(true, json!({"size": 5}), clock.clone()),
+            "default parameters",
+        ),
+    ] {
+        let answer = alice.post("/api/games", refused).await;
+        assert_eq!(answer.status, 400, "{why}: {:?}", answer.body);
+        assert!(answer.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(why));
+    }
+    let guest = Client::person(&base, "guest").await;
+    let answer = guest
+        .post("/api/games", game(true, json!({}), clock.clone()))
+        .await;
+    assert_eq!(answer.status, 400);
+    assert!(answer.body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("accounts"));
+
+    let resign = |id: String| {
+        let alice = alice.clone();
+        async move {
+            let over = alice
+                .post(&format!("/api/games/{id}/resign"), json!({}))
+                .await;
+            assert_eq!(over.status, 200, "{:?}", over.body);
+            over.body
+        }
+    };
+    // Rated: Alice resigns at once; both are new, so 1500 goes to 1337.7 and 1662.3.
+    let rated = alice.create(game(true, json!({}), clock.clone())).await;
+    assert_eq!(rated["rated"], true);
+    resign(rated["id"].as_str().unwrap().into()).await;
+    let board = alice.get("/api/leaderboard/go").await.body;
+    let entry = |i: usize| {
+        (
+            board[i]["name"].clone(),
+            board[i]["rating"].clone(),
+            board[i]["games"].clone(),
+        )
+    };
+    assert_eq!(
+        entry(0),
+        (json!("random"), json!(1662.3), json!(1)),
+        "{board}"
+    );
+    assert_eq!(
+        entry(1),
+        (json!("Alice"), json!(1337.7), json!(1)),
+        "{board}"
+    );
+    assert_eq!(
+        (&board[1]["kind"], &board[1]["provisional"]),
+        (&json!("person"), &json!(true))
+    );
+    assert_eq!(board[1]["deviation"], 290.3);
+
+    // Casual, and a rated game aborted before anyone moved: no change.
+    let casual = alice.create(game(false, json!({}), clock.clone())).await;
+    resign(casual["id"].as_str().unwrap().into()).await;
+    let aborted = alice.create(game(true, json!({}), clock.clone())).await;
+    let id = aborted["id"].as_str().unwrap();
+    let over = alice
+        .post(&format!("/api/games/{id}/abort"), json!({}))
+        .await;
+    assert_eq!(over.body["result"]["reason"], "abort");
+    assert_eq!(alice.get("/api/leaderboard/go").await.body, board);
+
+    // The player pages.
+    let page = alice.get("/api/players/alice").await.body;
+    assert_eq!(
+        (&page["name"], &page["kind"]),
+        (&json!("Alice"), &json!("person"))
+    );
+    assert_eq!(page["ratings"][0]["pool"], "go");
+    assert_eq!(page["ratings"][0]["history"].as_array().unwrap().len(), 1);
+    assert_eq!(page["ratings"][0]["history"][0]["game_id"], rated["id"]);
+    assert_eq!(page["games"].as_array().unwrap().len(), 3, "{page}");
+    let house = alice.get("/api/players/random").await.body;
+    assert_eq!(
+        (&house["kind"], &house["ratings"][0]["rating"]),
+        (&json!("house"), &json!(1662.3))
+    );
+    assert_eq!(alice.get("/api/players/nobody").await.status, 404);
+    assert_eq!(alice.get("/api/leaderboard/chess").await.status, 404);
+}

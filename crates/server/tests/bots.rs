@@ -1026,3 +1026,39 @@ async fn victory_is_claimed_over_a_person_only_once_her_socket_is_gone() {
         (Some("white"), Some("left"))
     );
 }
+
+/// Rated seeks pair only with rated seeks, in a rated game with a clock, whose end rates
+/// both bots; a rated seek without a clock is refused.
+#[tokio::test]
+async fn rated_seeks_make_rated_games_between_bots() {
+    let (_server, base, _dir) = start().await;
+    let owner = Client::person(&base, "owner").await;
+    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
+    let mut one = Bot::connect(&base, &one, "one").await;
+    let mut two = Bot::connect(&base, &two, "two").await;
+    one.send(json!({"type": "seek", "game": "torus", "rated": true}))
+        .await;
+    assert_eq!(one.expect("error").await["code"], "bad-request");
+    let rated = json!({"type": "seek", "game": "torus", "rated": true,
+                       "clock": {"min_initial_s": 60, "max_initial_s": 300}});
+    one.send(rated.clone()).await;
+    one.expect("seeking").await;
+    // A casual seek does not pair with it.
+    two.send(json!({"type": "seek", "game": "torus", "clock": {"initial_s": 120}}))
+        .await;
+    two.expect("seeking").await;
+    two.send(rated).await;
+    two.expect("seeking").await;
+    let start = one.next_of("start").await;
+    assert_eq!(start["clock"]["initial_s"], 60.0);
+    let id = start["game_id"].clone();
+    assert_eq!(two.next_of("start").await["game_id"], id);
+    one.send(json!({"type": "resign", "game_id": id})).await;
+    one.next_of("game-over").await;
+    let board = owner.get("/api/leaderboard/torus").await.body;
+    let names: Vec<&str> = (board.as_array().unwrap().iter())
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["two", "one"], "{board}");
+    assert_eq!(board[0]["kind"], "bot");
+}

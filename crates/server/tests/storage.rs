@@ -93,6 +93,7 @@ fn game(id: &str, created_at: i64) -> GameRow {
             Some(Seat::Person {
                 session: "s1".into(),
                 name: "player 1".into(),
+                account: None,
             }),
             None,
         ],
@@ -107,6 +108,7 @@ fn game(id: &str, created_at: i64) -> GameRow {
         resumed_at: None,
         finished_at: None,
         draw_offer: None,
+        rated: false,
     }
 }
 
@@ -386,7 +388,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
     }
     {
         // Back to version 2, with the code in plain as version 2 stored it (and without
-        // what versions 4 to 6 added).
+        // what versions 4 to 7 added).
         let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
@@ -398,6 +400,10 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
             "ALTER TABLE bots DROP COLUMN seen_until",
             "DROP TABLE accounts",
             "ALTER TABLE sessions DROP COLUMN account_id",
+            "DROP TABLE rating_history",
+            "DROP INDEX ratings_by_pool",
+            "DROP TABLE ratings",
+            "ALTER TABLE games DROP COLUMN rated",
             "DROP TABLE referees",
             "DROP TABLE cluster",
             "ALTER TABLE games DROP COLUMN plies",

@@ -50,6 +50,10 @@ pub struct Args {
     /// Decline games without a clock.
     #[arg(long)]
     clocked_only: bool,
+    /// Which games to accept by rating: rated and casual (`any`), rated `only`, or `never`
+    /// rated; `only` also makes `--seek` ask for rated games.
+    #[arg(long, value_enum, default_value_t = RatedGames::Any)]
+    rated: RatedGames,
     /// Games played at once, each by its own engine process.
     #[arg(long, value_name = "N", default_value_t = 1)]
     max_games: usize,
@@ -67,6 +71,14 @@ pub struct Args {
     /// its time left).
     #[arg(long, value_name = "DURATION", default_value = "60s")]
     move_timeout: humantime::Duration,
+}
+
+/// Which games the bridge accepts by rating.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum RatedGames {
+    Any,
+    Only,
+    Never,
 }
 
 /// The protocol version the bridge speaks.
@@ -240,7 +252,16 @@ impl Bridge {
     fn seek_if_free(&self) {
         if let Some(kind) = self.args.seek {
             if self.games.len() < self.args.max_games {
-                self.send(json!({"type": "seek", "game": kind.name()}));
+                let rated = self.args.rated == RatedGames::Only;
+                // A rated game has a clock: three to ten minutes (two such seeks meet at
+                // three), or another seek's clock in that range.
+                let clock = match rated {
+                    true => json!({"min_initial_s": 180, "max_initial_s": 600}),
+                    false => Value::Null,
+                };
+                self.send(
+                    json!({"type": "seek", "game": kind.name(), "rated": rated, "clock": clock}),
+                );
             }
         }
     }

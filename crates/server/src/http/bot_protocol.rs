@@ -40,6 +40,9 @@ pub enum FromBot {
     /// (`crate::seek`).
     Seek {
         game: String,
+        /// Only rated games (with other rated seeks), or only casual ones.
+        #[serde(default)]
+        rated: bool,
         /// An object of parameters, or `"any"`.
         #[serde(default)]
         #[schema(value_type = Object)]
@@ -60,6 +63,8 @@ pub enum FromBot {
         opponent: Opponent,
         #[serde(default)]
         color: ColorChoice,
+        #[serde(default)]
+        rated: bool,
     },
     Move {
         game_id: String,
@@ -129,6 +134,7 @@ pub enum ToBot {
         /// The colour the bot would play.
         #[schema(value_type = String)]
         color: Color,
+        rated: bool,
     },
     /// The seek is taken: queued until another bot seeks a game that matches, or paired at
     /// once (`start` follows).

@@ -228,11 +228,12 @@ impl Connection {
             }
             FromBot::Seek {
                 game,
+                rated,
                 params,
                 clock,
             } => {
                 // A game that starts at once announces itself with `start`, after this.
-                let terms = SeekTerms::read(&game, &params, clock.as_ref());
+                let terms = SeekTerms::read(&game, &params, clock.as_ref(), rated);
                 let started = match terms {
                     Ok(terms) => hub.seek(&self.bot, terms).await,
                     Err(e) => Err(e),
@@ -248,6 +249,7 @@ impl Connection {
                 clock,
                 opponent,
                 color,
+                rated,
             } => {
                 let request = NewGame {
                     game,
@@ -255,6 +257,7 @@ impl Connection {
                     clock,
                     opponent,
                     color,
+                    rated,
                 };
                 self.challenge(request);
                 return Vec::new();
@@ -343,6 +346,7 @@ impl Connection {
             params: challenge.params,
             clock: challenge.clock,
             color: challenge.color,
+            rated: challenge.rated,
         }
     }
 

@@ -52,6 +52,8 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/accounts", post(routes::create_account))
         .route("/rules", get(routes::rules))
+        .route("/leaderboard/{game}", get(routes::leaderboard))
+        .route("/players/{name}", get(routes::player))
         .route("/levels", get(routes::levels))
         .route("/games", post(routes::create_game).get(routes::list_games))
         .route("/games/{id}", get(routes::get_game))

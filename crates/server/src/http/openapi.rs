@@ -43,6 +43,8 @@ use super::{bot_ws, routes, ws};
         routes::rotate_token,
         routes::delete_bot,
         bot_ws::bot_ws,
+        routes::leaderboard,
+        routes::player,
         routes::bot_games,
         openapi,
     ),
@@ -52,6 +54,7 @@ use super::{bot_ws, routes, ws};
         (name = "sessions", description = "Guest sessions (a name and a cookie) and accounts (a name claimed with a password)"),
         (name = "games", description = "Creating, finding and reading games"),
         (name = "play", description = "Moves, resignations, draws, aborts and claims, over HTTP or the WebSocket"),
+        (name = "ratings", description = "Glicko-2 ratings: leaderboards and players"),
         (name = "bots", description = "Registered bots and their WebSocket (docs/protocol.md)"),
     )
 )]

@@ -16,8 +16,8 @@ use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
 use super::AppState;
 use crate::api::{
     AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
-    MoveRequest, NewAccount, NewBot, NewGame, NewSession, OnlineBots, OwnBot, OwnBots, SeekView,
-    SessionView,
+    MoveRequest, NewAccount, NewBot, NewGame, NewSession, OnlineBots, OwnBot, OwnBots, PlayerPage,
+    RatingView, SeekView, SessionView,
 };
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
@@ -456,4 +456,27 @@ pub async fn online_bots(State(state): State<AppState>) -> Result<Json<OnlineBot
     responses((status = 200, body = Vec<SeekView>)))]
 pub async fn open_seeks(State(state): State<AppState>) -> Result<Json<Vec<SeekView>>, ApiError> {
     Ok(Json(state.hub.open_seeks().await?))
+}
+
+/// The rating pool of a rule set: its players by rating (at most 100).
+#[utoipa::path(get, path = "/api/leaderboard/{game}", tag = "ratings",
+    params(("game" = String, Path, description = "a rule set")),
+    responses((status = 200, body = Vec<RatingView>), (status = 404, body = ErrorBody)))]
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> Result<Json<Vec<RatingView>>, ApiError> {
+    Ok(Json(state.hub.leaderboard(&game).await?))
+}
+
+/// A player: an account (whatever the name's case), else a registered bot, else a house
+/// level; its ratings with their history, its recent games and an account's bots.
+#[utoipa::path(get, path = "/api/players/{name}", tag = "ratings",
+    params(("name" = String, Path)),
+    responses((status = 200, body = PlayerPage), (status = 404, body = ErrorBody)))]
+pub async fn player(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<PlayerPage>, ApiError> {
+    Ok(Json(state.hub.player(&name).await?))
 }

@@ -193,6 +193,7 @@ impl Hub {
         position: &AnyGame,
         clock: Option<TimeControl>,
         color: Color,
+        rated: bool,
     ) -> Result<Seat, ApiError> {
         let not_connected = || ApiError::NotFound(format!("connected bot '{name}'"));
         let (id, node) = match &self.cluster {
@@ -217,6 +218,7 @@ impl Hub {
             params: params_object(position),
             clock: clock.map(clock_settings),
             color,
+            rated,
         };
         match node {
             None => self.bots.challenge(&id, challenge_of(&request)?).await?,
@@ -297,6 +299,7 @@ impl Hub {
             return Err(ApiError::Limit("too many unfinished games".into()));
         }
         self.room_for_a_game()?;
+        let rated = terms.rated;
         let seat = |id: &str, name: &str| {
             Some(Seat::Bot {
                 bot: id.to_string(),
@@ -336,7 +339,7 @@ impl Hub {
         if rand::random::<bool>() {
             seats.swap(0, 1);
         }
-        self.open_game(&start, clock, seats, None).await?;
+        self.open_game(&start, clock, seats, None, rated).await?;
         Ok(true)
     }
 
@@ -369,5 +372,6 @@ fn challenge_of(request: &ChallengeRequest) -> Result<Challenge, ApiError> {
         params: ParamsView(position.params().clone()),
         clock: request.clock,
         color: request.color,
+        rated: request.rated,
     })
 }

@@ -15,6 +15,7 @@ use crate::game::{new_position, Game, Resume};
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::seat::Seat;
 use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
+use toroid_rules::Params;
 
 use super::{lock, Hub, LiveGame};
 
@@ -44,10 +45,7 @@ impl Hub {
             )));
         }
         self.room_for_a_game()?;
-        let person = Seat::Person {
-            session: session.id.clone(),
-            name: session.name.clone(),
-        };
+        let person = Seat::person(session);
         let creator = Some((session.id.clone(), address));
         let live = self.new_game(person, request, creator).await?;
         let game = live.game.lock().await;
@@ -93,6 +91,9 @@ impl Hub {
         let position =
             new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
         let clock = request.clock.map(time_control).transpose()?;
+        if request.rated {
+            Self::check_rated(&position, clock, &me)?;
+        }
         let color = match request.color {
             ColorChoice::Black => Color::Black,
             ColorChoice::White => Color::White,
@@ -106,14 +107,47 @@ impl Hub {
             }),
             Opponent::Invite {} => None,
             Opponent::Bot { name } => Some(
-                self.put_challenge(&me, &name, &position, clock, color.opponent())
-                    .await?,
+                self.put_challenge(
+                    &me,
+                    &name,
+                    &position,
+                    clock,
+                    color.opponent(),
+                    request.rated,
+                )
+                .await?,
             ),
         };
         let mut seats = [None, None];
         seats[color.index()] = Some(me);
         seats[color.opponent().index()] = opponent;
-        self.open_game(&position, clock, seats, creator).await
+        self.open_game(&position, clock, seats, creator, request.rated)
+            .await
+    }
+
+    /// Refuses a rated game that cannot be: one without a clock, at other than the rule
+    /// set's default parameters (there is one pool per rule set), or for a guest.
+    fn check_rated(
+        position: &AnyGame,
+        clock: Option<TimeControl>,
+        me: &Seat,
+    ) -> Result<(), ApiError> {
+        if clock.is_none() {
+            return Err(ApiError::BadRequest("a rated game has a clock".into()));
+        }
+        let defaults = position
+            .kind()
+            .start(&Params::defaults(position.kind().params()));
+        if defaults.map(|d| d.params().clone()).ok().as_ref() != Some(position.params()) {
+            return Err(ApiError::BadRequest(format!(
+                "a rated game of {} is played at its default parameters (one rating pool per rule set)",
+                position.kind().name()
+            )));
+        }
+        if me.rated_player().is_none() {
+            return Err(guests_unrated());
+        }
+        Ok(())
     }
 
     /// Refuses a new game when the server holds its most unfinished games.
@@ -139,6 +173,7 @@ impl Hub {
         clock: Option<TimeControl>,
         seats: [Option<Seat>; 2],
         creator: Option<(String, IpAddr)>,
+        rated: bool,
     ) -> Result<Arc<LiveGame>, ApiError> {
         let (creator, address) = creator.unzip();
         let live = seats.iter().all(Option::is_some);
@@ -161,6 +196,7 @@ impl Hub {
             resumed_at: None,
             finished_at: None,
             draw_offer: None,
+            rated,
         };
         let mut game = Game::restore(row.clone(), &[], Resume::At(Instant::now()))?;
         game.invite_code = invite_code;
@@ -222,10 +258,10 @@ impl Hub {
     ) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
         self.reload(&mut game).await?;
-        let seat = Seat::Person {
-            session: session.id.clone(),
-            name: session.name.clone(),
-        };
+        let seat = Seat::person(session);
+        if game.rated && seat.rated_player().is_none() {
+            return Err(guests_unrated());
+        }
         let change = game.prepare_join(seat, code, Instant::now(), now_ms())?;
         self.commit(live, &mut game, change).await?;
         self.start_referee(live.clone());
@@ -235,6 +271,13 @@ impl Hub {
 
 fn random_color() -> Color {
     Color::BOTH[usize::from(rand::random::<bool>())]
+}
+
+fn guests_unrated() -> ApiError {
+    ApiError::BadRequest(
+        "rated games are for accounts and registered bots: claim your name with POST /api/accounts"
+            .into(),
+    )
 }
 
 /// A time control from the API's seconds, checked.

@@ -13,6 +13,7 @@ mod accounts;
 mod bots;
 mod lobby;
 mod play;
+mod ratings;
 pub use lobby::time_control;
 pub use play::Action;
 mod sessions;
@@ -36,8 +37,10 @@ use crate::error::ApiError;
 use crate::game::{players, Change, Game, Resume};
 use crate::house::House;
 use crate::ids::now_ms;
+use crate::rating::Rating;
 use crate::referee;
-use crate::storage::{Status, Storage, StorageError, Write};
+use crate::storage::{RatingRow, Status, Storage, StorageError, Write};
+use toroid_rules::{Color, Outcome, Position, Reason};
 
 /// A game that clients and the referee share.
 pub struct LiveGame {
@@ -93,6 +96,10 @@ pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3_600_000;
 const SESSION_SEEN_STEP_MS: i64 = 3_600_000;
 /// Most games a list returns.
 pub const MAX_LIST: u32 = 200;
+
+/// How often a rated game's end is tried again when another game changed a rating
+/// meanwhile.
+const RATING_TRIES: usize = 8;
 
 fn at_least_one(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n.max(1)).expect("at least one")
@@ -421,7 +428,20 @@ impl Hub {
     ) -> Result<(), ApiError> {
         let writes = std::mem::take(&mut change.writes);
         let moved = writes.iter().any(|w| matches!(w, Write::Move(_)));
-        match self.storage.commit(writes).await {
+        // A rated game's end and its ratings are stored together, or neither is. A rating
+        // that another game changed meanwhile is worked out again.
+        let mut stored = Err(StorageError::RatingChanged);
+        for _ in 0..RATING_TRIES {
+            let mut all = writes.clone();
+            if let Some(end) = change.ending().filter(|_| game.rated) {
+                all.extend(self.rating_writes(game, end).await?);
+            }
+            stored = self.storage.commit(all).await;
+            if !matches!(stored, Err(StorageError::RatingChanged)) {
+                break;
+            }
+        }
+        match stored {
             Ok(()) => {}
             Err(StorageError::Outdated) => {
                 let sent = game.moves.len() as u64;
@@ -443,6 +463,51 @@ impl Hub {
         self.announce(live);
         self.tell_other_nodes(live).await;
         Ok(())
+    }
+
+    /// The rating changes of the end `end` of rated game `game`: none for an abort, or when
+    /// a seat has no rated player.
+    async fn rating_writes(&self, game: &Game, end: Outcome) -> Result<Vec<Write>, ApiError> {
+        if end.reason == Reason::Abort {
+            return Ok(Vec::new());
+        }
+        let pool = game.position.kind().name();
+        let mut players = Vec::new();
+        for seat in &game.seats {
+            let Some((seat, player)) = seat.as_ref().and_then(|s| Some((s, s.rated_player()?)))
+            else {
+                return Ok(Vec::new());
+            };
+            let stored = self.storage.rating(&player, pool).await?;
+            let (rating, games) = stored.map_or((Rating::default(), 0), |r| (r.rating, r.games));
+            players.push((seat, player, rating, games));
+        }
+        let black_score = match end.winner {
+            Some(Color::Black) => 1.0,
+            Some(Color::White) => 0.0,
+            None => 0.5,
+        };
+        let at = now_ms();
+        Ok((players.iter().enumerate())
+            .map(|(i, (seat, player, rating, games))| {
+                let (opponent, score) = match i {
+                    0 => (players[1].2, black_score),
+                    _ => (players[0].2, 1.0 - black_score),
+                };
+                Write::Rating {
+                    row: RatingRow {
+                        player: player.clone(),
+                        pool: pool.to_string(),
+                        name: seat.name().to_string(),
+                        rating: rating.after(&[(opponent, score)]),
+                        games: games + 1,
+                        updated_at: at,
+                    },
+                    before: *rating,
+                    game_id: game.id.clone(),
+                }
+            })
+            .collect())
     }
 
     /// Tells the other nodes, if any, that `live` changed (or is new).
@@ -484,6 +549,7 @@ impl Hub {
                 status: row.status,
                 result: row.result,
                 plies: row.plies,
+                rated: row.rated,
                 created_at: row.created_at,
                 finished_at: row.finished_at,
             })

@@ -16,7 +16,9 @@ use sqlx::{AnyConnection, AnyPool, Connection, Row};
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
-pub use rows::{AccountRow, BotRow, GameRow, MoveRow, SessionRow, Status, TimeControl, Write};
+pub use rows::{
+    AccountRow, BotRow, GameRow, MoveRow, RatingRow, SessionRow, Status, TimeControl, Write,
+};
 
 /// Why the database refused or failed.
 #[derive(Debug, Error)]
@@ -35,6 +37,9 @@ pub enum StorageError {
     /// first, the seat was taken, the game ended (on this server or another).
     #[error("the game changed meanwhile")]
     Outdated,
+    /// A rating changed between its reading and its update: work it out again.
+    #[error("a rating changed meanwhile")]
+    RatingChanged,
     #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
     UnsupportedUrl(String),
     #[error("cannot create the data directory '{path}': {error}")]
@@ -299,6 +304,73 @@ impl Storage {
         rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }
 
+    /// `player`'s rating in `pool`, if it has played a rated game there.
+    pub async fn rating(
+        &self,
+        player: &str,
+        pool: &str,
+    ) -> Result<Option<RatingRow>, StorageError> {
+        let row = sqlx::query(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE player = $1 AND pool = $2"
+        ))
+        .bind(player)
+        .bind(pool)
+        .fetch_optional(&self.readers)
+        .await?;
+        row.as_ref().map(rating_row).transpose()
+    }
+
+    /// The players of `pool`, highest rating first.
+    pub async fn leaderboard(
+        &self,
+        pool: &str,
+        limit: u32,
+    ) -> Result<Vec<RatingRow>, StorageError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE pool = $1 ORDER BY rank DESC, player LIMIT $2"
+        ))
+        .bind(pool)
+        .bind(i64::from(limit))
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter().map(rating_row).collect()
+    }
+
+    /// `player`'s ratings in every pool it has played.
+    pub async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StorageError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE player = $1 ORDER BY pool"
+        ))
+        .bind(player)
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter().map(rating_row).collect()
+    }
+
+    /// `player`'s rating after each of its rated games in `pool`, oldest first: (game, when,
+    /// the rating after it).
+    pub async fn rating_history(
+        &self,
+        player: &str,
+        pool: &str,
+    ) -> Result<Vec<(String, i64, crate::rating::Rating)>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT game_id, at, after FROM rating_history WHERE player = $1 AND pool = $2
+             ORDER BY at, game_id",
+        )
+        .bind(player)
+        .bind(pool)
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let after = from_json(Some(r.try_get::<String, _>("after")?))?
+                    .ok_or_else(|| StorageError::Corrupt("a rating".into()))?;
+                Ok((r.try_get("game_id")?, r.try_get("at")?, after))
+            })
+            .collect()
+    }
+
     /// The account whose name, in lowercase, is `name_key`.
     pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
         let row = sqlx::query(
@@ -549,9 +621,11 @@ pub enum BotKey<'a> {
     Name(&'a str),
 }
 
+const RATING_COLUMNS: &str = "player, pool, name, rating, games, updated_at";
+
 const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
     white, creator, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
-    resumed_at, finished_at, draw_offer";
+    resumed_at, finished_at, draw_offer, rated";
 
 fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
     Some([a?, b?])
@@ -614,5 +688,18 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
                 })
                 .transpose()?
         },
+        rated: r.try_get::<i64, _>("rated")? != 0,
+    })
+}
+
+fn rating_row(r: &AnyRow) -> Result<RatingRow, StorageError> {
+    Ok(RatingRow {
+        player: r.try_get("player")?,
+        pool: r.try_get("pool")?,
+        name: r.try_get("name")?,
+        rating: from_json(Some(r.try_get::<String, _>("rating")?))?
+            .ok_or_else(|| StorageError::Corrupt("a rating".into()))?,
+        games: r.try_get("games")?,
+        updated_at: r.try_get("updated_at")?,
     })
 }

@@ -113,6 +113,22 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     /// The colour whose draw offer stands, in a live game.
     pub draw_offer: Option<toroid_rules::Color>,
+    /// Whether the game changes its players' ratings.
+    pub rated: bool,
+}
+
+/// A player's rating in a pool, and how many rated games it rests on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    /// `account:ID`, `bot:ID` or `house:LEVEL` (`Seat::rated_player`).
+    pub player: String,
+    /// The rule set.
+    pub pool: String,
+    /// The player's name when last rated.
+    pub name: String,
+    pub rating: crate::rating::Rating,
+    pub games: i64,
+    pub updated_at: i64,
 }
 
 /// One move of a game: its 0-based ply, its notation, and the clocks after it.
@@ -177,6 +193,14 @@ pub enum Write {
         plies: i64,
         offer: Option<toroid_rules::Color>,
     },
+    /// A rated game changed a player's rating from `before` to `row.rating`; stored only if
+    /// the player still has the `row.games - 1` rated games it had when it was worked out
+    /// (another game's rating, on this server or another, may have come first).
+    Rating {
+        row: RatingRow,
+        before: crate::rating::Rating,
+        game_id: String,
+    },
     /// Bot `id` was told of its games' ends until `at` (on connecting), or left at `at`.
     BotSeen {
         id: String,
@@ -211,6 +235,7 @@ impl Write {
             | Write::EndSession { .. }
             | Write::Account(_)
             | Write::ClaimName { .. }
+            | Write::Rating { .. }
             | Write::Bot(_)
             | Write::BotToken { .. }
             | Write::BotSeen { .. }

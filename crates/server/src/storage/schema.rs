@@ -114,6 +114,30 @@ const MIGRATIONS: &[&[Step]] = &[
         created_at BIGINT NOT NULL)"),
         Sql("ALTER TABLE sessions ADD COLUMN account_id TEXT"),
     ],
+    // Ratings: rated games; each player's Glicko-2 rating per pool (a rule set), as JSON
+    // (`crate::rating::Rating`) with its value rounded in `rank` for ordering; and every
+    // change, by game.
+    &[
+        Sql("ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0"),
+        Sql("CREATE TABLE ratings (
+        player TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rating TEXT NOT NULL,
+        rank BIGINT NOT NULL,
+        games BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (player, pool))"),
+        Sql("CREATE INDEX ratings_by_pool ON ratings (pool, rank)"),
+        Sql("CREATE TABLE rating_history (
+        player TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        before TEXT NOT NULL,
+        after TEXT NOT NULL,
+        PRIMARY KEY (player, pool, game_id))"),
+    ],
 ];
 
 /// Creates the schema or brings it up to date, in one transaction.

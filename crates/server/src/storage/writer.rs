@@ -111,6 +111,51 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 .bind(id)
         }
         Write::DeleteBot { id } => sqlx::query("DELETE FROM bots WHERE id = $1").bind(id),
+        Write::Rating {
+            row,
+            before,
+            game_id,
+        } => {
+            sqlx::query(
+                "INSERT INTO rating_history (player, pool, game_id, at, before, after)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&row.player)
+            .bind(&row.pool)
+            .bind(game_id)
+            .bind(row.updated_at)
+            .bind(json(before))
+            .bind(json(&row.rating))
+            .execute(&mut **tx)
+            .await?;
+            // The player's first rated game inserts its row, a later one updates it: each
+            // only if no other game's rating came between.
+            let sql = match row.games {
+                1 => {
+                    "INSERT INTO ratings (player, pool, name, rating, rank, games, updated_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player, pool) DO NOTHING"
+                }
+                _ => {
+                    "UPDATE ratings SET name = $3, rating = $4, rank = $5, games = $6,
+                        updated_at = $7
+                     WHERE player = $1 AND pool = $2 AND games = $6 - 1"
+                }
+            };
+            let stored = sqlx::query(sql)
+                .bind(&row.player)
+                .bind(&row.pool)
+                .bind(&row.name)
+                .bind(json(&row.rating))
+                .bind(row.rating.rating.round() as i64)
+                .bind(row.games)
+                .bind(row.updated_at)
+                .execute(&mut **tx)
+                .await?;
+            return match stored.rows_affected() {
+                1 => Ok(()),
+                _ => Err(StorageError::RatingChanged),
+            };
+        }
         Write::BotSeen { id, at } => sqlx::query("UPDATE bots SET seen_until = $1 WHERE id = $2")
             .bind(at)
             .bind(id),
@@ -127,9 +172,9 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         Write::Game(g) => sqlx::query(
             "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
                 black, white, creator, invite, status, result, black_ms, white_ms,
-                created_at, finished_at, plies, started_at, black_name, white_name)
+                created_at, finished_at, plies, started_at, black_name, white_name, rated)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19)",
+                $17, $18, $19, $20)",
         )
         .bind(&g.id)
         .bind(&g.game)
@@ -149,7 +194,8 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(g.plies)
         .bind(g.started_at)
         .bind(g.seats[0].as_ref().map(|s| s.name().to_string()))
-        .bind(g.seats[1].as_ref().map(|s| s.name().to_string())),
+        .bind(g.seats[1].as_ref().map(|s| s.name().to_string()))
+        .bind(i64::from(g.rated)),
         Write::Seat {
             game_id,
             color,
