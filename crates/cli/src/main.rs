@@ -30,6 +30,8 @@ enum Command {
     Play(commands::play::Args),
     /// Play N games between two players and estimate their Elo difference.
     Match(commands::match_::Args),
+    /// Play a round robin or Swiss tournament between house bots and engines.
+    Tournament(commands::tournament::Args),
     /// Speak GTP version 2 on standard input and output, as a house bot.
     Gtp(commands::gtp::Args),
     /// Run the game server and its web page.
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Match(args) => commands::match_::run(args),
+        Command::Tournament(args) => commands::tournament::run(args),
         Command::Gtp(args) => commands::gtp::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Backup(args) => commands::backup::run(args),

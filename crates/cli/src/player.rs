@@ -5,10 +5,11 @@ use std::fmt;
 use std::time::Duration;
 
 use toroid_protocol::gtp::{EngineLimits, RemotePlayer, Unplayable};
-use toroid_rules::{AnyGame, Fault};
+use toroid_rules::{AnyGame, Color, Fault};
 use toroid_search::{Budget, Level, Tuning};
 
-use crate::arena::{EnginePlayer, HousePlayer, Offence, Player};
+use crate::arena::{play_game, EnginePlayer, HousePlayer, Offence, Played, Player};
+use crate::seed::bot_seed;
 
 /// A player of a match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,6 +105,30 @@ impl PlayerSpec {
             }
         }
     }
+}
+
+/// One game from `start` between `black` and `white`, each seated with its own seed
+/// derived from `seed`: the shared runner of `toroid match` and `toroid tournament`. A player
+/// that cannot be seated loses the game.
+pub fn play_between(
+    start: &AnyGame,
+    black: &PlayerSpec,
+    white: &PlayerSpec,
+    timing: Timing,
+    seed: u64,
+) -> Played {
+    let black = match black.seat(start, bot_seed(seed, Color::Black), timing) {
+        Ok(seat) => seat,
+        Err(offence) => return Played::unseated(start, Color::Black, offence),
+    };
+    let white = match white.seat(start, bot_seed(seed, Color::White), timing) {
+        Ok(seat) => seat,
+        Err(offence) => {
+            black.finish();
+            return Played::unseated(start, Color::White, offence);
+        }
+    };
+    play_game(&mut start.clone(), [black, white])
 }
 
 impl fmt::Display for PlayerSpec {

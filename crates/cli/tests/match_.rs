@@ -219,3 +219,97 @@ fn bad_input_is_refused_with_one_line() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// `toroid tournament` shares the match runner: a round robin of four house bots plays
+/// every pair once, and a Swiss of eight plays three rounds in which everyone plays each
+/// round and nobody meets twice; standings are sorted by score and carry ratings; a Swiss
+/// with more rounds than it can pair is refused.
+#[test]
+fn tournaments_round_robin_and_swiss() {
+    let json = |args: &[&str]| -> Value {
+        let mut all = vec!["tournament", "torus", "-p", "size=5"];
+        all.extend(args);
+        all.push("--json");
+        serde_json::from_str(&stdout_of(&all)).expect("valid JSON")
+    };
+    let round_robin = json(&[
+        "--players",
+        "random,greedy,beginner,casual",
+        "--format",
+        "round-robin",
+    ]);
+    let rounds = round_robin["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 3);
+    let mut pairs: Vec<(String, String)> = rounds
+        .iter()
+        .flat_map(|r| r["games"].as_array().unwrap())
+        .map(|g| {
+            let mut pair = [
+                g["white"].as_str().unwrap().to_string(),
+                g["black"].as_str().unwrap().to_string(),
+            ];
+            pair.sort();
+            (pair[0].clone(), pair[1].clone())
+        })
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(pairs.len(), 6, "every pair once: {pairs:?}");
+    let standings = round_robin["standings"].as_array().unwrap();
+    let scores: Vec<f64> = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores.iter().sum::<f64>(), 6.0);
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert!(standings
+        .iter()
+        .all(|s| s["rating"].as_f64().unwrap() > 0.0));
+
+    let players = "random,greedy,beginner,casual,random,greedy,beginner,casual";
+    let swiss = json(&["--players", players, "--format", "swiss", "--rounds", "3"]);
+    let mut met = std::collections::HashSet::new();
+    for round in swiss["rounds"].as_array().unwrap() {
+        let games = round["games"].as_array().unwrap();
+        assert_eq!(games.len(), 4);
+        let mut seen = std::collections::HashSet::new();
+        for game in games {
+            let (white, black) = (
+                game["white"].as_str().unwrap(),
+                game["black"].as_str().unwrap(),
+            );
+            assert!(
+                seen.insert(white) && seen.insert(black),
+                "one game each a round"
+            );
+            let mut pair = [white, black];
+            pair.sort();
+            assert!(met.insert(pair), "{pair:?} met twice");
+        }
+    }
+    let refused = toroid(&[
+        "tournament",
+        "torus",
+        "--players",
+        "random,greedy,casual,max",
+        "--format",
+        "swiss",
+        "--rounds",
+        "3",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("at most 2 rounds"));
+    // The text form: a crosstable with a line per player.
+    let table = stdout_of(&[
+        "tournament",
+        "torus",
+        "-p",
+        "size=5",
+        "--players",
+        "random,greedy",
+        "--format",
+        "round-robin",
+    ]);
+    assert!(table.lines().next().unwrap().contains("R1"), "{table}");
+    assert_eq!(table.lines().count(), 3, "{table}");
+}

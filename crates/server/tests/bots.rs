@@ -868,7 +868,7 @@ async fn range_seeks_pair_with_what_they_accept_and_are_listed() {
     assert_eq!(
         anyone.get("/api/bots/seeks").await.body,
         json!([{"bot": "one", "game": "go", "params": "any",
-                "clock": {"min_initial_s": 60.0, "max_initial_s": 300.0}}])
+                "clock": {"min_initial_s": 60.0, "max_initial_s": 300.0}, "rated": false}])
     );
     // Two's ten-minute clock is out of range, and a game without a clock too: both queue.
     let slow = json!({"type": "seek", "game": "go", "params": {"size": 7},

@@ -17,11 +17,11 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use toroid::arena::{play_game, Played};
+use toroid::arena::Played;
 use toroid::elo::{Elo, Tally};
-use toroid::player::{PlayerSpec, Timing};
+use toroid::player::{play_between, PlayerSpec, Timing};
 use toroid::render::params_line;
-use toroid::seed::{bot_seed, game_seed};
+use toroid::seed::game_seed;
 use toroid::setup::new_game;
 use toroid::view::{ParamsView, PerColor};
 use toroid_rules::{AnyGame, Color, Position};
@@ -45,13 +45,8 @@ pub struct Args {
     /// Number of games; the players swap colours every game.
     #[arg(long, value_name = "N")]
     games: u32,
-    /// Games played at once (default: the number of cores; use 1 for bots that search on
-    /// every core themselves).
-    #[arg(long, value_name = "K")]
-    parallel: Option<usize>,
-    /// Seed the games' seeds are derived from.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    running: Running,
     /// Print one JSON object with every game and the summary instead of a table.
     #[arg(long)]
     json: bool,
@@ -61,6 +56,19 @@ pub struct Args {
     /// The records' format.
     #[arg(long, value_enum, default_value_t = RecordFormat::Sgf)]
     record_format: RecordFormat,
+}
+
+/// How games between named players are run: the options `toroid match` and
+/// `toroid tournament` share.
+#[derive(clap::Args)]
+pub struct Running {
+    /// Games played at once (default: the number of cores; use 1 for bots that search on
+    /// every core themselves).
+    #[arg(long, value_name = "K")]
+    parallel: Option<usize>,
+    /// Seed the games' seeds are derived from.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Seconds per move for every player: searching house bots search this long, engines
     /// are told it with time_settings (default: each level's own budget).
     #[arg(long, value_name = "SECONDS")]
@@ -69,6 +77,26 @@ pub struct Args {
     /// (default: the move time × 1.5 + 1, or 60 without a move time).
     #[arg(long, value_name = "SECONDS")]
     engine_timeout: Option<f64>,
+}
+
+impl Running {
+    /// How long players may think.
+    pub fn timing(&self) -> Result<Timing, Failure> {
+        Ok(Timing {
+            move_time: seconds("--move-time", self.move_time)?,
+            engine_timeout: seconds("--engine-timeout", self.engine_timeout)?,
+        })
+    }
+
+    /// Games at once, at most `games`.
+    pub fn parallel(&self, games: usize) -> Result<usize, Failure> {
+        let parallel = match self.parallel {
+            Some(0) => return Err(Failure::usage("--parallel must be at least 1")),
+            Some(k) => k,
+            None => thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        Ok(parallel.min(games.max(1)))
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -157,10 +185,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if args.games == 0 {
         return Err(Failure::usage("--games must be at least 1"));
     }
-    let timing = Timing {
-        move_time: seconds("--move-time", args.move_time)?,
-        engine_timeout: seconds("--engine-timeout", args.engine_timeout)?,
-    };
+    let timing = args.running.timing()?;
     let a = PlayerSpec::parse(&args.black).map_err(Failure::usage)?;
     let b = PlayerSpec::parse(&args.white).map_err(Failure::usage)?;
     for player in [&a, &b] {
@@ -169,12 +194,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     super::kill_engines_on_interrupt();
     let players = Players([a, b]);
     let games = args.games as usize;
-    let parallel = match args.parallel {
-        Some(0) => return Err(Failure::usage("--parallel must be at least 1")),
-        Some(k) => k,
-        None => thread::available_parallelism().map_or(1, |n| n.get()),
-    }
-    .min(games);
+    let parallel = args.running.parallel(games)?;
     if let Some(dir) = &args.records {
         fs::create_dir_all(dir).map_err(|e| {
             Failure::usage(format!("cannot create the folder '{}': {e}", dir.display()))
@@ -194,7 +214,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 if index >= games {
                     break;
                 }
-                let played = play_one(start, players, timing, args.seed, index);
+                let played = play_one(start, players, timing, args.running.seed, index);
                 if sender.send((index, played)).is_err() {
                     break;
                 }
@@ -243,7 +263,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let report = Report {
             game: start.kind().name(),
             params: ParamsView(start.params().clone()),
-            seed: args.seed,
+            seed: args.running.seed,
             players: PerLabel {
                 a: &names[0],
                 b: &names[1],
@@ -255,7 +275,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     let seats = Players::seats(index);
                     ReportedGame {
                         index,
-                        seed: game_seed(args.seed, index),
+                        seed: game_seed(args.running.seed, index),
                         black: LABELS[seats.black],
                         white: LABELS[seats.white],
                         winner: played.ending.winner_name(),
@@ -290,24 +310,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 /// Plays game `index` of the match.
 fn play_one(start: &AnyGame, players: &Players, timing: Timing, seed: u64, index: usize) -> Played {
-    let seed = game_seed(seed, index);
     let seats = Players::seats(index);
-    let seat = |color: Color| {
-        let player = &players.0[seats.get(color)];
-        player.seat(start, bot_seed(seed, color), timing)
-    };
-    let black = match seat(Color::Black) {
-        Ok(seat) => seat,
-        Err(offence) => return Played::unseated(start, Color::Black, offence),
-    };
-    let white = match seat(Color::White) {
-        Ok(seat) => seat,
-        Err(offence) => {
-            black.finish();
-            return Played::unseated(start, Color::White, offence);
-        }
-    };
-    play_game(&mut start.clone(), [black, white])
+    let [black, white] = [seats.black, seats.white].map(|i| &players.0[i]);
+    play_between(start, black, white, timing, game_seed(seed, index))
 }
 
 /// Seconds from the command line as a duration.
@@ -354,7 +359,7 @@ fn save(
 }
 
 /// A bar on standard error, hidden when that is not a terminal or the output is JSON.
-fn progress_bar(games: u64, json: bool) -> ProgressBar {
+pub fn progress_bar(games: u64, json: bool) -> ProgressBar {
     let target = if json || !std::io::stderr().is_terminal() {
         ProgressDrawTarget::hidden()
     } else {
@@ -386,7 +391,7 @@ fn table(
         params_line(start),
         args.games,
         parallel,
-        args.seed
+        args.running.seed
     );
     let _ = writeln!(
         out,

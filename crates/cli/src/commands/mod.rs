@@ -10,6 +10,7 @@ pub mod play;
 pub mod replay;
 pub mod serve;
 pub mod topology;
+pub mod tournament;
 
 use std::fmt::Display;
 use std::io::{self, Write};
