@@ -82,6 +82,8 @@ pub struct Limits {
     /// A game without a clock that has seen no move (or join) for this long is abandoned:
     /// aborted without a result.
     pub abandon_after: Duration,
+    /// How long a bot waits alone in an arena pool before it is paired with a house bot.
+    pub arena_house_after: Duration,
     /// How long a registered bot must have been disconnected before its opponent may claim
     /// the win (`claim-victory`).
     pub leave_grace: Duration,
@@ -116,6 +118,7 @@ impl Default for Limits {
             sign_ins_per_minute: 10,
             abandon_after: Duration::from_secs(24 * 3600),
             leave_grace: Duration::from_secs(60),
+            arena_house_after: Duration::from_secs(10),
             analysis: Duration::from_secs(2),
             house_move: Duration::from_secs(2),
             search_threads: toroid_search::all_cores(),

@@ -1062,3 +1062,121 @@ async fn rated_seeks_make_rated_games_between_bots() {
     assert_eq!(names, ["two", "one"], "{board}");
     assert_eq!(board[0]["kind"], "bot");
 }
+
+/// Plays for `bot` in the arena until `until`, then leaves and finishes its game: the
+/// number of games it saw end.
+async fn arena_player(mut bot: Bot, until: tokio::time::Instant) -> usize {
+    let (mut ended, mut left) = (0, false);
+    loop {
+        if !left && tokio::time::Instant::now() >= until {
+            bot.send(json!({"type": "leave-arena"})).await;
+            left = true;
+        }
+        let wait = std::time::Duration::from_millis(200);
+        let Ok(message) = tokio::time::timeout(wait, bot.next()).await else {
+            if left {
+                return ended;
+            }
+            continue;
+        };
+        match message["type"].as_str() {
+            Some("your-turn") => {
+                let (id, ply) = (&message["game_id"], &message["ply"]);
+                let mv = message["position"]["legal_moves"][0].clone();
+                bot.send(json!({"type": "move", "game_id": id, "move": mv, "ply": ply}))
+                    .await;
+            }
+            Some("game-over") => ended += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Three bots in one arena pool for a few seconds are paired continuously: every game is
+/// rated, no bot meets the same opponent twice in a row, and every rating moves the way its
+/// game went; a bot alone in a pool gets a house bot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_arena_pairs_bots_continuously() {
+    let (_server, base, _dir) = common::server_with(Limits {
+        arena_house_after: std::time::Duration::from_secs(1),
+        ..Limits::default()
+    })
+    .await;
+    let owner = Client::person(&base, "owner").await;
+    let until = tokio::time::Instant::now() + std::time::Duration::from_secs(6);
+    let mut players = Vec::new();
+    for name in ["ant", "bee", "cat"] {
+        let token = register(&owner, name).await;
+        let mut bot = Bot::connect(&base, &token, name).await;
+        bot.send(json!({"type": "arena", "game": "capture-go",
+                        "clock": {"initial_s": 60, "increment_s": 0}}))
+            .await;
+        let joined = bot.expect("arena-joined").await;
+        assert_eq!(joined["game"], "capture-go");
+        players.push(tokio::spawn(arena_player(bot, until)));
+    }
+    for player in players {
+        assert!(player.await.unwrap() >= 2, "each bot plays game after game");
+    }
+    for name in ["ant", "bee", "cat"] {
+        let mut games = owner
+            .get(&format!("/api/games?player={name}&status=finished"))
+            .await
+            .body
+            .as_array()
+            .unwrap()
+            .clone();
+        games.sort_by_key(|g| g["created_at"].as_i64());
+        let opponent = |game: &Value| {
+            let players = &game["players"];
+            let (black, white) = (&players["black"]["name"], &players["white"]["name"]);
+            if black == name {
+                white.clone()
+            } else {
+                black.clone()
+            }
+        };
+        for pair in games.windows(2) {
+            assert_ne!(
+                opponent(&pair[0]),
+                opponent(&pair[1]),
+                "{name} met the same twice in a row"
+            );
+        }
+        // Every game rated, and the rating moving with each result.
+        let page = owner.get(&format!("/api/players/{name}")).await.body;
+        let history = page["ratings"][0]["history"].as_array().unwrap();
+        assert_eq!(history.len(), games.len(), "{name}: every game is rated");
+        let mut before = 1500.0;
+        for point in history {
+            let game = games.iter().find(|g| g["id"] == point["game_id"]).unwrap();
+            assert_eq!(game["rated"], true);
+            let after = point["rating"].as_f64().unwrap();
+            let colour = if game["players"]["black"]["name"] == name {
+                "black"
+            } else {
+                "white"
+            };
+            match game["result"]["winner"].as_str() {
+                Some(winner) if winner == colour => {
+                    assert!(after > before, "{name} won: {before} → {after}")
+                }
+                Some("draw") => {}
+                _ => assert!(after < before, "{name} lost: {before} → {after}"),
+            }
+            before = after;
+        }
+    }
+    // Alone in its pool, a bot is paired with a house bot after the wait.
+    let token = register(&owner, "dog").await;
+    let mut dog = Bot::connect(&base, &token, "dog").await;
+    dog.send(json!({"type": "arena", "game": "go", "clock": {"initial_s": 60}}))
+        .await;
+    dog.expect("arena-joined").await;
+    let start = dog.next_of("start").await;
+    assert_eq!(start["opponent"]["kind"], "house", "{start}");
+    dog.send(json!({"type": "leave-arena"})).await;
+    dog.send(json!({"type": "resign", "game_id": start["game_id"]}))
+        .await;
+    dog.next_of("game-over").await;
+}

@@ -51,6 +51,13 @@ pub enum FromBot {
         clock: Option<SeekClock>,
     },
     CancelSeek {},
+    /// Joins the rated arena of a rule set (its default parameters) at a clock: the server
+    /// pairs the bots waiting there, game after game, until `leave-arena`.
+    Arena {
+        game: String,
+        clock: ClockSettings,
+    },
+    LeaveArena {},
     /// Asks for a game: against a house bot (it starts at once), a registered bot (which
     /// accepts or declines), or a person who opens the invite link it is given.
     Challenge {
@@ -136,6 +143,14 @@ pub enum ToBot {
         color: Color,
         rated: bool,
     },
+    /// The bot is in the arena's pool of `game` at `clock`; its games come as `start`.
+    ArenaJoined {
+        #[schema(value_type = String)]
+        game: &'static str,
+        clock: ClockSettings,
+    },
+    /// The bot has left the arena (its games go on).
+    ArenaLeft,
     /// The seek is taken: queued until another bot seeks a game that matches, or paired at
     /// once (`start` follows).
     Seeking,

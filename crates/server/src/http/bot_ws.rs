@@ -22,7 +22,7 @@ use super::AppState;
 use crate::api::{NewGame, Opponent};
 use crate::bots::{BotEvent, Challenge};
 use crate::error::ApiError;
-use crate::game::{player_view, Actor, MoveInput};
+use crate::game::{clock_settings, player_view, Actor, MoveInput};
 use crate::seek::SeekTerms;
 use crate::storage::{BotRow, Status};
 
@@ -261,6 +261,19 @@ impl Connection {
                 };
                 self.challenge(request);
                 return Vec::new();
+            }
+            FromBot::Arena { game, clock } => {
+                return match hub.join_arena(&self.bot, &game, clock) {
+                    Ok(pool) => vec![ToBot::ArenaJoined {
+                        game: pool.game.name(),
+                        clock: clock_settings(pool.clock),
+                    }],
+                    Err(e) => vec![error(&e, None)],
+                };
+            }
+            FromBot::LeaveArena {} => {
+                hub.leave_arena(&self.bot.id);
+                return vec![ToBot::ArenaLeft];
             }
             FromBot::CancelSeek {} => {
                 return match hub.cancel_seek(&self.bot.id).await {

@@ -10,10 +10,12 @@
 //! lease.
 
 mod accounts;
+mod arena;
 mod bots;
 mod lobby;
 mod play;
 mod ratings;
+pub use arena::Pool;
 pub use lobby::time_control;
 pub use play::Action;
 mod sessions;
@@ -75,6 +77,8 @@ pub struct Hub {
     challenges: Mutex<HashMap<String, tokio::sync::oneshot::Sender<Result<(), String>>>>,
     pub house: House,
     pub bots: Bots,
+    /// The bots in the arena's pools.
+    arena: arena::Arena,
     analyses: Semaphore,
     /// New sessions per address and on the whole server.
     new_sessions_by_address: DefaultKeyedRateLimiter<IpAddr>,
@@ -165,9 +169,11 @@ impl Hub {
             orphans: Notify::new(),
             challenges: Mutex::new(HashMap::new()),
             bots: Bots::default(),
+            arena: arena::Arena::default(),
             stopping: watch::Sender::new(false),
         });
         tokio::spawn(abandon_idle_games(hub.clone()));
+        tokio::spawn(arena::run_arena(hub.clone()));
         if let Some(cluster) = &hub.cluster {
             if let Err(error) = cluster.heartbeat().await {
                 tracing::warn!(%error, "cannot tell the cluster this node lives");

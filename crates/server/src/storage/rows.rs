@@ -75,7 +75,7 @@ pub struct BotRow {
 }
 
 /// A game's time control, in milliseconds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct TimeControl {
     pub initial_ms: i64,
     pub increment_ms: i64,
