@@ -57,6 +57,9 @@ pub struct Args {
     /// How long a registered bot must be disconnected before its opponent may claim the win.
     #[arg(long, value_name = "DURATION", default_value_t = Limits::default().leave_grace.into())]
     leave_grace: humantime::Duration,
+    /// How long a bot waits alone in an arena pool before it is paired with a house bot.
+    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().arena_house_after.into())]
+    arena_house_after: humantime::Duration,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -76,6 +79,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             unfinished_games: args.max_unfinished_games,
             abandon_after: args.abandon_after.into(),
             leave_grace: args.leave_grace.into(),
+            arena_house_after: args.arena_house_after.into(),
             ..Limits::default()
         },
     };
