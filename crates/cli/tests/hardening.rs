@@ -1166,3 +1166,73 @@ async fn a_trusted_proxy_names_its_clients() {
         "the header let an untrusted client escape its limit"
     );
 }
+
+/// A rated game's end and both ratings are one transaction: a server killed with SIGKILL at
+/// moments around a resignation leaves, after its restart, either the game finished and
+/// rated for both players, or the game live and rated for neither; never one without the
+/// other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_around_a_rated_end_leaves_both_ratings_or_neither() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let account = json!({"name": "Alice", "password": "correct horse"});
+    let (mut finished, mut live) = (0, 0);
+    for round in 0..6u64 {
+        let serve = Serve::start_with(&data, &[]);
+        let anyone = Client::anonymous(&serve.base);
+        let path = if round == 0 {
+            "/api/accounts"
+        } else {
+            "/api/session"
+        };
+        let alice = anyone.new_session(path, account.clone()).await.unwrap();
+        let game = alice
+            .create(json!({"game": "go", "rated": true, "color": "black",
+                "clock": {"initial_s": 600}, "opponent": {"kind": "house", "level": "random"}}))
+            .await;
+        let id = game["id"].as_str().unwrap().to_string();
+        let resign = {
+            let (alice, id) = (alice.clone(), id.clone());
+            tokio::spawn(async move {
+                alice
+                    .try_post(&format!("/api/games/{id}/resign"), json!({}))
+                    .await
+            })
+        };
+        // From before the request is sent to after it is answered.
+        tokio::time::sleep(Duration::from_micros(round * 700)).await;
+        serve.kill();
+        let _ = resign.await;
+
+        let serve = Serve::start_with(&data, &[]);
+        let anyone = Client::anonymous(&serve.base);
+        let status = anyone.get(&format!("/api/games/{id}")).await.body["status"].clone();
+        let rated_for = |page: Value| {
+            (page["ratings"].as_array().into_iter().flatten())
+                .flat_map(|pool| pool["history"].as_array().unwrap().clone())
+                .any(|point| point["game_id"] == id.as_str())
+        };
+        let alice_rated = rated_for(anyone.get("/api/players/alice").await.body);
+        let house_rated = rated_for(anyone.get("/api/players/random").await.body);
+        match status.as_str() {
+            Some("finished") => {
+                finished += 1;
+                assert!(
+                    alice_rated && house_rated,
+                    "round {round}: finished but not rated for both"
+                );
+            }
+            Some("live") => {
+                live += 1;
+                assert!(
+                    !alice_rated && !house_rated,
+                    "round {round}: live but rated"
+                );
+            }
+            other => panic!("round {round}: {other:?}"),
+        }
+        serve.stop();
+    }
+    eprintln!("after the kills: {finished} finished and rated, {live} live and unrated");
+    assert_eq!(finished + live, 6);
+}
