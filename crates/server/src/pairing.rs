@@ -11,21 +11,21 @@
 pub type Player = usize;
 
 /// One game of a round: `white` against `black`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pairing {
     pub white: Player,
     pub black: Player,
 }
 
 /// A round: its games and, with an odd number of players, the one with a bye.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Round {
     pub games: Vec<Pairing>,
     pub bye: Option<Player>,
 }
 
 /// How a game ended for white.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Result {
     WhiteWins,
     Draw,
@@ -45,7 +45,7 @@ impl Result {
 
 /// What the tournament has played so far: the rounds and each game's result (in the
 /// order of `Round::games`). A bye scores one point, as in most Swiss rules.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct History {
     pub players: usize,
     pub rounds: Vec<(Round, Vec<Result>)>,

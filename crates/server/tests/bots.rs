@@ -1180,3 +1180,134 @@ async fn the_arena_pairs_bots_continuously() {
         .await;
     dog.next_of("game-over").await;
 }
+
+/// Plays the first legal move for `bot` at every turn, forever.
+async fn first_moves(mut bot: Bot) {
+    loop {
+        let message = bot.next().await;
+        if message["type"] == "your-turn" {
+            let (id, ply) = (&message["game_id"], &message["ply"]);
+            let mv = message["position"]["legal_moves"][0].clone();
+            bot.send(json!({"type": "move", "game_id": id, "move": mv, "ply": ply}))
+                .await;
+        }
+    }
+}
+
+/// A Swiss tournament of four house bots, a registered bot and an account plays its three
+/// rounds to the end by itself: each round starts when the previous is over, nobody meets
+/// twice, the standings add up, and the rated games rate everyone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_tournament_plays_itself_out() {
+    let (_server, base, _dir) = common::server_with(Limits {
+        house_move: std::time::Duration::from_millis(30),
+        ..Limits::default()
+    })
+    .await;
+    let alice = Client::anonymous(&base)
+        .new_session(
+            "/api/accounts",
+            json!({"name": "Alice", "password": "correct horse"}),
+        )
+        .await
+        .unwrap();
+    let guest = Client::person(&base, "guest").await;
+    let request = json!({"name": "Autumn Swiss", "game": "capture-go", "format": "swiss",
+        "rounds": 3, "clock": {"initial_s": 120}, "house": ["random", "greedy", "beginner", "casual"]});
+    let refused = guest.post("/api/tournaments", request.clone()).await;
+    assert_eq!(refused.status, 400, "only accounts create tournaments");
+    let created = alice.post("/api/tournaments", request).await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_string();
+    assert_eq!(created.body["stage"], "open");
+    // Alice joins, and so does a bot over its WebSocket.
+    let joined = alice
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(joined.status, 200, "{:?}", joined.body);
+    let token = register(&alice, "ant").await;
+    let mut ant = Bot::connect(&base, &token, "ant").await;
+    ant.send(json!({"type": "join-tournament", "tournament": id}))
+        .await;
+    assert_eq!(
+        ant.expect("tournament-joined").await["tournament"],
+        id.as_str()
+    );
+    let ant = tokio::spawn(first_moves(ant));
+    let not_creator = guest
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(not_creator.status, 403);
+    let started = alice
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(started.body["stage"], "running", "{:?}", started.body);
+
+    // Alice plays her games with the first legal move, until the tournament is over.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(90);
+    let view = loop {
+        let view = alice.get(&format!("/api/tournaments/{id}")).await.body;
+        if view["stage"] == "finished" {
+            break view;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the tournament ends: {view}"
+        );
+        let current = view["played"]
+            .as_array()
+            .unwrap()
+            .last()
+            .cloned()
+            .unwrap_or(Value::Null);
+        for game in current["games"].as_array().into_iter().flatten() {
+            let game_id = game["game_id"].as_str().unwrap();
+            let state = alice.get(&format!("/api/games/{game_id}")).await.body;
+            let mine = state["you"].as_str();
+            if state["status"] == "live"
+                && mine.is_some()
+                && state["position"]["to_move"].as_str() == mine
+            {
+                let mv = state["position"]["legal_moves"][0].clone();
+                let ply = &state["position"]["ply"];
+                alice
+                    .post(
+                        &format!("/api/games/{game_id}/moves"),
+                        json!({"move": mv, "ply": ply}),
+                    )
+                    .await;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    ant.abort();
+    let rounds = view["played"].as_array().unwrap();
+    assert_eq!(rounds.len(), 3);
+    let mut met = std::collections::HashSet::new();
+    for round in rounds {
+        let games = round["games"].as_array().unwrap();
+        assert_eq!(games.len(), 3, "six players, three games a round");
+        for game in games {
+            assert!(game["result"].is_string(), "{game}");
+            let mut pair = [
+                game["white"].as_str().unwrap(),
+                game["black"].as_str().unwrap(),
+            ];
+            pair.sort();
+            assert!(met.insert(pair), "{pair:?} met twice");
+        }
+    }
+    let standings = view["standings"].as_array().unwrap();
+    let scores: Vec<f64> = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores.iter().sum::<f64>(), 9.0, "{standings:?}");
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+    let board = alice.get("/api/leaderboard/capture-go").await.body;
+    assert_eq!(
+        board.as_array().unwrap().len(),
+        6,
+        "every player is rated: {board}"
+    );
+}

@@ -388,7 +388,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
     }
     {
         // Back to version 2, with the code in plain as version 2 stored it (and without
-        // what versions 4 to 7 added).
+        // what versions 4 to 8 added).
         let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
@@ -404,6 +404,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
             "DROP INDEX ratings_by_pool",
             "DROP TABLE ratings",
             "ALTER TABLE games DROP COLUMN rated",
+            "DROP TABLE tournaments",
             "DROP TABLE referees",
             "DROP TABLE cluster",
             "ALTER TABLE games DROP COLUMN plies",

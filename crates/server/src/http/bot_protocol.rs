@@ -58,6 +58,10 @@ pub enum FromBot {
         clock: ClockSettings,
     },
     LeaveArena {},
+    /// Joins an open tournament (`POST /api/tournaments`); its games come as `start`.
+    JoinTournament {
+        tournament: String,
+    },
     /// Asks for a game: against a house bot (it starts at once), a registered bot (which
     /// accepts or declines), or a person who opens the invite link it is given.
     Challenge {
@@ -151,6 +155,10 @@ pub enum ToBot {
     },
     /// The bot has left the arena (its games go on).
     ArenaLeft,
+    /// The bot is a player of the tournament.
+    TournamentJoined {
+        tournament: String,
+    },
     /// The seek is taken: queued until another bot seeks a game that matches, or paired at
     /// once (`start` follows).
     Seeking,

@@ -271,6 +271,12 @@ impl Connection {
                     Err(e) => vec![error(&e, None)],
                 };
             }
+            FromBot::JoinTournament { tournament } => {
+                return match hub.join_tournament_as_bot(&self.bot, &tournament).await {
+                    Ok(_) => vec![ToBot::TournamentJoined { tournament }],
+                    Err(e) => vec![error(&e, None)],
+                };
+            }
             FromBot::LeaveArena {} => {
                 hub.leave_arena(&self.bot.id);
                 return vec![ToBot::ArenaLeft];

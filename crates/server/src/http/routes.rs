@@ -16,8 +16,8 @@ use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
 use super::AppState;
 use crate::api::{
     AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
-    MoveRequest, NewAccount, NewBot, NewGame, NewSession, OnlineBots, OwnBot, OwnBots, PlayerPage,
-    RatingView, SeekView, SessionView,
+    MoveRequest, NewAccount, NewBot, NewGame, NewSession, NewTournament, OnlineBots, OwnBot,
+    OwnBots, PlayerPage, RatingView, SeekView, SessionView, TournamentView,
 };
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
@@ -479,4 +479,58 @@ pub async fn player(
     Path(name): Path<String>,
 ) -> Result<Json<PlayerPage>, ApiError> {
     Ok(Json(state.hub.player(&name).await?))
+}
+
+/// Creates a tournament (an account's session): open for players until its creator starts
+/// it.
+#[utoipa::path(post, path = "/api/tournaments", tag = "ratings", request_body = NewTournament,
+    responses((status = 201, body = TournamentView), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody)))]
+pub async fn create_tournament(
+    State(state): State<AppState>,
+    Player(session): Player,
+    ApiJson(request): ApiJson<NewTournament>,
+) -> Result<impl IntoResponse, ApiError> {
+    let view = state.hub.create_tournament(&session, request).await?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// A tournament: settings, players, rounds with their games, standings.
+#[utoipa::path(get, path = "/api/tournaments/{id}", tag = "ratings",
+    params(("id" = String, Path)),
+    responses((status = 200, body = TournamentView), (status = 404, body = ErrorBody)))]
+pub async fn tournament(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(state.hub.tournament(&id).await?))
+}
+
+/// Joins an open tournament (an account's session).
+#[utoipa::path(post, path = "/api/tournaments/{id}/join", tag = "ratings",
+    params(("id" = String, Path)),
+    responses((status = 200, body = TournamentView), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn join_tournament(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(
+        state.hub.join_tournament_as_person(&session, &id).await?,
+    ))
+}
+
+/// Starts a tournament (its creator): the first round's games begin, and each next round
+/// once the previous one is over.
+#[utoipa::path(post, path = "/api/tournaments/{id}/start", tag = "ratings",
+    params(("id" = String, Path)),
+    responses((status = 200, body = TournamentView), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn start_tournament(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(state.hub.start_tournament(&session, &id).await?))
 }

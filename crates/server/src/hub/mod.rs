@@ -15,6 +15,7 @@ mod bots;
 mod lobby;
 mod play;
 mod ratings;
+mod tournaments;
 pub use arena::Pool;
 pub use lobby::time_control;
 pub use play::Action;
@@ -79,6 +80,7 @@ pub struct Hub {
     pub bots: Bots,
     /// The bots in the arena's pools.
     arena: arena::Arena,
+    tournaments: tournaments::Tournaments,
     analyses: Semaphore,
     /// New sessions per address and on the whole server.
     new_sessions_by_address: DefaultKeyedRateLimiter<IpAddr>,
@@ -170,10 +172,15 @@ impl Hub {
             challenges: Mutex::new(HashMap::new()),
             bots: Bots::default(),
             arena: arena::Arena::default(),
+            tournaments: tournaments::Tournaments::default(),
             stopping: watch::Sender::new(false),
         });
         tokio::spawn(abandon_idle_games(hub.clone()));
         tokio::spawn(arena::run_arena(hub.clone()));
+        if let Err(error) = hub.restore_tournaments().await {
+            tracing::error!(%error, "cannot take the tournaments back");
+        }
+        tokio::spawn(tournaments::run_tournaments(hub.clone()));
         if let Some(cluster) = &hub.cluster {
             if let Err(error) = cluster.heartbeat().await {
                 tracing::warn!(%error, "cannot tell the cluster this node lives");

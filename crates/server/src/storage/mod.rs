@@ -371,6 +371,25 @@ impl Storage {
             .collect()
     }
 
+    /// Tournament `id`'s stored state (JSON).
+    pub async fn tournament(&self, id: &str) -> Result<Option<String>, StorageError> {
+        let row = sqlx::query("SELECT state FROM tournaments WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.readers)
+            .await?;
+        Ok(row.map(|r| r.try_get("state")).transpose()?)
+    }
+
+    /// The states of the tournaments not finished (JSON), oldest first.
+    pub async fn unfinished_tournaments(&self) -> Result<Vec<String>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT state FROM tournaments WHERE status <> 'finished' ORDER BY created_at, id",
+        )
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
+    }
+
     /// The account whose name, in lowercase, is `name_key`.
     pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
         let row = sqlx::query(

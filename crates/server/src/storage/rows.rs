@@ -201,6 +201,13 @@ pub enum Write {
         before: crate::rating::Rating,
         game_id: String,
     },
+    /// A tournament's state, stored whole (`crate::hub::tournaments::Tournament` as JSON).
+    Tournament {
+        id: String,
+        state: String,
+        status: &'static str,
+        created_at: i64,
+    },
     /// Bot `id` was told of its games' ends until `at` (on connecting), or left at `at`.
     BotSeen {
         id: String,
@@ -236,6 +243,7 @@ impl Write {
             | Write::Account(_)
             | Write::ClaimName { .. }
             | Write::Rating { .. }
+            | Write::Tournament { .. }
             | Write::Bot(_)
             | Write::BotToken { .. }
             | Write::BotSeen { .. }

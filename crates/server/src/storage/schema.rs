@@ -138,6 +138,12 @@ const MIGRATIONS: &[&[Step]] = &[
         after TEXT NOT NULL,
         PRIMARY KEY (player, pool, game_id))"),
     ],
+    // Tournaments: each one's whole state as JSON (`crate::hub::tournaments::Tournament`).
+    &[Sql("CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at BIGINT NOT NULL)")],
 ];
 
 /// Creates the schema or brings it up to date, in one transaction.

@@ -156,6 +156,19 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 _ => Err(StorageError::RatingChanged),
             };
         }
+        Write::Tournament {
+            id,
+            state,
+            status,
+            created_at,
+        } => sqlx::query(
+            "INSERT INTO tournaments (id, state, status, created_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (id) DO UPDATE SET state = $2, status = $3",
+        )
+        .bind(id)
+        .bind(state)
+        .bind(*status)
+        .bind(created_at),
         Write::BotSeen { id, at } => sqlx::query("UPDATE bots SET seen_until = $1 WHERE id = $2")
             .bind(at)
             .bind(id),
