@@ -3,7 +3,8 @@
 //! part); people with accounts and registered bots join; its creator starts it; then each
 //! round starts by itself once the previous one is over, with the pairings and tie-breaks of
 //! `crate::pairing`. A tournament's whole state is stored as one JSON row after every change,
-//! and the server that started it runs it (and picks it up again after a restart).
+//! and the server that created it runs it (a single server picks it up again after a
+//! restart; a node of a cluster does not, lest two nodes run it).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -399,8 +400,13 @@ impl Hub {
         self.next_round(tournament).await
     }
 
-    /// Takes back the tournaments that were open or running when this server stopped.
+    /// Takes back the tournaments that were open or running when this server stopped. (Not
+    /// on a node of a cluster, where another node may run them: there a tournament lives
+    /// on the node it was created on.)
     pub(super) async fn restore_tournaments(&self) -> Result<(), ApiError> {
+        if self.cluster.is_some() {
+            return Ok(());
+        }
         for state in self.storage.unfinished_tournaments().await? {
             match serde_json::from_str::<Tournament>(&state) {
                 Ok(t) => {
