@@ -42,8 +42,9 @@ fn python_bot() -> String {
     format!("python3 '{PYTHON_BOT}' --toroid '{TOROID}' --seed 3")
 }
 
-/// `toroid bridge` for bot `token` with `engine` and more arguments, run to its end; every
-/// process it starts carries `marker` in its environment.
+/// `toroid bridge` for bot `token` with `engine` and more arguments (`--quit-after` among
+/// them, or it runs for ever), run to its end; every process it starts carries `marker` in
+/// its environment.
 fn bridge(
     base: &str,
     token: &str,
@@ -53,15 +54,7 @@ fn bridge(
 ) -> tokio::task::JoinHandle<Output> {
     let mut command = Command::new(TOROID);
     command
-        .args([
-            "bridge",
-            "--server",
-            base,
-            "--engine",
-            engine,
-            "--quit-after",
-            "1",
-        ])
+        .args(["bridge", "--server", base, "--engine", engine])
         .args(extra)
         .env("TOROID_BOT_TOKEN", token)
         // Debian installs GNU Go in /usr/games.
@@ -125,7 +118,7 @@ async fn gnu_go_plays_the_rust_example_through_two_bridges() {
         &base,
         &gnugo,
         engine,
-        &["--seek", "go", "--max-side", "9"],
+        &["--seek", "go", "--max-side", "9", "--quit-after", "1"],
         marker,
     );
 
@@ -149,7 +142,13 @@ async fn gnu_go_plays_the_rust_example_through_two_bridges() {
         "{body}"
     );
 
-    let rust_bridge = bridge(&base, &rusty, &rust_bot(5), &["--seek", "go"], marker);
+    let rust_bridge = bridge(
+        &base,
+        &rusty,
+        &rust_bot(5),
+        &["--seek", "go", "--quit-after", "1"],
+        marker,
+    );
     both_end(go_bridge, rust_bridge).await;
     let game = finished_game(&base, "gnugo").await;
     assert_eq!(game["game"], "go");
@@ -169,7 +168,7 @@ async fn the_python_and_rust_examples_play_hex_torus_through_two_bridges() {
     let snake = register(&owner, "snake").await;
     let crab = register(&owner, "crab").await;
     let marker = "python-and-rust";
-    let seek = ["--seek", "hex-torus"];
+    let seek = ["--seek", "hex-torus", "--quit-after", "1"];
     let python = bridge(&base, &snake, &python_bot(), &seek, marker);
     let rust = bridge(&base, &crab, &rust_bot(7), &seek, marker);
     both_end(python, rust).await;
@@ -178,5 +177,110 @@ async fn the_python_and_rust_examples_play_hex_torus_through_two_bridges() {
     let reason = game["result"]["reason"].as_str().unwrap();
     let rules = ["ring", "bracelet", "right-helix", "left-helix"];
     assert!(rules.contains(&reason), "a game ended by the rules: {game}");
+    assert_eq!(left_behind(marker), Vec::<String>::new());
+}
+
+/// The end-to-end tournament: eight players (five house levels, the Python and Rust example
+/// bots through `toroid bridge`, and an account) play a three-round Swiss on the server to
+/// the end; the rounds, the crosstable's results and the standings are checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_players_play_a_swiss_tournament_through_bridges() {
+    let (_server, base, _dir) = common::server_with(Limits {
+        house_move: Duration::from_millis(30),
+        ..Limits::default()
+    })
+    .await;
+    let alice = Client::account(&base, "Alice").await;
+    let request = json!({"name": "Bridged Swiss", "game": "hex-torus", "format": "swiss",
+        "rounds": 3, "clock": {"initial_s": 300},
+        "house": ["random", "greedy", "beginner", "casual", "strong"]});
+    let created = alice.post("/api/tournaments", request).await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        alice
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await
+            .status,
+        200
+    );
+    let marker = "tournament";
+    let mut bridges = Vec::new();
+    for (name, engine) in [("snake", python_bot()), ("crab", rust_bot(9))] {
+        let token = register(&alice, name).await;
+        let extra = ["--tournament", id.as_str(), "--quit-after", "3"];
+        bridges.push(bridge(&base, &token, &engine, &extra, marker));
+    }
+    // Started once all eight are in.
+    let deadline = tokio::time::Instant::now() + GAMES_WAIT;
+    while alice.get(&format!("/api/tournaments/{id}")).await.body["players"]
+        .as_array()
+        .unwrap()
+        .len()
+        < 8
+    {
+        assert!(tokio::time::Instant::now() < deadline, "both bridges join");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let started = alice
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(started.body["stage"], "running", "{:?}", started.body);
+    // Alice plays the first legal move in each of her games.
+    let view = alice.play_tournament(&id, GAMES_WAIT).await;
+    for bridge in bridges {
+        let output = tokio::time::timeout(GAMES_WAIT, bridge)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let rounds = view["played"].as_array().unwrap();
+    assert_eq!(rounds.len(), 3);
+    let mut met = std::collections::HashSet::new();
+    let mut points: std::collections::HashMap<String, f64> = Default::default();
+    for round in rounds {
+        assert_eq!(
+            round["games"].as_array().unwrap().len(),
+            4,
+            "eight players, four games, no bye"
+        );
+        for game in round["games"].as_array().unwrap() {
+            let (white, black) = (
+                game["white"].as_str().unwrap(),
+                game["black"].as_str().unwrap(),
+            );
+            let mut pair = [white, black];
+            pair.sort();
+            assert!(met.insert(pair), "{pair:?} met twice");
+            let (w, b) = match game["result"].as_str().unwrap() {
+                "white" => (1.0, 0.0),
+                "black" => (0.0, 1.0),
+                _ => (0.5, 0.5),
+            };
+            *points.entry(white.to_string()).or_default() += w;
+            *points.entry(black.to_string()).or_default() += b;
+        }
+    }
+    // The standings are the crosstable's points, best first.
+    let standings = view["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 8);
+    for standing in standings {
+        let name = standing["player"]["name"].as_str().unwrap();
+        assert_eq!(
+            standing["score"].as_f64(),
+            points.get(name).copied(),
+            "{name}"
+        );
+    }
+    let scores: Vec<f64> = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }

@@ -896,13 +896,7 @@ async fn accounts_claim_names_and_sign_in() {
 #[tokio::test]
 async fn rated_games_change_ratings_and_casual_ones_do_not() {
     let (_server, base, _dir) = common::server_with(toroid_server::Limits::default()).await;
-    let alice = Client::anonymous(&base)
-        .new_session(
-            "/api/accounts",
-            json!({"name": "Alice", "password": "correct horse"}),
-        )
-        .await
-        .unwrap();
+    let alice = Client::account(&base, "Alice").await;
     let game = |rated: bool, params: Value, clock: Value| {
         json!({"game": "go", "params": params, "clock": clock, "rated": rated, "color": "black",
                "opponent": {"kind": "house", "level": "random"}})

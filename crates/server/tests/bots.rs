@@ -1204,13 +1204,7 @@ async fn a_swiss_tournament_plays_itself_out() {
         ..Limits::default()
     })
     .await;
-    let alice = Client::anonymous(&base)
-        .new_session(
-            "/api/accounts",
-            json!({"name": "Alice", "password": "correct horse"}),
-        )
-        .await
-        .unwrap();
+    let alice = Client::account(&base, "Alice").await;
     let guest = Client::person(&base, "guest").await;
     let request = json!({"name": "Autumn Swiss", "game": "capture-go", "format": "swiss",
         "rounds": 3, "clock": {"initial_s": 120}, "house": ["random", "greedy", "beginner", "casual"]});
@@ -1244,42 +1238,9 @@ async fn a_swiss_tournament_plays_itself_out() {
     assert_eq!(started.body["stage"], "running", "{:?}", started.body);
 
     // Alice plays her games with the first legal move, until the tournament is over.
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(90);
-    let view = loop {
-        let view = alice.get(&format!("/api/tournaments/{id}")).await.body;
-        if view["stage"] == "finished" {
-            break view;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the tournament ends: {view}"
-        );
-        let current = view["played"]
-            .as_array()
-            .unwrap()
-            .last()
-            .cloned()
-            .unwrap_or(Value::Null);
-        for game in current["games"].as_array().into_iter().flatten() {
-            let game_id = game["game_id"].as_str().unwrap();
-            let state = alice.get(&format!("/api/games/{game_id}")).await.body;
-            let mine = state["you"].as_str();
-            if state["status"] == "live"
-                && mine.is_some()
-                && state["position"]["to_move"].as_str() == mine
-            {
-                let mv = state["position"]["legal_moves"][0].clone();
-                let ply = &state["position"]["ply"];
-                alice
-                    .post(
-                        &format!("/api/games/{game_id}/moves"),
-                        json!({"move": mv, "ply": ply}),
-                    )
-                    .await;
-            }
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+    let view = alice
+        .play_tournament(&id, std::time::Duration::from_secs(90))
+        .await;
     ant.abort();
     let rounds = view["played"].as_array().unwrap();
     assert_eq!(rounds.len(), 3);

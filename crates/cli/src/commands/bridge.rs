@@ -61,6 +61,10 @@ pub struct Args {
     /// fewer than the maximum are played.
     #[arg(long, value_name = "NAME")]
     seek: Option<GameKind>,
+    /// Join this open tournament (its id) on connecting; its games are played like any
+    /// other.
+    #[arg(long, value_name = "ID")]
+    tournament: Option<String>,
     /// Stop after this many games have ended (for tests and one-off matches).
     #[arg(long, value_name = "N")]
     quit_after: Option<usize>,
@@ -205,6 +209,9 @@ impl Bridge {
         let hello = json!({"type": "hello", "protocol": PROTOCOL}).to_string();
         if let Err(e) = socket.send(Message::text(hello)).await {
             return Ended::Lost(e.to_string());
+        }
+        if let Some(id) = &self.args.tournament {
+            self.send(json!({"type": "join-tournament", "tournament": id}));
         }
         self.seek_if_free();
         loop {

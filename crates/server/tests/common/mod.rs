@@ -109,6 +109,50 @@ impl Client {
         signed_in.unwrap_or_else(|refused| panic!("not signed in: {refused:?}"))
     }
 
+    /// A client signed in to a new account `name` (password "correct horse").
+    pub async fn account(base: &str, name: &str) -> Client {
+        let body = json!({"name": name, "password": "correct horse"});
+        let signed_up = Client::anonymous(base)
+            .new_session("/api/accounts", body)
+            .await;
+        signed_up.unwrap_or_else(|refused| panic!("no account: {refused:?}"))
+    }
+
+    /// Plays the first legal move in each of this person's games of tournament `id` until
+    /// it is over (within `wait`); its final view.
+    pub async fn play_tournament(&self, id: &str, wait: Duration) -> Value {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let view = self.get(&format!("/api/tournaments/{id}")).await.body;
+            if view["stage"] == "finished" {
+                return view;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the tournament ends: {view}"
+            );
+            let current = view["played"].as_array().and_then(|r| r.last().cloned());
+            let games = current
+                .map(|round| round["games"].clone())
+                .unwrap_or_default();
+            for game in games.as_array().into_iter().flatten() {
+                let game_id = game["game_id"].as_str().unwrap();
+                let state = self.get(&format!("/api/games/{game_id}")).await.body;
+                let mine = state["you"].as_str();
+                let to_move = state["position"]["to_move"].as_str();
+                if state["status"] == "live" && mine.is_some() && to_move == mine {
+                    let (mv, ply) = (
+                        &state["position"]["legal_moves"][0],
+                        &state["position"]["ply"],
+                    );
+                    let path = format!("/api/games/{game_id}/moves");
+                    self.post(&path, json!({"move": mv, "ply": ply})).await;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// This client with a new guest session called `name`, or the server's refusal.
     pub async fn sign_in(&self, name: &str) -> Result<Client, Answer> {
         self.new_session("/api/session", json!({ "name": name }))
