@@ -98,11 +98,17 @@ async fn both_end(one: tokio::task::JoinHandle<Output>, two: tokio::task::JoinHa
     }
 }
 
-/// The one finished game of bot `name`.
-async fn finished_game(base: &str, name: &str) -> Value {
+/// The finished games of bot `name`, newest first.
+async fn finished_games(base: &str, name: &str) -> Vec<Value> {
     let path = format!("/api/games?player={name}&status=finished");
     let games = Client::anonymous(base).get(&path).await.body;
-    assert_eq!(games.as_array().map(Vec::len), Some(1), "{games}");
+    games.as_array().cloned().unwrap_or_default()
+}
+
+/// The one finished game of bot `name`.
+async fn finished_game(base: &str, name: &str) -> Value {
+    let games = finished_games(base, name).await;
+    assert_eq!(games.len(), 1, "{games:?}");
     games[0].clone()
 }
 
@@ -282,5 +288,56 @@ async fn eight_players_play_a_swiss_tournament_through_bridges() {
         .map(|s| s["score"].as_f64().unwrap())
         .collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert_eq!(left_behind(marker), Vec::<String>::new());
+}
+
+/// The example bots take part in the arena through `toroid bridge --arena`: they are paired
+/// with each other, then (never twice in a row) each with a house bot, and every game is
+/// rated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_example_bots_play_in_the_arena_through_bridges() {
+    let (_server, base, _dir) = common::server_with(Limits {
+        arena_house_after: Duration::from_millis(500),
+        house_move: Duration::from_millis(30),
+        ..Limits::default()
+    })
+    .await;
+    let owner = Client::person(&base, "owner").await;
+    let marker = "arena";
+    let mut bridges = Vec::new();
+    for (name, engine) in [("snake", python_bot()), ("crab", rust_bot(3))] {
+        let token = register(&owner, name).await;
+        let extra = ["--arena", "hex-torus", "--quit-after", "2"];
+        bridges.push(bridge(&base, &token, &engine, &extra, marker));
+    }
+    for bridge in bridges {
+        let output = tokio::time::timeout(GAMES_WAIT, bridge)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    for name in ["snake", "crab"] {
+        let games = finished_games(&base, name).await;
+        assert!(games.len() >= 2, "{name}: {games:?}");
+        assert!(games.iter().all(|g| g["rated"] == true), "{games:?}");
+        let kinds: Vec<&Value> = games
+            .iter()
+            .flat_map(|g| {
+                [
+                    &g["players"]["black"]["kind"],
+                    &g["players"]["white"]["kind"],
+                ]
+            })
+            .collect();
+        assert!(
+            kinds.contains(&&json!("house")),
+            "{name} met a house bot: {games:?}"
+        );
+    }
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }

@@ -61,6 +61,15 @@ pub struct Args {
     /// fewer than the maximum are played.
     #[arg(long, value_name = "NAME")]
     seek: Option<GameKind>,
+    /// Join the rated arena of this rule set on connecting: the server pairs the bot game
+    /// after game (docs/protocol.md, "The arena").
+    #[arg(long, value_name = "NAME")]
+    arena: Option<GameKind>,
+    /// The arena's clock: initial time and increment, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 180.0)]
+    arena_initial: f64,
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    arena_increment: f64,
     /// Join this open tournament (its id) on connecting; its games are played like any
     /// other.
     #[arg(long, value_name = "ID")]
@@ -212,6 +221,11 @@ impl Bridge {
         }
         if let Some(id) = &self.args.tournament {
             self.send(json!({"type": "join-tournament", "tournament": id}));
+        }
+        if let Some(kind) = self.args.arena {
+            let clock = json!({"initial_s": self.args.arena_initial,
+                "increment_s": self.args.arena_increment});
+            self.send(json!({"type": "arena", "game": kind.name(), "clock": clock}));
         }
         self.seek_if_free();
         loop {
