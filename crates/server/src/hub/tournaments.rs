@@ -381,14 +381,19 @@ impl Hub {
         let Some((round, ids)) = tournament.current.clone() else {
             return self.next_round(tournament).await;
         };
+        // A game still held is still played; only then are the finished ones read, as rows
+        // (their results), not replayed.
+        if ids.iter().any(|id| lock(&self.live).contains_key(id)) {
+            return Ok(());
+        }
         let mut results = Vec::with_capacity(ids.len());
         for id in &ids {
-            let live = self.find(id).await?;
-            let game = live.game.lock().await;
-            if game.status != Status::Finished {
+            let row = (self.storage.game(id).await?)
+                .ok_or_else(|| ApiError::NotFound(format!("game '{id}'")))?;
+            if row.status != Status::Finished {
                 return Ok(());
             }
-            results.push(match game.result.and_then(|r| r.winner) {
+            results.push(match row.result.and_then(|r| r.winner) {
                 Some(Color::White) => GameResult::WhiteWins,
                 Some(Color::Black) => GameResult::BlackWins,
                 None => GameResult::Draw,
