@@ -441,19 +441,10 @@ impl Hub {
     ) -> Result<(), ApiError> {
         let writes = std::mem::take(&mut change.writes);
         let moved = writes.iter().any(|w| matches!(w, Write::Move(_)));
-        // A rated game's end and its ratings are stored together, or neither is. A rating
-        // that another game changed meanwhile is worked out again.
-        let mut stored = Err(StorageError::RatingChanged);
-        for _ in 0..RATING_TRIES {
-            let mut all = writes.clone();
-            if let Some(end) = change.ending().filter(|_| game.rated) {
-                all.extend(self.rating_writes(game, end).await?);
-            }
-            stored = self.storage.commit(all).await;
-            if !matches!(stored, Err(StorageError::RatingChanged)) {
-                break;
-            }
-        }
+        let stored = match change.ending().filter(|_| game.rated) {
+            Some(end) => self.commit_rated_end(game, writes, end).await?,
+            None => self.storage.commit(writes).await,
+        };
         match stored {
             Ok(()) => {}
             Err(StorageError::Outdated) => {
@@ -476,6 +467,27 @@ impl Hub {
         self.announce(live);
         self.tell_other_nodes(live).await;
         Ok(())
+    }
+
+    /// Stores `writes`, which end rated game `game` with `end`, together with both players'
+    /// ratings, or none of them. A rating that another game changed meanwhile is worked out
+    /// again, up to [`RATING_TRIES`] times.
+    async fn commit_rated_end(
+        &self,
+        game: &Game,
+        writes: Vec<Write>,
+        end: Outcome,
+    ) -> Result<Result<(), StorageError>, ApiError> {
+        let mut stored = Err(StorageError::RatingChanged);
+        for _ in 0..RATING_TRIES {
+            let mut all = writes.clone();
+            all.extend(self.rating_writes(game, end).await?);
+            stored = self.storage.commit(all).await;
+            if !matches!(stored, Err(StorageError::RatingChanged)) {
+                break;
+            }
+        }
+        Ok(stored)
     }
 
     /// The rating changes of the end `end` of rated game `game`: none for an abort, or when
