@@ -24,6 +24,12 @@ pub fn new_position(game: &str, params: &Map<String, Value>) -> Result<AnyGame, 
     kind.start(&params).map_err(|e| format!("{kind}: {e}"))
 }
 
+/// Whether `position` is its rule set's at its default parameters (the one rating pool of
+/// the rule set).
+pub fn at_defaults(position: &AnyGame) -> bool {
+    position.kind().default_game().params() == position.params()
+}
+
 /// Who asks to act: a guest session, a registered bot, or the program playing a colour (a
 /// house bot).
 #[derive(Copy, Clone, Debug)]

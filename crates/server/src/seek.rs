@@ -9,7 +9,7 @@ use toroid_rules::{AnyGame, Position};
 
 use crate::api::{AnyWord, ClockRange, SeekClock, SeekParams};
 use crate::error::ApiError;
-use crate::game::{clock_settings, new_position};
+use crate::game::{at_defaults, clock_settings, new_position};
 use crate::hub::time_control;
 use crate::storage::TimeControl;
 
@@ -60,11 +60,15 @@ impl SeekTerms {
         rated: bool,
     ) -> Result<SeekTerms, ApiError> {
         let start = new_position(game, &Map::new()).map_err(ApiError::BadRequest)?;
-        let params = match params {
-            SeekParams::Any(AnyWord::Any) => ParamsTerms::Any,
+        // Whether the parameters asked for may make a rated game.
+        let (params, poolable) = match params {
+            SeekParams::Any(AnyWord::Any) => (ParamsTerms::Any, true),
             SeekParams::Given(given) => {
                 let position = new_position(game, given).map_err(ApiError::BadRequest)?;
-                ParamsTerms::Exactly(params_object(&position))
+                (
+                    ParamsTerms::Exactly(params_object(&position)),
+                    at_defaults(&position),
+                )
             }
         };
         let clock = match clock {
@@ -73,11 +77,7 @@ impl SeekTerms {
             Some(SeekClock::Range(range)) => range_terms(range)?,
             Some(SeekClock::Any(AnyWord::Any)) => ClockTerms::Any,
         };
-        if rated
-            && (clock == ClockTerms::None
-                || params != ParamsTerms::Any
-                    && params != ParamsTerms::Exactly(params_object(&start)))
-        {
+        if rated && (clock == ClockTerms::None || !poolable) {
             return Err(ApiError::BadRequest(
                 "a rated seek asks for a clock (or any) and the default parameters (or any)".into(),
             ));

@@ -11,11 +11,10 @@ use toroid_search::Level;
 
 use crate::api::{ClockSettings, ColorChoice, GameState, NewGame, Opponent};
 use crate::error::ApiError;
-use crate::game::{new_position, Game, Resume};
+use crate::game::{at_defaults, new_position, Game, Resume};
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::seat::Seat;
 use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
-use toroid_rules::Params;
 
 use super::{lock, Hub, LiveGame};
 
@@ -135,10 +134,7 @@ impl Hub {
         if clock.is_none() {
             return Err(ApiError::BadRequest("a rated game has a clock".into()));
         }
-        let defaults = position
-            .kind()
-            .start(&Params::defaults(position.kind().params()));
-        if defaults.map(|d| d.params().clone()).ok().as_ref() != Some(position.params()) {
+        if !at_defaults(position) {
             return Err(ApiError::BadRequest(format!(
                 "a rated game of {} is played at its default parameters (one rating pool per rule set)",
                 position.kind().name()
