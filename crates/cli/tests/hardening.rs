@@ -73,6 +73,12 @@ async fn websocket_messages_refuse_unknown_fields() {
         json!({"type": "cancel-seek", "x": 1}),
         json!({"type": "move", "game_id": id, "move": "cc", "ply": 0, "x": 1}),
         json!({"type": "resign", "game_id": id, "x": 1}),
+        json!({"type": "draw", "game_id": id, "x": 1}),
+        json!({"type": "abort", "game_id": id, "x": 1}),
+        json!({"type": "challenge", "game": "go", "opponent": {"kind": "invite"}, "x": 1}),
+        json!({"type": "arena", "game": "go", "clock": {"initial_s": 60}, "x": 1}),
+        json!({"type": "leave-arena", "x": 1}),
+        json!({"type": "join-tournament", "tournament": "t", "x": 1}),
     ] {
         bot.send(message.clone()).await;
         let error = bot.expect("error").await;

@@ -4,14 +4,12 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use toroid_protocol::view::{GameView, ParamsView};
 use toroid_rules::{Color, Outcome};
 use utoipa::ToSchema;
 
 use crate::api::{
-    ClockSettings, ClocksView, ColorChoice, Opponent, PlayerView, Players, ResultSchema, SeekClock,
-    SeekParams,
+    ClockSettings, ClocksView, NewGame, PlayerView, Players, ResultSchema, SeekClock, SeekParams,
 };
 use crate::hub::Action;
 
@@ -63,20 +61,9 @@ pub enum FromBot {
         tournament: String,
     },
     /// Asks for a game: against a house bot (it starts at once), a registered bot (which
-    /// accepts or declines), or a person who opens the invite link it is given.
-    Challenge {
-        game: String,
-        #[serde(default)]
-        #[schema(value_type = Object)]
-        params: Map<String, Value>,
-        #[serde(default)]
-        clock: Option<ClockSettings>,
-        opponent: Opponent,
-        #[serde(default)]
-        color: ColorChoice,
-        #[serde(default)]
-        rated: bool,
-    },
+    /// accepts or declines), or a person who opens the invite link it is given. The body of
+    /// `POST /api/games`.
+    Challenge(NewGame),
     Move {
         game_id: String,
         #[serde(rename = "move")]

@@ -243,22 +243,7 @@ impl Connection {
                     Err(e) => vec![error(&e, None)],
                 };
             }
-            FromBot::Challenge {
-                game,
-                params,
-                clock,
-                opponent,
-                color,
-                rated,
-            } => {
-                let request = NewGame {
-                    game,
-                    params,
-                    clock,
-                    opponent,
-                    color,
-                    rated,
-                };
+            FromBot::Challenge(request) => {
                 self.challenge(request);
                 return Vec::new();
             }
