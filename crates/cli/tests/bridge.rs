@@ -84,12 +84,13 @@ fn left_behind(marker: &str) -> Vec<String> {
     left
 }
 
-/// Waits for both bridges, which must end cleanly after their game.
-async fn both_end(one: tokio::task::JoinHandle<Output>, two: tokio::task::JoinHandle<Output>) {
-    let (one, two) = tokio::time::timeout(GAMES_WAIT, async { (one.await, two.await) })
+/// Waits for the bridges, which must all end cleanly after their games.
+async fn all_end(bridges: Vec<tokio::task::JoinHandle<Output>>) {
+    let outputs = tokio::time::timeout(GAMES_WAIT, futures_util::future::join_all(bridges))
         .await
-        .expect("both bridges end within the time");
-    for output in [one.unwrap(), two.unwrap()] {
+        .expect("the bridges end within the time");
+    for output in outputs {
+        let output = output.unwrap();
         assert!(
             output.status.success(),
             "the bridge failed: {}",
@@ -155,7 +156,7 @@ async fn gnu_go_plays_the_rust_example_through_two_bridges() {
         &["--seek", "go", "--quit-after", "1"],
         marker,
     );
-    both_end(go_bridge, rust_bridge).await;
+    all_end(vec![go_bridge, rust_bridge]).await;
     let game = finished_game(&base, "gnugo").await;
     assert_eq!(game["game"], "go");
     assert!(game["plies"].as_i64().unwrap() > 2, "{game}");
@@ -177,7 +178,7 @@ async fn the_python_and_rust_examples_play_hex_torus_through_two_bridges() {
     let seek = ["--seek", "hex-torus", "--quit-after", "1"];
     let python = bridge(&base, &snake, &python_bot(), &seek, marker);
     let rust = bridge(&base, &crab, &rust_bot(7), &seek, marker);
-    both_end(python, rust).await;
+    all_end(vec![python, rust]).await;
     let game = finished_game(&base, "snake").await;
     assert_eq!(game["game"], "hex-torus");
     let reason = game["result"]["reason"].as_str().unwrap();
@@ -234,17 +235,7 @@ async fn eight_players_play_a_swiss_tournament_through_bridges() {
     assert_eq!(started.body["stage"], "running", "{:?}", started.body);
     // Alice plays the first legal move in each of her games.
     let view = alice.play_tournament(&id, GAMES_WAIT).await;
-    for bridge in bridges {
-        let output = tokio::time::timeout(GAMES_WAIT, bridge)
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    all_end(bridges).await;
     let rounds = view["played"].as_array().unwrap();
     assert_eq!(rounds.len(), 3);
     let mut met = std::collections::HashSet::new();
@@ -310,17 +301,7 @@ async fn the_example_bots_play_in_the_arena_through_bridges() {
         let extra = ["--arena", "hex-torus", "--quit-after", "2"];
         bridges.push(bridge(&base, &token, &engine, &extra, marker));
     }
-    for bridge in bridges {
-        let output = tokio::time::timeout(GAMES_WAIT, bridge)
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    all_end(bridges).await;
     for name in ["snake", "crab"] {
         let games = finished_games(&base, name).await;
         assert!(games.len() >= 2, "{name}: {games:?}");
