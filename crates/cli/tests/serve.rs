@@ -237,7 +237,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 14] = [
+const SCREENSHOTS: [&str; 18] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -252,6 +252,10 @@ const SCREENSHOTS: [&str; 14] = [
     "finished-hex-torus.png",
     "finished-m-torus.png",
     "narrow-hex-torus.png",
+    "sign-up.png",
+    "leaderboard-capture-go.png",
+    "player-page.png",
+    "tournament-finished.png",
 ];
 
 #[test]

@@ -448,6 +448,10 @@ pub struct TournamentStanding {
 pub struct TournamentView {
     pub id: String,
     pub name: String,
+    /// The account that created it (and may start it).
+    pub creator: String,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
     pub game: String,
     pub clock: ClockSettings,
     pub format: TournamentFormat,
@@ -458,4 +462,31 @@ pub struct TournamentView {
     pub players: Vec<PlayerView>,
     pub played: Vec<TournamentRound>,
     pub standings: Vec<TournamentStanding>,
+}
+
+/// A tournament in `GET /api/tournaments`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct TournamentSummary {
+    pub id: String,
+    pub name: String,
+    pub creator: String,
+    pub game: String,
+    pub clock: ClockSettings,
+    pub format: TournamentFormat,
+    pub rounds: usize,
+    pub rated: bool,
+    /// `open`, `running` or `finished`.
+    pub stage: &'static str,
+    /// Players in it.
+    pub players: usize,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+}
+
+/// `GET /api/tournaments` query.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentListQuery {
+    /// At most this many, newest first (default 50, at most 200).
+    pub limit: Option<u32>,
 }

@@ -1214,6 +1214,11 @@ async fn a_swiss_tournament_plays_itself_out() {
     assert_eq!(created.status, 201, "{:?}", created.body);
     let id = created.body["id"].as_str().unwrap().to_string();
     assert_eq!(created.body["stage"], "open");
+    assert_eq!(created.body["creator"], "Alice");
+    let listed = guest.get("/api/tournaments?limit=5").await.body;
+    assert_eq!(listed[0]["id"], id.as_str(), "{listed}");
+    assert_eq!(listed[0]["players"], 4, "the house bots are in: {listed}");
+    assert_eq!(guest.get("/api/tournaments?limit=x").await.status, 400);
     // Alice joins, and so does a bot over its WebSocket.
     let joined = alice
         .post(&format!("/api/tournaments/{id}/join"), json!({}))
@@ -1264,6 +1269,8 @@ async fn a_swiss_tournament_plays_itself_out() {
         .map(|s| s["score"].as_f64().unwrap())
         .collect();
     assert_eq!(scores.iter().sum::<f64>(), 9.0, "{standings:?}");
+    let listed = guest.get("/api/tournaments").await.body;
+    assert_eq!(listed[0]["stage"], "finished", "{listed}");
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
     let board = alice.get("/api/leaderboard/capture-go").await.body;
     assert_eq!(

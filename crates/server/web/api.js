@@ -42,7 +42,7 @@ async function request(method, path, body) {
 const gamePath = (id) => `/api/games/${encodeURIComponent(id)}`;
 
 export const api = {
-  /** The signed-in guest `{id, name}`, or null. */
+  /** The signed-in session `{id, name, account}` (a guest's or an account's), or null. */
   async session() {
     try {
       return await request('GET', '/api/session');
@@ -51,7 +51,18 @@ export const api = {
       throw err;
     }
   },
-  signIn: (name) => request('POST', '/api/session', { name }),
+  /** A guest session (no password), or a sign-in to the account of this name. */
+  signIn: (name, password) => request('POST', '/api/session', password === undefined ? { name } : { name, password }),
+  signOut: () => request('DELETE', '/api/session'),
+  /** Claims `name` with `password`; a guest's session becomes the account's. */
+  createAccount: (name, password) => request('POST', '/api/accounts', { name, password }),
+  leaderboard: (game) => request('GET', `/api/leaderboard/${encodeURIComponent(game)}`),
+  player: (name) => request('GET', `/api/players/${encodeURIComponent(name)}`),
+  tournaments: (limit) => request('GET', `/api/tournaments?limit=${limit}`),
+  tournament: (id) => request('GET', `/api/tournaments/${encodeURIComponent(id)}`),
+  createTournament: (spec) => request('POST', '/api/tournaments', spec),
+  joinTournament: (id) => request('POST', `/api/tournaments/${encodeURIComponent(id)}/join`),
+  startTournament: (id) => request('POST', `/api/tournaments/${encodeURIComponent(id)}/start`),
   rules: () => request('GET', '/api/rules'),
   levels: () => request('GET', '/api/levels'),
   games: (status, limit) =>

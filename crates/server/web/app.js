@@ -1,10 +1,15 @@
-// The page's entry: the guest session and the routes `/` (lobby), `/game/<id>` (play,
-// spectate, replay) and `/join/<id>/<code>` (accept an invitation).
+// The page's entry: the session (a guest's or an account's) and the routes `/` (lobby),
+// `/game/<id>` (play, spectate, replay), `/join/<code>` (accept an invitation), `/signin`,
+// `/signup`, `/leaderboard/<game>`, `/player/<name>`, `/tournaments` and `/tournament/<id>`.
 
+import { NAME_MAX, showAccountForm, withNext } from './account.js';
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
+import { playerHref } from './format.js';
 import { showGame } from './game.js';
 import { showLobby } from './lobby.js';
+import { showLeaderboard, showPlayer } from './ratings.js';
+import { showTournament, showTournaments } from './tournaments.js';
 
 const root = document.getElementById('app');
 const who = document.getElementById('who');
@@ -18,21 +23,45 @@ function navigate(path, replace = false) {
   route();
 }
 
+// The header: who is signed in (an account's name leads to its page), and the ways to
+// sign up, in or out.
 function showSession() {
-  replaceChildren(who, session ? h('span', { class: 'name', title: 'your guest name' }, session.name) : null);
+  const here = location.pathname;
+  const signIn = h('a', { href: withNext('/signin', here) }, 'Sign in');
+  const signUp = h('a', { href: withNext('/signup', here) }, 'Create account');
+  const signOut = h('button', { type: 'button', class: 'sign-out', onclick: leave }, 'Sign out');
+  if (!session) replaceChildren(who, signIn, signUp);
+  else if (session.account) {
+    replaceChildren(who, h('a', { class: 'name', href: playerHref(session.name), title: 'your page' }, session.name), signOut);
+  } else {
+    replaceChildren(who, h('span', { class: 'name', title: 'your guest name' }, `${session.name} (guest)`), signUp, signIn);
+  }
+}
+
+async function leave() {
+  try {
+    await api.signOut();
+  } catch {
+    // Already gone on the server: the page forgets it all the same.
+  }
+  session = null;
+  navigate('/');
 }
 
 // The guest sign-in; resolves once the server has given this browser a session.
 function signIn(view, reason) {
   return new Promise((resolve) => {
-    const input = h('input', { id: 'guest-name', name: 'name', required: true, maxlength: 40, autocomplete: 'nickname' });
+    const input = h('input', { id: 'guest-name', name: 'name', required: true, maxlength: NAME_MAX, autocomplete: 'nickname' });
     const error = h('p', { class: 'error', role: 'alert' });
     const form = h('form', { class: 'sign-in card', 'aria-label': 'sign in' },
       h('h2', null, 'Play as a guest'),
       h('p', null, reason),
       h('label', { for: 'guest-name' }, 'Your name'), input,
       h('button', { type: 'submit', class: 'primary' }, 'Continue'),
-      error);
+      error,
+      h('p', null, 'Or keep your name and ratings: ',
+        h('a', { href: withNext('/signin', location.pathname) }, 'sign in'), ' or ',
+        h('a', { href: withNext('/signup', location.pathname) }, 'create an account'), '.'));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       try {
@@ -63,6 +92,7 @@ async function route() {
   const current = ++generation;
   const view = h('div', { class: 'view' });
   replaceChildren(root, view);
+  showSession();
   const path = location.pathname;
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'game' && parts.length === 2) {
@@ -76,9 +106,19 @@ async function route() {
       replaceChildren(view, h('p', { class: 'error', role: 'alert' }, `Cannot join this game: ${err.message}`),
         h('p', null, h('a', { href: '/' }, 'Go to the lobby')));
     }
+  } else if ((parts[0] === 'signin' || parts[0] === 'signup') && parts.length === 1) {
+    showAccountForm(view, parts[0], session, (fresh) => { session = fresh; }, navigate);
+  } else if (parts[0] === 'leaderboard' && parts.length === 2) {
+    await mount(current, () => showLeaderboard(view, parts[1]));
+  } else if (parts[0] === 'player' && parts.length === 2) {
+    await mount(current, () => showPlayer(view, parts[1]));
+  } else if (parts[0] === 'tournaments' && parts.length === 1) {
+    await mount(current, () => showTournaments(view, session, navigate));
+  } else if (parts[0] === 'tournament' && parts.length === 2) {
+    await mount(current, () => showTournament(view, parts[1], session));
   } else if (parts.length === 0) {
     if (!session) await signIn(view, 'Choose a name to play, invite a friend or watch games.');
-    await mount(current, () => showLobby(view, navigate));
+    await mount(current, () => showLobby(view, session, navigate));
   } else {
     replaceChildren(view, h('p', { class: 'error' }, 'There is no such page. '), h('a', { href: '/' }, 'Go to the lobby'));
   }
@@ -99,5 +139,4 @@ try {
 } catch {
   session = null; // The lobby shows the error when it cannot load.
 }
-showSession();
 route();

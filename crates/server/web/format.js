@@ -15,6 +15,11 @@ export function playerLabel(player) {
   return player.name;
 }
 
+/** The page of a player (an account, a registered bot or a house level) by name. */
+export function playerHref(name) {
+  return `/player/${encodeURIComponent(name)}`;
+}
+
 /** Parameters as "size 9 · komi 7.5". */
 export function paramsText(params) {
   return Object.entries(params || {})

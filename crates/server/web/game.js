@@ -8,7 +8,7 @@
 import { api, openGameSocket } from './api.js';
 import { BoardView } from './board.js';
 import { h, replaceChildren } from './dom.js';
-import { clockText, colorName, paramsText, playerLabel, resultText } from './format.js';
+import { clockText, colorName, paramsText, playerHref, playerLabel, resultText } from './format.js';
 import { Geometry } from './geometry.js';
 
 const ANALYSIS_MS = 500;
@@ -173,12 +173,19 @@ class GamePage {
   showInfo() {
     const s = this.state;
     const view = s.position;
-    this.title.textContent = `${s.game} ${view.width}×${view.height}`;
+    this.title.textContent = `${s.game} ${view.width}×${view.height}${s.rated ? ' · rated' : ''}`;
     this.title.title = paramsText(s.params);
+    // A rated game's players all have pages (guests, who have none, play casual games only).
+    const player = (color) => {
+      const who = s.players[color];
+      const label = playerLabel(who);
+      return h('span', { class: `player ${color}` },
+        s.rated && who ? h('a', { href: playerHref(who.name) }, label) : label);
+    };
     this.players.replaceChildren(
-      h('span', { class: 'player black' }, playerLabel(s.players.black)),
+      player('black'),
       ' vs ',
-      h('span', { class: 'player white' }, playerLabel(s.players.white)),
+      player('white'),
       s.you ? h('span', { class: 'you' }, ` — you play ${s.you}`) : h('span', { class: 'you' }, ' — spectating'));
     this.status.textContent = this.statusText();
     const over = s.status === 'finished';

@@ -9,8 +9,11 @@ import { newGameForm } from './newgame.js';
 const LIST_LIMIT = 30;
 const REFRESH_MS = 10_000;
 
-/** Shows the lobby in `root`; `navigate(path)` opens a page. Returns a teardown function. */
-export async function showLobby(root, navigate) {
+/**
+ * Shows the lobby in `root` to `session`; `navigate(path)` opens a page. Returns a teardown
+ * function.
+ */
+export async function showLobby(root, session, navigate) {
   replaceChildren(root, h('p', { class: 'loading' }, 'Loading…'));
   let rules;
   let levels;
@@ -20,7 +23,7 @@ export async function showLobby(root, navigate) {
     replaceChildren(root, h('p', { class: 'error', role: 'alert' }, `The server did not answer: ${err.message}`));
     return () => {};
   }
-  const form = newGameForm(rules, levels, async (spec) => {
+  const form = newGameForm(rules, levels, session, async (spec) => {
     const game = await api.create(spec);
     navigate(`/game/${encodeURIComponent(game.id)}`);
   });
@@ -58,15 +61,19 @@ async function fillList(list, status, empty) {
     replaceChildren(list, h('li', { class: 'empty' }, empty));
     return;
   }
-  replaceChildren(list, ...games.map((g) => {
-    const players = `${playerLabel(g.players.black)} vs ${playerLabel(g.players.white)}`;
-    const detail = status === 'finished'
-      ? `${resultText(g.result)} · ${g.plies} moves · ${whenText(g.finished_at)}`
-      : `${g.plies} moves · started ${whenText(g.created_at)}`;
-    return h('li', { dataset: { id: g.id } },
-      h('a', { href: `/game/${encodeURIComponent(g.id)}` },
-        h('strong', null, g.game), ' ', h('span', { class: 'params' }, paramsText(g.params)),
-        h('span', { class: 'players' }, players),
-        h('span', { class: 'detail' }, detail)));
-  }));
+  replaceChildren(list, ...games.map((g) => gameItem(g, status)));
+}
+
+/** A game of a list, linked to its page: rule set, players and how far it went. */
+export function gameItem(g, status) {
+  const players = `${playerLabel(g.players.black)} vs ${playerLabel(g.players.white)}`;
+  const detail = status === 'finished'
+    ? `${resultText(g.result)} · ${g.plies} moves · ${whenText(g.finished_at)}`
+    : `${g.plies} moves · started ${whenText(g.created_at)}`;
+  return h('li', { dataset: { id: g.id } },
+    h('a', { href: `/game/${encodeURIComponent(g.id)}` },
+      h('strong', null, g.game), ' ',
+      h('span', { class: 'params' }, [paramsText(g.params), g.rated ? 'rated' : null].filter(Boolean).join(' · ')),
+      h('span', { class: 'players' }, players),
+      h('span', { class: 'detail' }, detail)));
 }

@@ -1,7 +1,8 @@
 // The form that creates a game: any rule set with a field for each of its parameters (from
 // GET /api/rules), a time control, the opponent (a house bot of some level, or a person
-// through an invite link) and the colour.
+// through an invite link), the colour, and whether the game is rated.
 
+import { withNext } from './account.js';
 import { h, replaceChildren } from './dom.js';
 
 const CLOCKS = [
@@ -12,8 +13,8 @@ const CLOCKS = [
   ['custom', 'Custom…'],
 ];
 
-/** The form; `onCreate(spec)` gets the body of POST /api/games. */
-export function newGameForm(rules, levels, onCreate) {
+/** The form for `session`; `onCreate(spec)` gets the body of POST /api/games. */
+export function newGameForm(rules, levels, session, onCreate) {
   const gameSelect = h('select', { id: 'new-game', name: 'game' },
     ...rules.map((r) => h('option', { value: r.name }, r.name)));
   const summary = h('p', { class: 'summary' });
@@ -40,6 +41,14 @@ export function newGameForm(rules, levels, onCreate) {
     h('input', { type: 'radio', name: 'opponent', value, checked }), ' ', label);
   const colorSelect = h('select', { id: 'new-color', name: 'color' },
     ...['black', 'white', 'random'].map((c) => h('option', { value: c }, c)));
+  // Rated games are for accounts, with a clock, at the rule set's default parameters (the
+  // pool's); the server says which condition fails, and the help says them all beforehand.
+  const account = !!(session && session.account);
+  const rated = h('input', { id: 'new-rated', name: 'rated', type: 'checkbox', disabled: !account });
+  const ratedHelp = account
+    ? h('small', { class: 'help' }, 'Rated games need a clock and the default parameters.')
+    : h('small', { class: 'help' }, 'Rated games are for accounts: ',
+      h('a', { href: withNext('/signup', '/') }, 'create one'), '.');
   const error = h('p', { class: 'error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create game');
 
@@ -53,6 +62,7 @@ export function newGameForm(rules, levels, onCreate) {
       h('div', { class: 'field' }, radio('house', 'House bot', true), levelSelect),
       h('div', { class: 'field' }, radio('invite', 'A person: get an invite link', false))),
     h('div', { class: 'field' }, h('label', { for: 'new-color' }, 'Your colour'), colorSelect),
+    h('div', { class: 'field' }, h('label', { for: 'new-rated' }, 'Rated'), rated, ratedHelp),
     submit, error);
 
   form.addEventListener('submit', async (event) => {
@@ -66,8 +76,13 @@ export function newGameForm(rules, levels, onCreate) {
       clock: clockSpec(clockSelect.value, Number(minutes.value), Number(increment.value)),
       opponent,
       color: colorSelect.value,
+      rated: rated.checked,
     };
     error.textContent = '';
+    if (spec.rated && !spec.clock) {
+      error.textContent = 'A rated game needs a clock: choose a time control.';
+      return;
+    }
     submit.disabled = true;
     try {
       await onCreate(spec);

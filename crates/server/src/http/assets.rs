@@ -1,6 +1,8 @@
 //! The web page: the files of `crates/server/web/`, embedded in the binary (in every build,
-//! so the binary runs from anywhere). `/`, `/game/{id}` and `/join/{code}` serve
-//! `index.html`; every other file is at `/assets/{name}`.
+//! so the binary runs from anywhere). The page's own routes (`/`, `/game/{id}`,
+//! `/join/{code}`, `/signin`, `/signup`, `/leaderboard/{game}`, `/player/{name}`,
+//! `/tournaments`, `/tournament/{id}`) serve `index.html`; every other file is at
+//! `/assets/{name}`.
 
 use axum::extract::Path;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};

@@ -54,7 +54,10 @@ pub fn router(state: AppState) -> Router {
         .route("/rules", get(routes::rules))
         .route("/leaderboard/{game}", get(routes::leaderboard))
         .route("/players/{name}", get(routes::player))
-        .route("/tournaments", post(routes::create_tournament))
+        .route(
+            "/tournaments",
+            post(routes::create_tournament).get(routes::tournaments),
+        )
         .route("/tournaments/{id}", get(routes::tournament))
         .route("/tournaments/{id}/join", post(routes::join_tournament))
         .route("/tournaments/{id}/start", post(routes::start_tournament))
@@ -80,12 +83,24 @@ pub fn router(state: AppState) -> Router {
         .route("/bot/games", get(routes::bot_games))
         .route("/openapi.json", get(openapi::openapi))
         .fallback(api_not_found)
-        .method_not_allowed_fallback(method_not_allowed);
+        .method_not_allowed_fallback(method_not_allowed)
+        // Only the API counts against an address's rate: the page's files are served from
+        // memory (304 once cached), and a page of a dozen modules would spend the burst.
+        .layer(middleware::from_fn_with_state(
+            limiter,
+            limits::limit_requests,
+        ));
     Router::new()
         .nest("/api", api)
         .route("/", get(assets::page))
         .route("/game/{id}", get(assets::page))
         .route("/join/{code}", get(assets::page))
+        .route("/signin", get(assets::page))
+        .route("/signup", get(assets::page))
+        .route("/leaderboard/{game}", get(assets::page))
+        .route("/player/{name}", get(assets::page))
+        .route("/tournaments", get(assets::page))
+        .route("/tournament/{id}", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
         .layer(DefaultBodyLimit::max(state.limits.body_bytes))
         .layer(RequestBodyTimeoutLayer::new(state.limits.header_timeout))
@@ -94,10 +109,6 @@ pub fn router(state: AppState) -> Router {
             security::guard,
         ))
         .with_state(state)
-        .layer(middleware::from_fn_with_state(
-            limiter,
-            limits::limit_requests,
-        ))
         .layer(TraceLayer::new_for_http())
 }
 

@@ -45,6 +45,7 @@ use super::{bot_ws, routes, ws};
         bot_ws::bot_ws,
         routes::leaderboard,
         routes::player,
+        routes::tournaments,
         routes::create_tournament,
         routes::tournament,
         routes::join_tournament,

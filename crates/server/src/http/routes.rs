@@ -17,7 +17,8 @@ use super::AppState;
 use crate::api::{
     AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
     MoveRequest, NewAccount, NewBot, NewGame, NewSession, NewTournament, OnlineBots, OwnBot,
-    OwnBots, PlayerPage, RatingView, SeekView, SessionView, TournamentView,
+    OwnBots, PlayerPage, RatingView, SeekView, SessionView, TournamentListQuery, TournamentSummary,
+    TournamentView,
 };
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
@@ -479,6 +480,17 @@ pub async fn player(
     Path(name): Path<String>,
 ) -> Result<Json<PlayerPage>, ApiError> {
     Ok(Json(state.hub.player(&name).await?))
+}
+
+/// Tournaments, newest first.
+#[utoipa::path(get, path = "/api/tournaments", tag = "ratings", params(TournamentListQuery),
+    responses((status = 200, body = Vec<TournamentSummary>), (status = 400, body = ErrorBody)))]
+pub async fn tournaments(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<TournamentListQuery>,
+) -> Result<Json<Vec<TournamentSummary>>, ApiError> {
+    let limit = query.limit.unwrap_or(DEFAULT_LIST);
+    Ok(Json(state.hub.tournaments(limit).await?))
 }
 
 /// Creates a tournament (an account's session): open for players until its creator starts

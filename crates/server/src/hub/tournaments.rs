@@ -16,7 +16,7 @@ use toroid_search::Level;
 
 use crate::api::{
     NewTournament, TournamentFormat, TournamentGame, TournamentRound, TournamentStanding,
-    TournamentView,
+    TournamentSummary, TournamentView,
 };
 use crate::error::ApiError;
 use crate::game::{clock_settings, player_view};
@@ -26,7 +26,7 @@ use crate::seat::Seat;
 use crate::storage::{BotRow, SessionRow, Status, TimeControl, Write};
 
 use super::lobby::time_control;
-use super::{lock, Hub};
+use super::{lock, Hub, MAX_LIST};
 
 /// How often running tournaments are looked at for a finished round.
 const TICK: Duration = Duration::from_millis(500);
@@ -66,6 +66,9 @@ pub struct Tournament {
     pub rated: bool,
     /// The account that created it.
     pub creator: String,
+    /// Its name (kept since the state was first written: older states lack it).
+    #[serde(default)]
+    pub creator_name: String,
     pub stage: Stage,
     /// The players in seed order (the order they joined).
     pub players: Vec<Seat>,
@@ -84,6 +87,22 @@ impl Tournament {
             id: self.id.clone(),
             state: serde_json::to_string(self).expect("tournaments serialize"),
             status: self.stage.as_str(),
+            created_at: self.created_at,
+        }
+    }
+
+    fn summary(&self) -> TournamentSummary {
+        TournamentSummary {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            creator: self.creator_name.clone(),
+            game: self.game.clone(),
+            clock: clock_settings(self.clock),
+            format: self.format,
+            rounds: self.rounds,
+            rated: self.rated,
+            stage: self.stage.as_str(),
+            players: self.players.len(),
             created_at: self.created_at,
         }
     }
@@ -137,6 +156,8 @@ impl Tournament {
         TournamentView {
             id: self.id.clone(),
             name: self.name.clone(),
+            creator: self.creator_name.clone(),
+            created_at: self.created_at,
             game: self.game.clone(),
             clock: clock_settings(self.clock),
             format: self.format,
@@ -148,6 +169,11 @@ impl Tournament {
             standings,
         }
     }
+}
+
+fn parse_state(state: &str) -> Result<Tournament, ApiError> {
+    serde_json::from_str(state)
+        .map_err(|e| ApiError::Storage(crate::storage::StorageError::Corrupt(e.to_string())))
 }
 
 fn result_word(result: GameResult) -> &'static str {
@@ -212,6 +238,7 @@ impl Hub {
             rounds: request.rounds,
             rated: request.rated,
             creator: account,
+            creator_name: creator.name.clone(),
             stage: Stage::Open,
             players,
             history: History::new(0),
@@ -232,9 +259,22 @@ impl Hub {
         }
         let state = (self.storage.tournament(id).await?)
             .ok_or_else(|| ApiError::NotFound(format!("tournament '{id}'")))?;
-        let tournament: Tournament = serde_json::from_str(&state)
-            .map_err(|e| ApiError::Storage(crate::storage::StorageError::Corrupt(e.to_string())))?;
-        Ok(tournament.view())
+        Ok(parse_state(&state)?.view())
+    }
+
+    /// The latest `limit` tournaments, newest first, as stored (a damaged row is skipped
+    /// and logged).
+    pub async fn tournaments(&self, limit: u32) -> Result<Vec<TournamentSummary>, ApiError> {
+        let states = self.storage.recent_tournaments(limit.min(MAX_LIST)).await?;
+        Ok((states.iter())
+            .filter_map(|state| match parse_state(state) {
+                Ok(t) => Some(t.summary()),
+                Err(error) => {
+                    tracing::error!(%error, "a stored tournament cannot be read");
+                    None
+                }
+            })
+            .collect())
     }
 
     /// The person of `session` (an account) joins open tournament `id`.
@@ -413,7 +453,7 @@ impl Hub {
             return Ok(());
         }
         for state in self.storage.unfinished_tournaments().await? {
-            match serde_json::from_str::<Tournament>(&state) {
+            match parse_state(&state) {
                 Ok(t) => {
                     lock(&self.tournaments.held).insert(t.id.clone(), t);
                 }

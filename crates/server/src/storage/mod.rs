@@ -380,6 +380,16 @@ impl Storage {
         Ok(row.map(|r| r.try_get("state")).transpose()?)
     }
 
+    /// The states of the latest `limit` tournaments (JSON), newest first.
+    pub async fn recent_tournaments(&self, limit: u32) -> Result<Vec<String>, StorageError> {
+        let rows =
+            sqlx::query("SELECT state FROM tournaments ORDER BY created_at DESC, id LIMIT $1")
+                .bind(i64::from(limit))
+                .fetch_all(&self.readers)
+                .await?;
+        rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
+    }
+
     /// The states of the tournaments not finished (JSON), oldest first.
     pub async fn unfinished_tournaments(&self) -> Result<Vec<String>, StorageError> {
         let rows = sqlx::query(

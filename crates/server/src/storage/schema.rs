@@ -144,6 +144,10 @@ const MIGRATIONS: &[&[Step]] = &[
         state TEXT NOT NULL,
         status TEXT NOT NULL,
         created_at BIGINT NOT NULL)")],
+    // The tournament list reads the newest first.
+    &[Sql(
+        "CREATE INDEX tournaments_by_created ON tournaments (created_at)",
+    )],
 ];
 
 /// Creates the schema or brings it up to date, in one transaction.

@@ -29,8 +29,8 @@ const { values: opts } = parseArgs({
     scenario: { type: 'string', default: 'tour' },
   },
 });
-if (!opts.base || !['tour', 'cluster'].includes(opts.scenario)) {
-  console.error('usage: node run.mjs --base URL [--out DIR] [--chromium PATH] [--level LEVEL] [--scenario tour|cluster]');
+if (!opts.base || !['tour', 'cluster', 'accounts'].includes(opts.scenario)) {
+  console.error('usage: node run.mjs --base URL [--out DIR] [--chromium PATH] [--level LEVEL] [--scenario tour|cluster|accounts]');
   process.exit(2);
 }
 
@@ -46,7 +46,8 @@ process.on('unhandledRejection', failOutsideSteps);
 process.on('uncaughtException', failOutsideSteps);
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
-const STEPS = opts.scenario === 'cluster' ? 4 : 17;
+const ACCOUNT_STEPS = 5;
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 17 + ACCOUNT_STEPS }[opts.scenario];
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
 const WAIT = { timeout: 20_000 };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -54,7 +55,7 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const OUT = opts.out ? resolve(opts.out) : await mkdtemp(join(tmpdir(), 'toroid-browser-'));
 await mkdir(OUT, { recursive: true });
 // Only this script's own files are removed from a folder it was given.
-const SHOTS = /^(board-.*|analysis-.*|finished-.*|narrow-.*|failure-.*)\.png$/;
+const SHOTS = /^(board-.*|analysis-.*|finished-.*|narrow-.*|failure-.*|leaderboard-.*|player-.*|tournament-.*|sign-up)\.png$/;
 for (const name of await readdir(OUT)) {
   if (SHOTS.test(name)) await rm(join(OUT, name));
 }
@@ -92,7 +93,7 @@ async function signIn(page, name) {
 }
 
 // Creates a game from the lobby form and returns its id once the game page shows.
-async function createGame(page, { game, params = {}, opponent = 'house', color = 'black', clock = 'none' }) {
+async function createGame(page, { game, params = {}, opponent = 'house', color = 'black', clock = 'none', rated = false }) {
   await page.goto(BASE + '/');
   await page.waitForSelector('form.new-game', WAIT);
   await page.selectOption('#new-game', game);
@@ -105,6 +106,7 @@ async function createGame(page, { game, params = {}, opponent = 'house', color =
   await page.check(`input[name=opponent][value=${opponent}]`);
   if (opponent === 'house') await page.selectOption('#new-level', opts.level);
   await page.selectOption('#new-color', color);
+  if (rated) await page.check('#new-rated');
   await page.click('form.new-game button[type=submit]');
   await page.waitForURL(/\/game\/[^/]+$/, WAIT);
   await page.waitForSelector('svg.board', WAIT);
@@ -279,6 +281,13 @@ let hexId;
 try {
   if (opts.scenario === 'cluster') {
     await clusterScenario();
+  } else if (opts.scenario === 'accounts') {
+    const page = await (await newContext()).newPage();
+    await step('sign in as a guest', page, () => signIn(page, 'alice'));
+    await accounts(page);
+    await step('no script errors on any page', null, async () => {
+      expect(pageErrors.length === 0, pageErrors.join('; '));
+    });
   } else {
     await tour();
   }
@@ -502,7 +511,93 @@ async function tour() {
     await expectText(watcher, '.result', 'white');
   });
 
+  await accounts(page);
+
   await step('no script errors on any page', null, async () => {
     expect(pageErrors.length === 0, pageErrors.join('; '));
+  });
+}
+
+// Accounts, ratings and tournaments (ACCOUNT_STEPS steps), for the guest signed in on `page`:
+// it claims its name with a password, plays a rated game, finds itself on the leaderboard and
+// its page with a rating graph, signs out and in again, and runs a tournament of house bots
+// whose standings and crosstable fill in live.
+async function accounts(page) {
+  const name = await page.evaluate(() => fetch('/api/session').then((r) => r.json()).then((s) => s.name));
+  const password = 'correct horse battery';
+  await step('a guest creates an account from the header', page, async () => {
+    await page.goto(BASE + '/');
+    await page.click('#who >> text=Create account');
+    await page.waitForSelector('form.sign-in', WAIT);
+    expect(await page.inputValue('#account-name') === name, 'the guest name is not offered');
+    await page.fill('#account-password', 'short');
+    await page.click('form.sign-in button[type=submit]');
+    await expectText(page, 'form.sign-in .error', 'at least 8');
+    await page.fill('#account-password', password);
+    await page.screenshot({ path: join(OUT, 'sign-up.png') });
+    await page.click('form.sign-in button[type=submit]');
+    await page.waitForSelector(`#who a.name[href="/player/${encodeURIComponent(name)}"]`, WAIT);
+  });
+  await step('a rated game changes the rating: leaderboard and player page with its graph', page, async () => {
+    await createGame(page, { game: 'capture-go', clock: '300+5', rated: true });
+    await expectText(page, 'h1.game-title', 'rated');
+    await page.click('button.resign');
+    await page.click('button.resign');
+    await expectText(page, '.result', 'white');
+    await page.goto(`${BASE}/leaderboard/capture-go`);
+    await page.waitForSelector('table.leaderboard', WAIT);
+    const rows = await page.locator('table.leaderboard tbody tr').allTextContents();
+    expect(rows.length === 2, `the leaderboard has ${rows.length} rows: ${rows}`);
+    expect(/house bot/.test(rows[0]) && rows[1].includes(name), `the winner is not first: ${rows}`);
+    expect(/\?/.test(rows[1]), 'a first rating is not marked provisional');
+    await page.locator('.ratings').screenshot({ path: join(OUT, 'leaderboard-capture-go.png') });
+    await page.click(`table.leaderboard a[href="/player/${encodeURIComponent(name)}"]`);
+    await page.waitForSelector('.pool[data-pool="capture-go"] svg.rating-graph[data-points="2"]', WAIT);
+    const rating = Number((await page.textContent('.pool[data-pool="capture-go"] .rating')).replace('?', ''));
+    expect(rating < 1500, `a loss left the rating at ${rating}`);
+    expect(await page.locator('.player-page .finished-games li').count() >= 1, 'the rated game is not listed');
+    await page.locator('.player-page').screenshot({ path: join(OUT, 'player-page.png') });
+  });
+  await step('sign out, a wrong password is refused, sign in again', page, async () => {
+    await page.click('#who button.sign-out');
+    await page.waitForSelector('#who >> text=Sign in', WAIT);
+    await page.click('#who >> text=Sign in');
+    await page.waitForSelector('form.sign-in', WAIT);
+    await page.fill('#account-name', name.toUpperCase());
+    await page.fill('#account-password', 'not the password');
+    await page.click('form.sign-in button[type=submit]');
+    await expectText(page, 'form.sign-in .error', 'No account has this name and password');
+    await page.fill('#account-password', password);
+    await page.click('form.sign-in button[type=submit]');
+    await page.waitForSelector('#who a.name', WAIT);
+    expect(await page.textContent('#who a.name') === name, 'signed in under another name');
+  });
+  let id;
+  await step('create a tournament of house bots and start it', page, async () => {
+    await page.goto(`${BASE}/tournaments`);
+    await page.fill('#t-name', 'Browser Cup');
+    await page.selectOption('#t-game', 'capture-go');
+    await page.selectOption('#t-format', 'round-robin');
+    await page.fill('#t-minutes', '1');
+    for (const level of ['random', 'greedy', 'beginner']) await page.check(`.house-levels input[value=${level}]`);
+    await page.click('form.new-tournament button[type=submit]');
+    await page.waitForURL(/\/tournament\/[^/]+$/, WAIT);
+    id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+    await page.waitForSelector('.stage[data-stage="open"]', WAIT);
+    expect(await page.locator('.tournament ul.players li').count() === 3, 'the house bots are not in');
+    await page.click('.tournament button >> text=Start now');
+    await page.waitForSelector('.stage:is([data-stage="running"], [data-stage="finished"])', WAIT);
+  });
+  await step('the tournament plays itself out; standings and crosstable fill in live', page, async () => {
+    await page.waitForSelector('.stage[data-stage="finished"]', { timeout: 90_000 });
+    const scores = await page.locator('table.standings tbody tr td:nth-child(3)').allTextContents();
+    const total = scores.reduce((sum, t) => sum + (parseInt(t, 10) || 0) + (t.includes('½') ? 0.5 : 0), 0);
+    // Three rounds of one game and one bye each: 3 points for the games, 1 for each bye.
+    expect(scores.length === 3 && total === 6, `standings ${scores} do not add up to 3 games and 3 byes`);
+    const results = await page.locator('table.crosstable td a').allTextContents();
+    expect(results.length === 6 && results.every((r) => ['1', '0', '½'].includes(r)), `crosstable cells ${results}`);
+    await page.locator('.tournament').screenshot({ path: join(OUT, 'tournament-finished.png') });
+    await page.goto(`${BASE}/tournaments`);
+    await expectText(page, `.tournament-list li[data-id="${id}"]`, 'finished');
   });
 }
