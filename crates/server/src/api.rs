@@ -285,6 +285,9 @@ pub struct ListQuery {
     /// Only the games of a player of this name (a bot's, a person's or a house level's; bot
     /// names are unique, guests' names need not be).
     pub player: Option<String>,
+    /// Only the asker's own games (`true`): those its session sat down in, and its
+    /// account's from any session. Needs a session.
+    pub mine: Option<bool>,
     /// At most this many (default 50, at most 200).
     pub limit: Option<u32>,
 }

@@ -72,6 +72,19 @@ impl Seat {
         matches!(self, Seat::Person { session, .. } if session == id)
     }
 
+    /// Whether the person of `session` sits here: from this very session, or from another
+    /// session of the same account.
+    pub fn is_owned_by(&self, session: &crate::storage::SessionRow) -> bool {
+        match self {
+            Seat::Person {
+                session: id,
+                account,
+                ..
+            } => *id == session.id || (account.is_some() && *account == session.account_id),
+            _ => false,
+        }
+    }
+
     /// Whether the registered bot `id` sits here.
     pub fn is_bot(&self, id: &str) -> bool {
         matches!(self, Seat::Bot { bot, .. } if bot == id)

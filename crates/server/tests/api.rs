@@ -230,7 +230,16 @@ async fn the_page_and_its_files_are_served() {
         body.contains("<title>toroid</title>") && body.contains("/assets/app.js"),
         "{body}"
     );
-    for path in ["/game/abc", "/join/xyz"] {
+    for path in [
+        "/game/abc",
+        "/join/xyz",
+        "/signin",
+        "/signup",
+        "/leaderboard/go",
+        "/player/alice",
+        "/tournaments",
+        "/tournament/abc",
+    ] {
         let (status, _, text) = client.get_text(path).await;
         assert_eq!((status, &text), (root, &body), "{path}");
     }
@@ -992,4 +1001,46 @@ async fn rated_games_change_ratings_and_casual_ones_do_not() {
     );
     assert_eq!(alice.get("/api/players/nobody").await.status, 404);
     assert_eq!(alice.get("/api/leaderboard/chess").await.status, 404);
+}
+
+/// `GET /api/games?mine=true` lists the asker's own games: not those of another guest of the
+/// same name, and an account's from any of its sessions. It needs a session.
+#[tokio::test]
+async fn my_games_are_mine_alone() {
+    let run = start(loose()).await;
+    let alice = Client::person(&run.base, "alice").await;
+    let other_alice = Client::person(&run.base, "alice").await;
+    let bob = Client::account(&run.base, "bob").await;
+    let own = alice
+        .create(house("go", json!({"size": 5}), "random", "black"))
+        .await;
+    other_alice
+        .create(house("go", json!({"size": 5}), "random", "black"))
+        .await;
+    let bobs = bob
+        .create(house("go", json!({"size": 5}), "random", "black"))
+        .await;
+    let mine = alice.get("/api/games?mine=true").await.body;
+    let ids: Vec<&str> = mine
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [own["id"].as_str().unwrap()], "{mine}");
+    // Bob signs in again, from a new session: his game is still his.
+    let again = Client::anonymous(&run.base)
+        .new_session(
+            "/api/session",
+            json!({"name": "BOB", "password": "correct horse"}),
+        )
+        .await
+        .unwrap();
+    let mine = again.get("/api/games?mine=true&status=live").await.body;
+    assert_eq!(mine[0]["id"], bobs["id"], "{mine}");
+    let nobody = Client::anonymous(&run.base);
+    let refused = nobody.get("/api/games?mine=true").await;
+    assert_eq!((refused.status, refused.code()), (401, "no-session"));
+    let both = alice.get("/api/games?mine=true&player=bob").await;
+    assert_eq!(both.status, 400);
 }

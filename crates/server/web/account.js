@@ -76,3 +76,35 @@ export function withNext(path, next) {
 function safeNext(next) {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
+
+/**
+ * The form that starts a guest session: a name, with links to sign in or up instead.
+ * `onSession(session)` gets the new session.
+ */
+export function guestForm(reason, onSession) {
+  const input = h('input', { id: 'guest-name', name: 'name', required: true, maxlength: NAME_MAX, autocomplete: 'nickname' });
+  const error = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { class: 'sign-in card', 'aria-label': 'play as a guest' },
+    h('h2', null, 'Play as a guest'),
+    h('p', null, reason),
+    h('label', { for: 'guest-name' }, 'Your name'), input,
+    h('button', { type: 'submit', class: 'primary' }, 'Continue'),
+    error,
+    h('p', null, 'Or keep your name and ratings: ',
+      h('a', { href: withNext('/signin', location.pathname) }, 'sign in'), ' or ',
+      h('a', { href: withNext('/signup', location.pathname) }, 'create an account'), '.'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      onSession(await api.signIn(input.value.trim()));
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  return form;
+}
+
+/** Whether the server has given this browser a session (its readable companion cookie). */
+export function hasSession() {
+  return document.cookie.split('; ').includes('toroid_signed_in=1');
+}

@@ -47,8 +47,9 @@ export const api = {
     try {
       return await request('GET', '/api/session');
     } catch (err) {
-      if (err.status === 401) return null;
-      throw err;
+      if (err.status !== 401) throw err;
+      document.cookie = 'toroid_signed_in=; Max-Age=0; Path=/'; // expired: stop asking
+      return null;
     }
   },
   /** A guest session (no password), or a sign-in to the account of this name. */
@@ -67,6 +68,8 @@ export const api = {
   levels: () => request('GET', '/api/levels'),
   games: (status, limit) =>
     request('GET', `/api/games?status=${encodeURIComponent(status)}&limit=${limit}`),
+  /** The asker's own games, newest first, whatever their status. */
+  myGames: (limit) => request('GET', `/api/games?mine=true&limit=${limit}`),
   game: (id) => request('GET', gamePath(id)),
   topology: (id) => request('GET', gamePath(id) + '/topology'),
   history: (id) => request('GET', gamePath(id) + '/history'),

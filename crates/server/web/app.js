@@ -2,7 +2,7 @@
 // `/game/<id>` (play, spectate, replay), `/join/<code>` (accept an invitation), `/signin`,
 // `/signup`, `/leaderboard/<game>`, `/player/<name>`, `/tournaments` and `/tournament/<id>`.
 
-import { NAME_MAX, showAccountForm, withNext } from './account.js';
+import { guestForm, hasSession, showAccountForm, withNext } from './account.js';
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { playerHref } from './format.js';
@@ -48,33 +48,22 @@ async function leave() {
   navigate('/');
 }
 
-// The guest sign-in; resolves once the server has given this browser a session.
+// The guest sign-in in place of `view`; resolves once the server has given this browser a
+// session.
 function signIn(view, reason) {
   return new Promise((resolve) => {
-    const input = h('input', { id: 'guest-name', name: 'name', required: true, maxlength: NAME_MAX, autocomplete: 'nickname' });
-    const error = h('p', { class: 'error', role: 'alert' });
-    const form = h('form', { class: 'sign-in card', 'aria-label': 'sign in' },
-      h('h2', null, 'Play as a guest'),
-      h('p', null, reason),
-      h('label', { for: 'guest-name' }, 'Your name'), input,
-      h('button', { type: 'submit', class: 'primary' }, 'Continue'),
-      error,
-      h('p', null, 'Or keep your name and ratings: ',
-        h('a', { href: withNext('/signin', location.pathname) }, 'sign in'), ' or ',
-        h('a', { href: withNext('/signup', location.pathname) }, 'create an account'), '.'));
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      try {
-        session = await api.signIn(input.value.trim());
-        showSession();
-        resolve();
-      } catch (err) {
-        error.textContent = err.message;
-      }
+    const form = guestForm(reason, (fresh) => {
+      useSession(fresh);
+      resolve();
     });
     replaceChildren(view, form);
-    input.focus();
+    form.querySelector('input').focus();
   });
+}
+
+function useSession(fresh) {
+  session = fresh;
+  showSession();
 }
 
 // Keeps a view's teardown, or runs it at once when another route started meanwhile.
@@ -92,6 +81,7 @@ async function route() {
   const current = ++generation;
   const view = h('div', { class: 'view' });
   replaceChildren(root, view);
+  document.title = 'toroid';
   showSession();
   const path = location.pathname;
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -107,7 +97,7 @@ async function route() {
         h('p', null, h('a', { href: '/' }, 'Go to the lobby')));
     }
   } else if ((parts[0] === 'signin' || parts[0] === 'signup') && parts.length === 1) {
-    showAccountForm(view, parts[0], session, (fresh) => { session = fresh; }, navigate);
+    showAccountForm(view, parts[0], session, useSession, navigate);
   } else if (parts[0] === 'leaderboard' && parts.length === 2) {
     await mount(current, () => showLeaderboard(view, parts[1]));
   } else if (parts[0] === 'player' && parts.length === 2) {
@@ -117,8 +107,10 @@ async function route() {
   } else if (parts[0] === 'tournament' && parts.length === 2) {
     await mount(current, () => showTournament(view, parts[1], session));
   } else if (parts.length === 0) {
-    if (!session) await signIn(view, 'Choose a name to play, invite a friend or watch games.');
-    await mount(current, () => showLobby(view, session, navigate));
+    await mount(current, () => showLobby(view, session, navigate, (fresh) => {
+      useSession(fresh);
+      navigate('/', true);
+    }));
   } else {
     replaceChildren(view, h('p', { class: 'error' }, 'There is no such page. '), h('a', { href: '/' }, 'Go to the lobby'));
   }
@@ -135,7 +127,9 @@ document.addEventListener('click', (event) => {
 window.addEventListener('popstate', route);
 
 try {
-  session = await api.session();
+  // Only a browser that was given a session asks for it (a first visit makes no failing
+  // request); one that has expired is forgotten.
+  session = hasSession() ? await api.session() : null;
 } catch {
   session = null; // The lobby shows the error when it cannot load.
 }

@@ -70,8 +70,10 @@ class GamePage {
   // A move in flight when the link drops may or may not have arrived: the state sent on
   // reconnecting tells, so the page stops waiting for an answer.
   linkChanged(open) {
+    // In words, not by colour alone.
     this.link.classList.toggle('down', !open);
-    this.link.title = open ? 'connected: the game updates live' : 'reconnecting…';
+    this.linkText.textContent = open ? 'live' : 'reconnecting…';
+    this.link.title = open ? 'connected: the game updates live' : 'the connection dropped; reconnecting…';
     if (!open && this.pending) {
       this.pending = null;
       this.showInfo();
@@ -89,7 +91,8 @@ class GamePage {
       h('button', { type: 'button', class: cls, onclick, 'aria-label': aria || label }, label);
     this.title = h('h1', { class: 'game-title' });
     this.players = h('p', { class: 'players' });
-    this.link = h('span', { class: 'link', title: 'connecting…' });
+    this.link = h('span', { class: 'link', title: 'connecting…', 'aria-hidden': 'true' });
+    this.linkText = h('span', { class: 'link-text', role: 'status' }, 'connecting…');
     this.status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
     this.result = h('p', { class: 'result', hidden: true, role: 'status' });
     this.invite = h('div', { class: 'invite', hidden: true });
@@ -130,7 +133,7 @@ class GamePage {
           : null),
       h('aside', { class: 'panel' },
         this.title, this.players,
-        h('div', { class: 'status-line' }, this.link, this.status),
+        h('div', { class: 'status-line' }, this.link, this.linkText, this.status),
         this.result, this.invite,
         h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),
         this.score,
@@ -163,7 +166,8 @@ class GamePage {
     this.receivedAt = performance.now();
     this.seen.set(state.position.ply, this.toBoard(state.position.board));
     if (this.pending && (state.position.ply > this.pending.ply || state.status !== 'live')) this.pending = null;
-    document.title = `toroid — ${state.game}`;
+    // The tab says when it is the player's move, as lichess's does.
+    document.title = this.myTurn() ? `Your move — toroid ${state.game}` : `toroid — ${state.game}`;
     this.showInfo();
     this.showMoves();
     this.showPosition();

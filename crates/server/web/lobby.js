@@ -1,6 +1,8 @@
-// The lobby: the new-game form, live games to spectate, open invitations (their creators
-// find their invite links there) and finished games to replay.
+// The lobby: the new-game form (or, before a name is chosen, the guest form), the visitor's
+// own games, live games to spectate, open invitations (their creators find their invite
+// links there) and finished games to replay. Anyone can browse and spectate without a name.
 
+import { guestForm } from './account.js';
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { paramsText, playerLabel, resultText, whenText } from './format.js';
@@ -8,12 +10,13 @@ import { newGameForm } from './newgame.js';
 
 const LIST_LIMIT = 30;
 const REFRESH_MS = 10_000;
+const MY_LIMIT = 10;
 
 /**
- * Shows the lobby in `root` to `session`; `navigate(path)` opens a page. Returns a teardown
- * function.
+ * Shows the lobby in `root` to `session` (null before a name is chosen); `navigate(path)`
+ * opens a page, `onSession(session)` takes a new guest session. Returns a teardown function.
  */
-export async function showLobby(root, session, navigate) {
+export async function showLobby(root, session, navigate, onSession) {
   replaceChildren(root, h('p', { class: 'loading' }, 'Loading…'));
   let rules;
   let levels;
@@ -23,20 +26,25 @@ export async function showLobby(root, session, navigate) {
     replaceChildren(root, h('p', { class: 'error', role: 'alert' }, `The server did not answer: ${err.message}`));
     return () => {};
   }
-  const form = newGameForm(rules, levels, session, async (spec) => {
-    const game = await api.create(spec);
-    navigate(`/game/${encodeURIComponent(game.id)}`);
-  });
+  const form = session
+    ? newGameForm(rules, levels, session, async (spec) => {
+      const game = await api.create(spec);
+      navigate(`/game/${encodeURIComponent(game.id)}`);
+    })
+    : guestForm('Choose a name to play, invite a friend or play a house bot. Watching needs none.', onSession);
   const list = (status) => h('ul', { class: `game-list ${status}-games`, 'aria-label': `${status} games` });
-  const [live, waiting, finished] = [list('live'), list('waiting'), list('finished')];
+  const [mine, live, waiting, finished] = [list('my'), list('live'), list('waiting'), list('finished')];
   const refresh = async () => {
-    await Promise.all([fillList(live, 'live', 'No game is being played right now.'),
+    await Promise.all([
+      session ? fillList(mine, 'my', 'You have not played yet.', () => api.myGames(MY_LIMIT)) : null,
+      fillList(live, 'live', 'No game is being played right now.'),
       fillList(waiting, 'waiting', 'No invitation is open.'),
       fillList(finished, 'finished', 'No game has finished yet.')]);
   };
   replaceChildren(root, h('section', { class: 'lobby' },
-    h('div', { class: 'card' }, h('h2', null, 'New game'), form),
+    h('div', { class: 'card' }, session ? h('h2', null, 'New game') : null, form),
     h('div', { class: 'card lists' },
+      session ? [h('h2', null, 'My games'), mine] : null,
       h('div', { class: 'list-head' }, h('h2', null, 'Live games'),
         h('button', { type: 'button', class: 'refresh', 'aria-label': 'Refresh the lists of games', onclick: refresh }, '↻ Refresh')),
       live,
@@ -49,10 +57,10 @@ export async function showLobby(root, session, navigate) {
   return () => clearInterval(timer);
 }
 
-async function fillList(list, status, empty) {
+async function fillList(list, status, empty, load = () => api.games(status, LIST_LIMIT)) {
   let games;
   try {
-    games = await api.games(status, LIST_LIMIT);
+    games = await load();
   } catch (err) {
     replaceChildren(list, h('li', { class: 'error' }, err.message));
     return;
@@ -61,15 +69,16 @@ async function fillList(list, status, empty) {
     replaceChildren(list, h('li', { class: 'empty' }, empty));
     return;
   }
-  replaceChildren(list, ...games.map((g) => gameItem(g, status)));
+  replaceChildren(list, ...games.map((g) => gameItem(g)));
 }
 
 /** A game of a list, linked to its page: rule set, players and how far it went. */
-export function gameItem(g, status) {
+export function gameItem(g) {
   const players = `${playerLabel(g.players.black)} vs ${playerLabel(g.players.white)}`;
-  const detail = status === 'finished'
-    ? `${resultText(g.result)} · ${g.plies} moves · ${whenText(g.finished_at)}`
-    : `${g.plies} moves · started ${whenText(g.created_at)}`;
+  const detail = {
+    finished: () => `${resultText(g.result)} · ${g.plies} moves · ${whenText(g.finished_at)}`,
+    waiting: () => `waiting for an opponent · opened ${whenText(g.created_at)}`,
+  }[g.status]?.() ?? `live · ${g.plies} moves · started ${whenText(g.created_at)}`;
   return h('li', { dataset: { id: g.id } },
     h('a', { href: `/game/${encodeURIComponent(g.id)}` },
       h('strong', null, g.game), ' ',

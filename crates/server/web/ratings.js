@@ -65,7 +65,7 @@ export async function showPlayer(root, name) {
       ratingGraph(r))));
   const games = page.games.length === 0
     ? h('p', { class: 'empty' }, 'No finished game yet.')
-    : h('ul', { class: 'game-list finished-games', 'aria-label': 'recent games' }, ...page.games.map((g) => gameItem(g, 'finished')));
+    : h('ul', { class: 'game-list finished-games', 'aria-label': 'recent games' }, ...page.games.map((g) => gameItem(g)));
   const bots = page.kind === 'person'
     ? [h('h2', null, 'Bots'), page.bots.length === 0
       ? h('p', { class: 'empty' }, 'No registered bot.')

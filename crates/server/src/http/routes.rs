@@ -2,9 +2,9 @@
 
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_DISPOSITION, CONTENT_TYPE, SET_COOKIE};
-use axum::http::HeaderMap;
 use axum::http::StatusCode;
-use axum::response::IntoResponse;
+use axum::http::{HeaderMap, HeaderName};
+use axum::response::{AppendHeaders, IntoResponse};
 use axum::Json;
 use toroid_protocol::view::{GameInfo, HistoryView, TopologyView};
 use toroid_rules::{GameKind, Position};
@@ -56,7 +56,7 @@ pub async fn create_session(
     };
     Ok((
         StatusCode::CREATED,
-        [(SET_COOKIE, session_cookie(&token))],
+        session_cookies(&token),
         Json(session_view(&session)),
     ))
 }
@@ -78,21 +78,30 @@ pub async fn create_account(
         .await?;
     let body = Json(session_view(&session));
     Ok(match token {
-        Some(token) => (
-            StatusCode::CREATED,
-            [(SET_COOKIE, session_cookie(&token))],
-            body,
-        )
-            .into_response(),
+        Some(token) => (StatusCode::CREATED, session_cookies(&token), body).into_response(),
         None => (StatusCode::CREATED, body).into_response(),
     })
 }
 
 /// The cookie of a session. A year: a guest session has no password, the cookie is all
 /// there is.
-fn session_cookie(token: &str) -> String {
-    format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000")
+///
+/// With it goes `toroid_signed_in=1`, which scripts may read (the session's cookie is
+/// HttpOnly): the page asks for its session only when it has one, so a first visit makes no
+/// request that fails.
+fn session_cookies(token: &str) -> AppendHeaders<[(HeaderName, String); 2]> {
+    const YEAR: &str = "SameSite=Lax; Path=/; Max-Age=31536000";
+    AppendHeaders([
+        (
+            SET_COOKIE,
+            format!("{SESSION_COOKIE}={token}; HttpOnly; {YEAR}"),
+        ),
+        (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=1; {YEAR}")),
+    ])
 }
+
+/// The cookie that tells the page's script that a session cookie is set.
+const SIGNED_IN_COOKIE: &str = "toroid_signed_in";
 
 fn session_view(session: &SessionRow) -> SessionView {
     SessionView {
@@ -118,8 +127,12 @@ pub async fn end_session(
     Player(session): Player,
 ) -> Result<impl IntoResponse, ApiError> {
     state.hub.end_session(&session).await?;
-    let cookie = format!("{SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
-    Ok((StatusCode::NO_CONTENT, [(SET_COOKIE, cookie)]))
+    let gone = "SameSite=Lax; Path=/; Max-Age=0";
+    let cookies = AppendHeaders([
+        (SET_COOKIE, format!("{SESSION_COOKIE}=; HttpOnly; {gone}")),
+        (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=; {gone}")),
+    ]);
+    Ok((StatusCode::NO_CONTENT, cookies))
 }
 
 /// Every rule set with its parameters (as `toroid games --json`).
@@ -157,6 +170,7 @@ pub async fn create_game(
     responses((status = 200, body = Vec<GameSummary>), (status = 400, body = ErrorBody)))]
 pub async fn list_games(
     State(state): State<AppState>,
+    Viewer(viewer): Viewer,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Json<Vec<GameSummary>>, ApiError> {
     let status = query
@@ -170,6 +184,15 @@ pub async fn list_games(
         })
         .transpose()?;
     let limit = query.limit.unwrap_or(DEFAULT_LIST);
+    if query.mine == Some(true) {
+        if query.player.is_some() {
+            return Err(ApiError::BadRequest(
+                "ask for 'mine' or for a 'player', not both".into(),
+            ));
+        }
+        let session = viewer.ok_or(ApiError::NoSession)?;
+        return Ok(Json(state.hub.list_mine(&session, status, limit).await?));
+    }
     let player = query.player.as_deref();
     Ok(Json(state.hub.list(status, player, limit).await?))
 }

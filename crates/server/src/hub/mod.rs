@@ -42,7 +42,7 @@ use crate::house::House;
 use crate::ids::now_ms;
 use crate::rating::Rating;
 use crate::referee;
-use crate::storage::{RatingRow, Status, Storage, StorageError, Write};
+use crate::storage::{GameRow, RatingRow, SessionRow, Status, Storage, StorageError, Write};
 use toroid_rules::{Color, Outcome, Position, Reason};
 
 /// A game that clients and the referee share.
@@ -557,6 +557,35 @@ impl Hub {
         player: Option<&str>,
         limit: u32,
     ) -> Result<Vec<GameSummary>, ApiError> {
+        self.summaries(status, player, limit, |_| true).await
+    }
+
+    /// The games of `session`'s person (its own seats, and its account's from any session),
+    /// newest first, of `status` if given: among the latest [`MAX_LIST`] games of its name.
+    pub async fn list_mine(
+        &self,
+        session: &SessionRow,
+        status: Option<Status>,
+        limit: u32,
+    ) -> Result<Vec<GameSummary>, ApiError> {
+        let mut games = (self.summaries(status, Some(&session.name), MAX_LIST, |row| {
+            row.seats
+                .iter()
+                .flatten()
+                .any(|seat| seat.is_owned_by(session))
+        }))
+        .await?;
+        games.truncate(limit as usize);
+        Ok(games)
+    }
+
+    async fn summaries(
+        &self,
+        status: Option<Status>,
+        player: Option<&str>,
+        limit: u32,
+        keep: impl Fn(&GameRow) -> bool,
+    ) -> Result<Vec<GameSummary>, ApiError> {
         let rows = (self.storage)
             .games(status, player, limit.min(MAX_LIST))
             .await?;
@@ -566,6 +595,7 @@ impl Hub {
                 row.map_err(|damaged| self.set_aside(&damaged.id, &damaged.error))
                     .ok()
             })
+            .filter(|row| keep(row))
             .map(|row| GameSummary {
                 params: serde_json::from_str(&row.params).unwrap_or(Value::Null),
                 players: players(&row.seats),

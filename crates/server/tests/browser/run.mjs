@@ -47,7 +47,7 @@ process.on('uncaughtException', failOutsideSteps);
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 5;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 17 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 20 + ACCOUNT_STEPS }[opts.scenario];
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
 const WAIT = { timeout: 20_000 };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -305,6 +305,20 @@ async function tour() {
   const page = await alice.newPage();
   const watcher = await (await newContext()).newPage();
 
+  await step('a first visit browses the lobby without a name and makes no failing request', page, async () => {
+    const failed = [];
+    page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+    page.on('requestfailed', (r) => failed.push(`failed ${r.url()}`));
+    await page.goto(BASE + '/');
+    await page.waitForSelector('.lobby ul.live-games', WAIT);
+    await page.waitForSelector('.lobby form.sign-in #guest-name', WAIT);
+    expect(await page.getAttribute('#guest-name', 'maxlength') === '32', "the name field's limit is not the server's (32)");
+    await page.waitForTimeout(500);
+    expect(failed.length === 0, `failing requests: ${failed.join(', ')}`);
+    page.removeAllListeners('response');
+    page.removeAllListeners('requestfailed');
+  });
+
   await step('sign in as a guest', page, () => signIn(page, 'alice'));
 
   await step('start hex-torus against a house bot', page, async () => {
@@ -327,6 +341,12 @@ async function tour() {
   await step('hovering a legal cell shows a faint stone', page, async () => {
     await page.locator('svg.board .hit.legal[data-ghost="0"]').first().hover();
     await page.waitForSelector('svg.board .preview .stone', WAIT);
+  });
+
+  await step('the tab title says when it is your move; the link state is in words', page, async () => {
+    await page.waitForSelector('svg.board.interactive', WAIT);
+    await page.waitForFunction(() => document.title.startsWith('Your move'), null, WAIT);
+    await expectText(page, '.link-text', 'live');
   });
 
   await step('play by clicking and see the bot answer', page, async () => {
@@ -509,6 +529,18 @@ async function tour() {
     await page.click('button.resign');
     await expectText(page, '.result', 'white');
     await expectText(watcher, '.result', 'white');
+  });
+
+  await step('the lobby lists my games, and spectators without a name can watch', page, async () => {
+    await page.goto(BASE + '/');
+    await page.waitForSelector('ul.my-games li[data-id]', WAIT);
+    const mine = await page.locator('ul.my-games li[data-id] .players').allTextContents();
+    expect(mine.length === 10 && mine.every((p) => p.includes('alice')), `my games: ${mine.join('; ')}`);
+    const stranger = await (await newContext()).newPage();
+    await stranger.goto(`${BASE}/game/${hexId}`);
+    await stranger.waitForSelector('svg.board', WAIT);
+    await expectText(stranger, '.you', 'spectating');
+    await stranger.close();
   });
 
   await accounts(page);
