@@ -12,11 +12,16 @@ const ARROW_GAP = 0.7; // the band for the seam arrows
 export class BoardView {
   /**
    * `geometry`: where cells go. `onPick(name)`: a legal cell was chosen (a click, or a second
-   * tap on the same cell with a finger, so that a stray touch never plays).
+   * tap on the same cell with a finger, so that a stray touch never plays). Options: `names`
+   * (a `CellNames`: the labels players read), `stars` (star points as [x, y]),
+   * `onRefuse(name)` (a cell that may not be played now was clicked).
    */
-  constructor(geometry, onPick) {
+  constructor(geometry, onPick, { names = null, stars = [], onRefuse = () => {} } = {}) {
     this.geometry = geometry;
     this.onPick = onPick;
+    this.onRefuse = onRefuse;
+    this.names = names;
+    this.stars = stars;
     this.ghosts = geometry.wraps;
     this.state = null;
     this.hovered = null;
@@ -96,6 +101,10 @@ export class BoardView {
     // Go-style lines through the points; a line leaving the board across a seam runs to the
     // ghost copy, or without ghosts a short stub says that it goes on.
     const at = new Map(this.places.map((p) => [p.x + ',' + p.y, p]));
+    for (const [x, y] of this.stars) {
+      const [cx, cy] = g.center(x, y);
+      grid.append(s('circle', { class: 'star', cx, cy, r: 0.09 }));
+    }
     for (const p of this.places) {
       for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
         const q = at.get(p.x + dx + ',' + (p.y + dy));
@@ -146,13 +155,16 @@ export class BoardView {
   drawLabels() {
     const g = this.geometry;
     const { cells } = this.frame;
+    const go = this.names && this.names.go;
     for (let x = 0; x < g.width; x++) {
       const [cx] = g.center(x, 0);
-      this.layers.labels.append(s('text', { x: cx, y: cells.top - LABEL_GAP / 2, class: 'coord' }, g.names[g.indexAt.get(x + ',0')][0]));
+      const label = go ? this.names.column(x) : g.names[g.indexAt.get(x + ',0')][0];
+      this.layers.labels.append(s('text', { x: cx, y: cells.top - LABEL_GAP / 2, class: 'coord' }, label));
     }
     for (let y = 0; y < g.height; y++) {
       const [, cy] = g.center(0, y);
-      this.layers.labels.append(s('text', { x: cells.left - LABEL_GAP / 2, y: cy, class: 'coord' }, g.names[g.indexAt.get('0,' + y)][1]));
+      const label = go ? this.names.row(y) : g.names[g.indexAt.get('0,' + y)][1];
+      this.layers.labels.append(s('text', { x: cells.left - LABEL_GAP / 2, y: cy, class: 'coord' }, label));
     }
   }
 
@@ -164,7 +176,7 @@ export class BoardView {
         class: 'hit',
         points: this.geometry.outline(p.cx, p.cy),
         dataset: { name, ghost: p.ghost ? '1' : '0', at: `${p.x},${p.y}` },
-      }, s('title', null, p.ghost ? `${name} (across the seam)` : name));
+      }, s('title', null, p.ghost ? `${this.label(name)} (across the seam)` : this.label(name)));
       hit.addEventListener('pointerdown', (e) => { this.pointerType = e.pointerType; });
       hit.addEventListener('pointerenter', (e) => {
         if (e.pointerType === 'mouse' || e.pointerType === 'pen') this.hover(p.index);
@@ -174,6 +186,10 @@ export class BoardView {
       this.layers.hits.append(hit);
       this.hits.push([hit, name]);
     }
+  }
+
+  label(name) {
+    return this.names ? this.names.label(name) : name;
   }
 
   legal(index) {
@@ -186,7 +202,10 @@ export class BoardView {
   }
 
   pick(index) {
-    if (!this.legal(index)) return;
+    if (!this.legal(index)) {
+      this.onRefuse(this.geometry.names[index]);
+      return;
+    }
     if (this.pointerType === 'touch' && this.selected !== index) {
       this.selected = index;
       this.drawPreview();

@@ -9,6 +9,7 @@ import { api, openGameSocket } from './api.js';
 import { BoardView } from './board.js';
 import { h, replaceChildren } from './dom.js';
 import { clockText, colorName, paramsText, playerHref, playerLabel, resultText } from './format.js';
+import { CellNames, starPoints } from './coords.js';
 import { Geometry } from './geometry.js';
 
 const ANALYSIS_MS = 500;
@@ -24,6 +25,7 @@ const SURFACES = {
     + 'so leaving at the top of one column comes back at the bottom of the mirrored column.',
 };
 const GHOSTS_KEY = 'toroid.ghosts';
+const SOUND_KEY = 'toroid.sound';
 
 /** Shows game `id` in `root`; returns a function that tears it down. */
 export async function showGame(root, id) {
@@ -47,7 +49,13 @@ class GamePage {
     this.id = state.id;
     this.geometry = new Geometry(view, topology);
     this.toBoard = (rows) => this.geometry.cells.map(([x, y]) => rows[y][x]);
-    this.board = new BoardView(this.geometry, (move) => this.play(move));
+    this.names = new CellNames(state.game, view.width, view.height);
+    const goBoard = this.names.go && this.geometry.lattice === 'square';
+    this.board = new BoardView(this.geometry, (move) => this.play(move), {
+      names: this.names,
+      stars: goBoard ? starPoints(view.width, view.height) : [],
+      onRefuse: (move) => this.refuseClick(move),
+    });
     this.seen = new Map(); // ply -> board received from the server
     this.history = null; // the server's board of every ply, asked for when first needed
     this.loadingHistory = false;
@@ -72,7 +80,7 @@ class GamePage {
   linkChanged(open) {
     // In words, not by colour alone.
     this.link.classList.toggle('down', !open);
-    this.linkText.textContent = open ? 'live' : 'reconnecting…';
+    this.linkText.textContent = open ? 'connected' : 'reconnecting…';
     this.link.title = open ? 'connected: the game updates live' : 'the connection dropped; reconnecting…';
     if (!open && this.pending) {
       this.pending = null;
@@ -83,6 +91,7 @@ class GamePage {
 
   dispose() {
     this.socket.close();
+    if (this.audio) this.audio.close();
     clearInterval(this.ticker);
   }
 
@@ -101,10 +110,16 @@ class GamePage {
     this.passButton = button('Pass', 'pass', () => this.play('pass'), 'Pass (play no stone)');
     this.endButton = button('End turn', 'end-turn', () => this.play('end'), 'End the turn after one placement');
     this.resignButton = button('Resign', 'resign danger', () => this.resign());
-    this.moveInput = h('input', { id: 'move-text', name: 'move', autocomplete: 'off', size: 6, placeholder: 'cc' });
-    this.moveForm = h('form', { class: 'move-entry', onsubmit: (e) => { e.preventDefault(); this.play(this.moveInput.value.trim()); } },
+    this.moveInput = h('input', { id: 'move-text', name: 'move', autocomplete: 'off', size: 6, placeholder: this.names.example() });
+    this.moveForm = h('form', { class: 'move-entry', onsubmit: (e) => { e.preventDefault(); this.play(this.names.parse(this.moveInput.value)); } },
       h('label', { for: 'move-text' }, 'Move'), this.moveInput, h('button', { type: 'submit' }, 'Play'));
     this.error = h('p', { class: 'error', role: 'alert' });
+    // While an earlier position of a live game is shown: where the player is, and the way
+    // back (a tap on the board would otherwise do nothing).
+    this.behind = h('div', { class: 'behind', hidden: true, role: 'status' },
+      h('span', { class: 'behind-text' }),
+      button('Back to the game', 'back-to-game', () => this.seek(this.lastPly())));
+    this.afterGame = h('div', { class: 'after-game', hidden: true });
     const ghostsOn = remembered(GHOSTS_KEY) !== 'off';
     this.board.setGhosts(ghostsOn && this.geometry.wraps);
     const ghostToggle = this.geometry.wraps
@@ -113,6 +128,9 @@ class GamePage {
         this.board.setGhosts(on);
       }).el
       : null;
+    this.soundToggle = toggle('sound', 'Sound when a move arrives', remembered(SOUND_KEY) !== 'off',
+      (on) => remember(SOUND_KEY, on ? 'on' : 'off'));
+    this.sounds = 0;
     this.analysisToggle = toggle('analysis', "Analysis: the bot's thinking as a heat map", false, () => this.refreshAnalysis());
     this.analysisPanel = h('div', { class: 'analysis-panel', 'aria-live': 'polite' });
     this.moveList = h('ol', { class: 'moves', 'aria-label': 'moves' });
@@ -127,19 +145,19 @@ class GamePage {
       step('▶|', 'last position', () => this.lastPly()),
       this.plyLabel);
     replaceChildren(root, h('section', { class: 'game' },
-      h('div', { class: 'board-area' }, this.board.svg, replay,
+      h('div', { class: 'board-area' }, this.board.svg, this.behind, replay,
         SURFACES[this.geometry.surface]
           ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], ' Faded cells are copies of the cells across a seam.')
           : null),
       h('aside', { class: 'panel' },
         this.title, this.players,
         h('div', { class: 'status-line' }, this.link, this.linkText, this.status),
-        this.result, this.invite,
+        this.result, this.afterGame, this.invite,
         h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),
         this.score,
         h('div', { class: 'actions' }, this.passButton, this.endButton, this.resignButton),
         this.moveForm, this.error,
-        h('div', { class: 'toggles' }, ghostToggle, this.analysisToggle.el,
+        h('div', { class: 'toggles' }, ghostToggle, this.soundToggle.el, this.analysisToggle.el,
           h('a', { href: api.sgfUrl(this.id), download: `toroid-${this.id}.sgf`, class: 'sgf' }, 'Download SGF')),
         this.analysisPanel,
         h('h2', null, 'Moves'), this.moveList)));
@@ -162,6 +180,10 @@ class GamePage {
   apply(state) {
     if (this.state && state.position.ply < this.state.position.ply) return; // an old answer
     const grew = !this.state || state.position.ply !== this.state.position.ply;
+    // A move that someone else made (the opponent's, or any in a game one watches).
+    const arrived = this.state && state.position.ply > this.state.position.ply
+      && state.position.movers[state.position.ply - 1] !== (state.you && state.you[0]);
+    if (arrived && this.soundToggle.input.checked) this.chime();
     this.state = state;
     this.receivedAt = performance.now();
     this.seen.set(state.position.ply, this.toBoard(state.position.board));
@@ -194,7 +216,14 @@ class GamePage {
     this.status.textContent = this.statusText();
     const over = s.status === 'finished';
     this.result.hidden = !over;
-    this.result.textContent = over ? resultText(s.result) || view.reason_text : '';
+    this.result.textContent = over ? this.resultLine() : '';
+    this.showAfterGame(over);
+    const behind = this.viewPly !== null && s.status === 'live';
+    this.behind.hidden = !behind;
+    if (behind) {
+      this.behind.querySelector('.behind-text').textContent =
+        `You are looking at move ${this.viewPly} of ${this.lastPly()}.`;
+    }
     // Only the creator of a waiting game sits in it (`you`).
     this.invite.hidden = !(s.status === 'waiting' && s.you);
     if (!this.invite.hidden && this.invite.dataset.link !== (s.invite || '')) this.showInvite(s.invite);
@@ -204,7 +233,7 @@ class GamePage {
     this.endButton.hidden = !(mine && legal.has('end'));
     this.resignButton.hidden = !(s.you && s.status === 'live');
     this.moveForm.hidden = !(s.you && s.status === 'live');
-    this.score.textContent = scoreText(view);
+    this.score.textContent = scoreText(view, s);
     const hasClock = !!s.clocks;
     for (const color of ['black', 'white']) this.clocks[color].el.hidden = !hasClock;
     this.tick();
@@ -214,7 +243,7 @@ class GamePage {
     const s = this.state;
     if (s.status === 'waiting') return 'Waiting for an opponent to join.';
     if (s.status === 'finished') return 'The game is over.';
-    if (this.pending) return `Sending ${this.pending.move}…`;
+    if (this.pending) return `Sending ${this.names.label(this.pending.move)}…`;
     const toMove = colorName(s.position.to_move);
     if (this.myTurn()) return `Your move (${toMove}).`;
     return `${toMove[0].toUpperCase()}${toMove.slice(1)} to move.`;
@@ -255,7 +284,7 @@ class GamePage {
     const current = this.currentPly();
     this.moveList.replaceChildren(...moves.map((move, i) =>
       h('li', { class: i + 1 === current ? 'current' : null },
-        h('button', { type: 'button', class: `move ${by[i]}`, onclick: () => this.seek(i + 1), 'aria-label': `move ${i + 1}, ${colorName(by[i])} ${move}` }, move))));
+        h('button', { type: 'button', class: `move ${by[i]}`, onclick: () => this.seek(i + 1), 'aria-label': `move ${i + 1}, ${colorName(by[i])} ${this.names.label(move)}`, dataset: { move } }, this.names.label(move)))));
     // Scroll the list, not the page, to the current move.
     const item = this.moveList.querySelector('.current');
     const list = this.moveList;
@@ -319,6 +348,10 @@ class GamePage {
 
   async play(move) {
     if (!move || !this.myTurn() || this.pending || this.viewPly !== null) return;
+    this.send(move);
+  }
+
+  async send(move) {
     const ply = this.state.position.ply;
     this.pending = { move, ply };
     this.error.textContent = '';
@@ -355,11 +388,91 @@ class GamePage {
     }
   }
 
+  // A short soft tone (Web Audio; silent where the browser allows no sound yet).
+  chime() {
+    this.sounds++;
+    this.soundToggle.el.dataset.played = String(this.sounds);
+    try {
+      this.audio ||= new AudioContext();
+      const [tone, gain, now] = [this.audio.createOscillator(), this.audio.createGain(), this.audio.currentTime];
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.12, now);
+      gain.gain.exponentialRampToValueAtTime(0.001, now + 0.15);
+      tone.connect(gain).connect(this.audio.destination);
+      tone.start(now);
+      tone.stop(now + 0.15);
+    } catch {
+      // No audio here: the move shows all the same.
+    }
+  }
+
+  // The server's refusal, in its words (the code stays out of sight, on the element).
   refused(code, message) {
     this.pending = null;
-    this.error.textContent = `${message} (${code})`;
+    this.error.dataset.code = code;
+    this.error.textContent = this.names.go ? message.replace(/'([a-z]{2})'/g, (_, m) => this.names.label(m)) : message;
     this.showInfo();
     this.showPosition();
+  }
+
+  // A click on a cell that cannot be played now: why not, in words. An empty cell the page
+  // cannot judge (ko, suicide, a rule set's own limits) goes to the server, which says why.
+  refuseClick(move) {
+    const s = this.state;
+    if (!s.you || s.status !== 'live' || this.pending) return;
+    this.error.dataset.code = '';
+    if (this.viewPly !== null) {
+      this.error.textContent = 'This is an earlier position: go back to the game to play.';
+    } else if (!this.myTurn()) {
+      this.error.textContent = `It is ${colorName(s.position.to_move)}'s move: wait for your turn.`;
+    } else if (this.boardAt(this.lastPly())[this.geometry.index(move)] !== '.') {
+      this.error.textContent = `${this.names.label(move)} is taken: choose an empty point.`;
+    } else {
+      this.send(move);
+    }
+  }
+
+  // "You won" or "You lost" for the players, who won for others; then how.
+  resultLine() {
+    const s = this.state;
+    const how = resultText(s.result) || s.position.reason_text;
+    const winner = s.result && s.result.winner;
+    if (!s.you) return how;
+    if (winner === 'draw' || !winner) return `Draw — ${how}`;
+    return winner === s.you ? `You won — ${how}` : `You lost — ${how}`;
+  }
+
+  // After the game: a rematch (against a house bot at once, with the colours swapped), a
+  // new game of the same rule set, and the lobby.
+  showAfterGame(over) {
+    this.afterGame.hidden = !over;
+    if (!over || this.afterGame.childElementCount) return;
+    const s = this.state;
+    const opponent = s.you && s.players[s.you === 'black' ? 'white' : 'black'];
+    const rematch = opponent && opponent.kind === 'house'
+      ? h('button', { type: 'button', class: 'rematch primary', onclick: () => this.rematch(opponent.name) }, 'Rematch')
+      : null;
+    this.afterGame.replaceChildren(rematch,
+      h('a', { class: 'button', href: `/?game=${encodeURIComponent(s.game)}` }, 'New game'),
+      h('a', { class: 'button', href: '/' }, 'Back to the lobby'));
+  }
+
+  async rematch(level) {
+    const s = this.state;
+    try {
+      const game = await api.create({
+        game: s.game,
+        params: s.params,
+        clock: s.clock,
+        opponent: { kind: 'house', level },
+        color: s.you === 'black' ? 'white' : 'black',
+        rated: s.rated,
+      });
+      history.pushState(null, '', `/game/${encodeURIComponent(game.id)}`);
+      dispatchEvent(new PopStateEvent('popstate'));
+    } catch (err) {
+      this.refused(err.code, err.message);
+    }
   }
 
   // Counts the running clock down from the time the last state was received.
@@ -441,8 +554,12 @@ function toggle(name, label, checked, onChange) {
   return { input, el: h('label', { class: `toggle toggle-${name}`, for: `toggle-${name}` }, input, ' ', label) };
 }
 
-function scoreText(view) {
-  if (view.score) return `Score: black ${view.score.black}, white ${view.score.white}`;
+function scoreText(view, state) {
+  if (view.score) {
+    // During play every stone counts as alive: the line says so.
+    const what = state.status === 'finished' ? 'Final score' : `Score if the game ended now (${state.params.scoring}, komi to white)`;
+    return `${what}: black ${view.score.black}, white ${view.score.white}`;
+  }
   const { black, white } = view.captures;
   if (black === 0 && white === 0) return '';
   return `${view.game === 'ctor' ? 'Turned over' : 'Captured'}: black ${black}, white ${white}`;

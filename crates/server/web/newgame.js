@@ -15,8 +15,10 @@ const CLOCKS = [
 
 /** The form for `session`; `onCreate(spec)` gets the body of POST /api/games. */
 export function newGameForm(rules, levels, session, onCreate) {
+  // `/?game=NAME` (a finished game's "New game") chooses the rule set.
+  const wanted = new URLSearchParams(location.search).get('game');
   const gameSelect = h('select', { id: 'new-game', name: 'game' },
-    ...rules.map((r) => h('option', { value: r.name }, r.name)));
+    ...rules.map((r) => h('option', { value: r.name, selected: r.name === wanted }, r.name)));
   const summary = h('p', { class: 'summary' });
   const params = h('fieldset', { class: 'params' });
   const showRules = () => {
@@ -28,8 +30,9 @@ export function newGameForm(rules, levels, session, onCreate) {
 
   const clockSelect = h('select', { id: 'new-clock', name: 'clock' },
     ...CLOCKS.map(([value, label]) => h('option', { value }, label)));
-  const minutes = h('input', { id: 'clock-minutes', name: 'minutes', type: 'number', min: 0.5, step: 0.5, value: 10 });
-  const increment = h('input', { id: 'clock-increment', name: 'increment', type: 'number', min: 0, step: 1, value: 5 });
+  // The server's limits: 1 s to 24 h, and up to an hour added a move.
+  const minutes = h('input', { id: 'clock-minutes', name: 'minutes', type: 'number', min: 0.5, max: 1440, step: 0.5, value: 10 });
+  const increment = h('input', { id: 'clock-increment', name: 'increment', type: 'number', min: 0, max: 3600, step: 1, value: 5 });
   const custom = h('div', { class: 'custom-clock', hidden: true },
     h('label', { for: 'clock-minutes' }, 'Minutes'), minutes,
     h('label', { for: 'clock-increment' }, 'Seconds added a move'), increment);
@@ -52,7 +55,9 @@ export function newGameForm(rules, levels, session, onCreate) {
   const error = h('p', { class: 'error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create game');
 
-  const form = h('form', { class: 'new-game', 'aria-label': 'new game' },
+  // The page checks the fields itself and says what is wrong in words (novalidate: no
+  // browser bubble that disappears, nor one that assistive technology may miss).
+  const form = h('form', { class: 'new-game', 'aria-label': 'new game', novalidate: true },
     h('div', { class: 'field' }, h('label', { for: 'new-game' }, 'Rule set'), gameSelect),
     summary,
     params,
@@ -79,6 +84,11 @@ export function newGameForm(rules, levels, session, onCreate) {
       rated: rated.checked,
     };
     error.textContent = '';
+    if (clockSelect.value === 'custom' && !(minutes.valueAsNumber >= 0.5 && minutes.valueAsNumber <= 1440
+      && increment.valueAsNumber >= 0 && increment.valueAsNumber <= 3600)) {
+      error.textContent = 'A custom time is half a minute to 1440 minutes, with 0 to 3600 seconds added a move.';
+      return;
+    }
     if (spec.rated && !spec.clock) {
       error.textContent = 'A rated game needs a clock: choose a time control.';
       return;

@@ -47,7 +47,7 @@ process.on('uncaughtException', failOutsideSteps);
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 5;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 20 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 22 + ACCOUNT_STEPS }[opts.scenario];
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
 const WAIT = { timeout: 20_000 };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -278,6 +278,7 @@ async function clusterScenario() {
 }
 
 let hexId;
+let goId;
 try {
   if (opts.scenario === 'cluster') {
     await clusterScenario();
@@ -346,7 +347,7 @@ async function tour() {
   await step('the tab title says when it is your move; the link state is in words', page, async () => {
     await page.waitForSelector('svg.board.interactive', WAIT);
     await page.waitForFunction(() => document.title.startsWith('Your move'), null, WAIT);
-    await expectText(page, '.link-text', 'live');
+    await expectText(page, '.link-text', 'connected');
   });
 
   await step('play by clicking and see the bot answer', page, async () => {
@@ -368,6 +369,21 @@ async function tour() {
     await page.click('form.move-entry button[type=submit]');
     await page.waitForFunction(() => document.querySelector('.panel .error').textContent.length > 0, null, WAIT);
     expect(await plies(page) === n && await boardOf(page) === board, 'a refused move changed the game');
+  });
+
+  await step('a click that cannot play says why in words; an earlier position offers the way back; moves chime', page, async () => {
+    const first = await page.locator('ol.moves li button').first().getAttribute('data-move');
+    await page.click(`svg.board .hit[data-name="${first}"][data-ghost="0"]`);
+    await expectText(page, '.panel .error', `${first} is taken`);
+    await page.locator('ol.moves li button').first().click();
+    await expectText(page, '.behind', 'You are looking at move 1 of');
+    await page.click(`svg.board .hit[data-ghost="0"]:not([data-name="${first}"])`);
+    await expectText(page, '.panel .error', 'earlier position');
+    await page.click('.behind button.back-to-game');
+    await page.waitForSelector('.behind[hidden]', { state: 'attached', ...WAIT });
+    await page.waitForSelector('svg.board.interactive', WAIT);
+    const chimes = Number(await page.getAttribute('.toggle-sound', 'data-played'));
+    expect(chimes >= 3, `the bot's three moves chimed ${chimes} times`);
   });
 
   await step('the spectator sees the moves', watcher, async () => {
@@ -395,7 +411,15 @@ async function tour() {
 
   await step('play Go to the end and see the result', page, async () => {
     const id = await createGame(page, { game: 'go', params: { size: 5 } });
-    let placed = 0;
+    // Go coordinates: columns A–E, rows 5 to 1 from the top; the move box takes them too.
+    const labels = await page.locator('svg.board .labels text').allTextContents();
+    expect(labels.join(' ') === 'A B C D E 5 4 3 2 1', `coordinates ${labels.join(' ')}`);
+    await page.fill('#move-text', 'C3');
+    await page.click('form.move-entry button[type=submit]');
+    await waitPlies(page, 1);
+    const firstMove = page.locator('ol.moves li button').first();
+    expect(await firstMove.getAttribute('data-move') === 'cc' && await firstMove.textContent() === 'C3', 'C3 is not the centre');
+    let placed = 1;
     for (let turns = 0; turns < 100 && (await turnOrOver(page)) === 'turn'; turns++) {
       const before = await plies(page);
       // A few stones, then passes until the bot passes too or the move limit comes.
@@ -411,13 +435,27 @@ async function tour() {
         || !document.querySelector('.result').hidden, before + 1, WAIT);
     }
     await expectText(page, '.result', /wins|draw/);
-    await expectText(page, '.score', /Score: black [\d.]+, white [\d.]+/);
+    await expectText(page, '.score', /Final score: black [\d.]+, white [\d.]+/);
+    await expectText(page, '.result', /^(You won|You lost|Draw) — /);
+    const moveNames = await page.locator('ol.moves li button').allTextContents();
+    expect(moveNames.every((m) => /^([A-HJ-T]\d{1,2}|pass)$/.test(m)), `moves as written: ${moveNames.join(' ')}`);
     expect(await page.locator('button.pass:visible, button.resign:visible').count() === 0, 'buttons stay after the end');
     await shot(page, 'finished-go.png', '.game');
     const sgf = await page.request.get(BASE + (await page.getAttribute('a.sgf', 'href')));
     expect(sgf.ok() && (await sgf.text()).trimStart().startsWith('('), 'the SGF link does not give a record');
 
     await checkReplay(page, id);
+    goId = id;
+  });
+
+  await step('after the game: New game, the lobby, and a rematch at once with the colours swapped', page, async () => {
+    await page.goto(`${BASE}/game/${goId}`);
+    await page.waitForSelector('.after-game:not([hidden]) button.rematch', WAIT);
+    expect(await page.getAttribute('.after-game a >> text=New game', 'href') === '/?game=go', 'New game does not keep the rule set');
+    await page.click('.after-game button.rematch');
+    await page.waitForURL((url) => url.pathname.startsWith('/game/') && !url.pathname.endsWith(goId), WAIT);
+    await expectText(page, '.you', 'you play white');
+    expect(await page.textContent('h1.game-title') === 'go 5×5', 'the rematch is not the same game');
   });
 
   await step('invite a person, who joins; turnovers and captures are animated', page, async () => {
@@ -459,6 +497,10 @@ async function tour() {
         }
       }
       await turnOrOver(page);
+      if (game.endsWith('go')) {
+        const stars = await page.locator('svg.board .star').count();
+        expect(stars === 5, `${stars} star points on a 9×9 board`);
+      }
       await checkGhosts(page, id);
       await shot(page, `board-${game}.png`);
       await checkReplay(page, id);
@@ -534,6 +576,10 @@ async function tour() {
   await step('the lobby lists my games, and spectators without a name can watch', page, async () => {
     await page.goto(BASE + '/');
     await page.waitForSelector('ul.my-games li[data-id]', WAIT);
+    await page.selectOption('#new-clock', 'custom');
+    await page.fill('#clock-minutes', '0');
+    await page.click('form.new-game button[type=submit]');
+    await expectText(page, 'form.new-game .error', 'A custom time is');
     const mine = await page.locator('ul.my-games li[data-id] .players').allTextContents();
     expect(mine.length === 10 && mine.every((p) => p.includes('alice')), `my games: ${mine.join('; ')}`);
     const stranger = await (await newContext()).newPage();
