@@ -116,6 +116,30 @@ async function route() {
   }
 }
 
+// The theme: the system's (light or dark), or one the visitor chose, remembered.
+const THEMES = ['system', 'dark', 'light'];
+const themeButton = document.getElementById('theme');
+function showTheme(theme) {
+  if (theme === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+  themeButton.textContent = `Theme: ${theme}`;
+  themeButton.setAttribute('aria-label', `Colour theme: ${theme}. Change it`);
+}
+themeButton.addEventListener('click', () => {
+  const next = THEMES[(THEMES.indexOf(themeButton.textContent.replace('Theme: ', '')) + 1) % THEMES.length];
+  try {
+    localStorage.setItem('toroid.theme', next);
+  } catch {
+    // Not remembered (private windows): it applies to this page all the same.
+  }
+  showTheme(next);
+});
+try {
+  showTheme(THEMES.includes(localStorage.getItem('toroid.theme')) ? localStorage.getItem('toroid.theme') : 'system');
+} catch {
+  showTheme('system');
+}
+
 // Same-site links open inside the page instead of reloading it.
 document.addEventListener('click', (event) => {
   const link = event.target.closest('a[href^="/"]');

@@ -14,12 +14,15 @@ export class BoardView {
    * `geometry`: where cells go. `onPick(name)`: a legal cell was chosen (a click, or a second
    * tap on the same cell with a finger, so that a stray touch never plays). Options: `names`
    * (a `CellNames`: the labels players read), `stars` (star points as [x, y]),
-   * `onRefuse(name)` (a cell that may not be played now was clicked).
+   * `onRefuse(name)` (a cell that may not be played now was clicked), `onCursor(name)` (the
+   * keyboard cursor moved to a cell).
    */
-  constructor(geometry, onPick, { names = null, stars = [], onRefuse = () => {} } = {}) {
+  constructor(geometry, onPick, { names = null, stars = [], onRefuse = () => {}, onCursor = () => {} } = {}) {
     this.geometry = geometry;
     this.onPick = onPick;
     this.onRefuse = onRefuse;
+    this.onCursor = onCursor;
+    this.cursor = null; // the keyboard's cell (an index), once the board has had the focus
     this.names = names;
     this.stars = stars;
     this.ghosts = geometry.wraps;
@@ -29,9 +32,13 @@ export class BoardView {
     this.pointerType = 'mouse';
     this.svg = s('svg', {
       class: `board lattice-${geometry.lattice} surface-${geometry.surface}`,
-      role: 'group',
-      'aria-label': 'board',
+      role: 'application',
+      'aria-roledescription': 'board',
+      'aria-label': 'Board: the arrow keys move a cursor, Enter or Space plays there',
+      tabindex: 0,
     });
+    this.svg.addEventListener('focus', () => this.moveCursor(0, 0));
+    this.svg.addEventListener('keydown', (e) => this.key(e));
     this.layout();
   }
 
@@ -59,6 +66,7 @@ export class BoardView {
       highlight: layer('highlight'),
       marks: layer('marks'),
       preview: layer('preview'),
+      cursor: layer('cursor'),
       hits: layer('hits'),
     };
     this.frame = this.measure();
@@ -66,6 +74,7 @@ export class BoardView {
     this.drawSeams();
     this.drawLabels();
     this.drawHits();
+    this.drawCursor();
     this.svg.replaceChildren(defs(), ...Object.values(this.layers));
     const { left, top, right, bottom } = this.frame.view;
     const box = { x: left, y: top, width: right - left, height: bottom - top };
@@ -185,6 +194,54 @@ export class BoardView {
       hit.addEventListener('click', () => this.pick(p.index));
       this.layers.hits.append(hit);
       this.hits.push([hit, name]);
+    }
+  }
+
+  // Arrows move the cursor a cell (wrapping at the edges, as the surfaces do in one way or
+  // another); Enter and Space play it as a click would.
+  key(event) {
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (steps[event.key]) {
+      this.moveCursor(...steps[event.key]);
+    } else if ((event.key === 'Enter' || event.key === ' ') && this.cursor !== null) {
+      this.pointerType = 'keyboard';
+      this.pick(this.cursor);
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  moveCursor(dx, dy) {
+    const g = this.geometry;
+    if (this.cursor === null) {
+      // First the last move's cell, else the middle of the board.
+      const middle = g.indexAt.get(`${Math.floor(g.width / 2)},${Math.floor(g.height / 2)}`);
+      this.cursor = this.state && this.state.last !== null && this.state.last !== undefined ? this.state.last : middle ?? 0;
+    } else {
+      const [x, y] = g.cells[this.cursor];
+      for (let k = 1; k <= Math.max(g.width, g.height); k++) {
+        const [nx, ny] = [(x + k * dx + g.width) % g.width, (y + k * dy + g.height) % g.height];
+        const next = g.indexAt.get(`${nx},${ny}`);
+        if (next !== undefined) {
+          this.cursor = next;
+          break;
+        }
+      }
+    }
+    this.hovered = this.legal(this.cursor) ? this.cursor : null;
+    this.drawPreview();
+    this.drawCursor();
+    this.onCursor(g.names[this.cursor]);
+  }
+
+  drawCursor() {
+    const layer = this.layers.cursor;
+    layer.replaceChildren();
+    if (this.cursor === null) return;
+    for (const p of this.placesOf[this.cursor]) {
+      if (!p.ghost) layer.append(s('polygon', { class: 'cursor', points: this.geometry.outline(p.cx, p.cy) }));
     }
   }
 

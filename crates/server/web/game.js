@@ -55,6 +55,7 @@ class GamePage {
       names: this.names,
       stars: goBoard ? starPoints(view.width, view.height) : [],
       onRefuse: (move) => this.refuseClick(move),
+      onCursor: (move) => this.describeCell(move),
     });
     this.seen = new Map(); // ply -> board received from the server
     this.history = null; // the server's board of every ply, asked for when first needed
@@ -73,6 +74,17 @@ class GamePage {
       onStatus: (open) => this.linkChanged(open),
     });
     this.ticker = setInterval(() => this.tick(), 200);
+    // The arrow keys step through the moves wherever the focus is, but in a field or on
+    // the board (which moves its cursor with them).
+    this.keys = (event) => {
+      if (event.target.closest('input, select, textarea, svg.board') || event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = { ArrowLeft: () => this.currentPly() - 1, ArrowRight: () => this.currentPly() + 1,
+        Home: () => 0, End: () => this.lastPly() }[event.key];
+      if (!target) return;
+      event.preventDefault();
+      this.seek(target());
+    };
+    document.addEventListener('keydown', this.keys);
   }
 
   // A move in flight when the link drops may or may not have arrived: the state sent on
@@ -90,6 +102,7 @@ class GamePage {
   }
 
   dispose() {
+    document.removeEventListener('keydown', this.keys);
     this.socket.close();
     if (this.audio) this.audio.close();
     clearInterval(this.ticker);
@@ -120,6 +133,7 @@ class GamePage {
       h('span', { class: 'behind-text' }),
       button('Back to the game', 'back-to-game', () => this.seek(this.lastPly())));
     this.afterGame = h('div', { class: 'after-game', hidden: true });
+    this.cursorNote = h('p', { class: 'sr-only cursor-note', 'aria-live': 'polite' });
     const ghostsOn = remembered(GHOSTS_KEY) !== 'off';
     this.board.setGhosts(ghostsOn && this.geometry.wraps);
     const ghostToggle = this.geometry.wraps
@@ -145,7 +159,7 @@ class GamePage {
       step('▶|', 'last position', () => this.lastPly()),
       this.plyLabel);
     replaceChildren(root, h('section', { class: 'game' },
-      h('div', { class: 'board-area' }, this.board.svg, this.behind, replay,
+      h('div', { class: 'board-area' }, this.board.svg, this.cursorNote, this.behind, replay,
         SURFACES[this.geometry.surface]
           ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], ' Faded cells are copies of the cells across a seam.')
           : null),
@@ -386,6 +400,13 @@ class GamePage {
     } catch (err) {
       this.refused(err.code, err.message);
     }
+  }
+
+  // What is on the keyboard cursor's cell, for screen readers.
+  describeCell(move) {
+    const stone = { b: 'a black stone', w: 'a white stone' }[this.boardAt(this.currentPly())?.[this.geometry.index(move)]];
+    const playable = this.myTurn() && this.viewPly === null && this.state.position.legal_moves.includes(move);
+    this.cursorNote.textContent = `${this.names.label(move)}: ${stone || 'empty'}${playable ? ', you can play here' : ''}`;
   }
 
   // A short soft tone (Web Audio; silent where the browser allows no sound yet).

@@ -38,7 +38,7 @@ export function newGameForm(rules, levels, session, onCreate) {
     h('label', { for: 'clock-increment' }, 'Seconds added a move'), increment);
   clockSelect.addEventListener('change', () => { custom.hidden = clockSelect.value !== 'custom'; });
 
-  const levelSelect = h('select', { id: 'new-level', name: 'level' },
+  const levelSelect = h('select', { id: 'new-level', name: 'level', 'aria-label': "the house bot's level" },
     ...levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
   const radio = (value, label, checked) => h('label', { class: 'choice' },
     h('input', { type: 'radio', name: 'opponent', value, checked }), ' ', label);

@@ -18,6 +18,7 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
 const { values: opts } = parseArgs({
@@ -47,7 +48,9 @@ process.on('uncaughtException', failOutsideSteps);
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 5;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 22 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 25 + ACCOUNT_STEPS }[opts.scenario];
+// axe-core's script, injected into the pages it audits.
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
 const WAIT = { timeout: 20_000 };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -55,7 +58,7 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const OUT = opts.out ? resolve(opts.out) : await mkdtemp(join(tmpdir(), 'toroid-browser-'));
 await mkdir(OUT, { recursive: true });
 // Only this script's own files are removed from a folder it was given.
-const SHOTS = /^(board-.*|analysis-.*|finished-.*|narrow-.*|failure-.*|leaderboard-.*|player-.*|tournament-.*|sign-up)\.png$/;
+const SHOTS = /^(board-.*|game-.*|analysis-.*|finished-.*|narrow-.*|failure-.*|leaderboard-.*|player-.*|tournament-.*|sign-up)\.png$/;
 for (const name of await readdir(OUT)) {
   if (SHOTS.test(name)) await rm(join(OUT, name));
 }
@@ -167,6 +170,15 @@ function expect(condition, message) {
 async function shot(page, name, selector = '.board-area') {
   await page.waitForTimeout(800); // let animations finish
   await page.locator(selector).screenshot({ path: join(OUT, name) });
+}
+
+// Runs axe-core on the page as it is: no violation of impact "serious" or "critical".
+async function audit(page, what) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const described = bad.map((v) => `${v.id} ×${v.nodes.length} (${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')})`);
+  expect(bad.length === 0, `${what}: ${described.join('; ')}`);
 }
 
 /** A failure that `step` has already counted and reported. */
@@ -386,6 +398,40 @@ async function tour() {
     expect(chimes >= 3, `the bot's three moves chimed ${chimes} times`);
   });
 
+  await step('the keyboard plays: a cursor on the board, Enter to play, arrows to step through the moves', page, async () => {
+    const n = await plies(page);
+    await page.focus('svg.board');
+    await page.waitForSelector('svg.board .cursor', WAIT);
+    for (let k = 0; k < 60 && !/you can play here/.test(await page.textContent('.cursor-note')); k++) {
+      await page.keyboard.press(k % 8 === 7 ? 'ArrowDown' : 'ArrowRight');
+    }
+    const note = await page.textContent('.cursor-note');
+    expect(/you can play here/.test(note), `no playable cell reached: ${note}`);
+    await page.keyboard.press('Enter');
+    await waitPlies(page, n + 2);
+    await page.focus('h1.game-title');
+    await page.click('h1.game-title');
+    await page.keyboard.press('ArrowLeft');
+    await expectText(page, '.behind', `You are looking at move ${n + 1} of ${n + 2}`);
+    await page.keyboard.press('End');
+    await page.waitForSelector('.behind[hidden]', { state: 'attached', ...WAIT });
+  });
+
+  await step('the theme follows the system, and the header button changes it', page, async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const dark = await background();
+    await page.click('#theme'); // system → dark: no change under a dark system
+    await expectText(page, '#theme', 'Theme: dark');
+    await page.click('#theme'); // → light
+    await expectText(page, '#theme', 'Theme: light');
+    expect(await background() !== dark, 'the light theme looks like the dark one');
+    await page.reload();
+    await expectText(page, '#theme', 'Theme: light');
+    await page.click('#theme'); // → system again
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
   await step('the spectator sees the moves', watcher, async () => {
     await waitPlies(watcher, await plies(page));
     await watcher.waitForFunction((b) => document.querySelector('svg.board').dataset.board === b, await boardOf(page), WAIT);
@@ -458,6 +504,25 @@ async function tour() {
     expect(await page.textContent('h1.game-title') === 'go 5×5', 'the rematch is not the same game');
   });
 
+  // The auditor is the player in a browser that lets axe's script in past the page's CSP.
+  const auditor = await (await newContext({ ...DESKTOP, bypassCSP: true, storageState: await alice.storageState() })).newPage();
+  await step('accessibility: axe-core finds nothing serious on the lobby, a live game and a finished game', auditor, async () => {
+    await auditor.goto(BASE + '/');
+    await auditor.waitForSelector('ul.finished-games li[data-id]', WAIT);
+    await audit(auditor, 'the lobby');
+    await auditor.goto(`${BASE}/game/${hexId}`);
+    await auditor.waitForSelector('svg.board.interactive', WAIT);
+    await audit(auditor, 'a live game');
+    await auditor.goto(`${BASE}/game/${goId}`);
+    await auditor.waitForSelector('.result:not([hidden])', WAIT);
+    await audit(auditor, 'a finished game');
+    await auditor.emulateMedia({ colorScheme: 'dark' });
+    await audit(auditor, 'a finished game in dark mode');
+    await auditor.goto(BASE + '/');
+    await auditor.waitForSelector('ul.finished-games li[data-id]', WAIT);
+    await audit(auditor, 'the lobby in dark mode');
+  });
+
   await step('invite a person, who joins; turnovers and captures are animated', page, async () => {
     const bob = await (await newContext()).newPage();
     // Moves up to a change, the change both players must see animated, and moves after it
@@ -503,6 +568,9 @@ async function tour() {
       }
       await checkGhosts(page, id);
       await shot(page, `board-${game}.png`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await shot(page, `game-${game}-dark.png`, '.game');
+      await page.emulateMedia({ colorScheme: 'light' });
       await checkReplay(page, id);
     }
   });
