@@ -20,6 +20,7 @@ use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::Router;
+use tower_http::compression::CompressionLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
 
@@ -90,8 +91,8 @@ pub fn router(state: AppState) -> Router {
             limiter,
             limits::limit_requests,
         ));
-    Router::new()
-        .nest("/api", api)
+    // The page's files go gzipped to browsers that take it: a first visit loads a third.
+    let page = Router::new()
         .route("/", get(assets::page))
         .route("/game/{id}", get(assets::page))
         .route("/join/{code}", get(assets::page))
@@ -102,6 +103,10 @@ pub fn router(state: AppState) -> Router {
         .route("/tournaments", get(assets::page))
         .route("/tournament/{id}", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
+        .layer(CompressionLayer::new());
+    Router::new()
+        .nest("/api", api)
+        .merge(page)
         .layer(DefaultBodyLimit::max(state.limits.body_bytes))
         .layer(RequestBodyTimeoutLayer::new(state.limits.header_timeout))
         .layer(middleware::from_fn_with_state(

@@ -320,10 +320,19 @@ async function tour() {
 
   await step('a first visit browses the lobby without a name and makes no failing request', page, async () => {
     const failed = [];
-    page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+    const loads = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+      else loads.push(Promise.all([r.body().then((b) => b.length), r.request().sizes().then((z) => z.responseBodySize)]).catch(() => [0, 0]));
+    });
     page.on('requestfailed', (r) => failed.push(`failed ${r.url()}`));
     await page.goto(BASE + '/');
     await page.waitForSelector('.lobby ul.live-games', WAIT);
+    // The figures of docs/server.md: what a first visit loads, and when it first paints.
+    const sizes = await Promise.all(loads);
+    const [bytes, sent] = [0, 1].map((k) => sizes.reduce((sum, z) => sum + z[k], 0) / 1024);
+    const paint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN);
+    console.log(`     first visit: ${sent.toFixed(0)} KB transferred (${bytes.toFixed(0)} KB unpacked) in ${loads.length} responses, first contentful paint ${paint.toFixed(0)} ms`);
     await page.waitForSelector('.lobby form.sign-in #guest-name', WAIT);
     expect(await page.getAttribute('#guest-name', 'maxlength') === '32', "the name field's limit is not the server's (32)");
     await page.waitForTimeout(500);
