@@ -237,7 +237,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 18] = [
+const SCREENSHOTS: [&str; 24] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -256,6 +256,12 @@ const SCREENSHOTS: [&str; 18] = [
     "leaderboard-capture-go.png",
     "player-page.png",
     "tournament-finished.png",
+    "game-torus-dark.png",
+    "game-hex-torus-dark.png",
+    "game-m-torus-dark.png",
+    "game-ctor-dark.png",
+    "game-capture-go-dark.png",
+    "game-go-dark.png",
 ];
 
 #[test]
