@@ -218,7 +218,8 @@ export class BoardView {
     if (this.cursor === null) {
       // First the last move's cell, else the middle of the board.
       const middle = g.indexAt.get(`${Math.floor(g.width / 2)},${Math.floor(g.height / 2)}`);
-      this.cursor = this.state && this.state.last !== null && this.state.last !== undefined ? this.state.last : middle ?? 0;
+      const last = this.state ? this.state.last : [];
+      this.cursor = last.length ? last[last.length - 1] : middle ?? 0;
     } else {
       const [x, y] = g.cells[this.cursor];
       for (let k = 1; k <= Math.max(g.width, g.height); k++) {
@@ -287,8 +288,8 @@ export class BoardView {
   /**
    * Shows a position. `board`: stones by cell index ('b', 'w', '.'); `previous`: the board
    * shown before, to animate what changed (null: nothing to animate; the same array: the
-   * stones have not changed); `last`: the index of the last placement or
-   * null; `highlight`: decisive cell indices; `legal`: a Set of the moves the viewer may
+   * stones have not changed); `last`: the indices of the last turn's placements (two in a
+   * CTOR turn, none after a pass); `highlight`: decisive cell indices; `legal`: a Set of the moves the viewer may
    * click now (null: none); `toMove`: 'b' or 'w' for the hover stone; `heat`: visits by
    * cell index or null.
    */
@@ -300,10 +301,8 @@ export class BoardView {
     this.drawHighlight(highlight);
     // The same board again (a clock, a toggle): the stones stay, and so do their animations.
     if (previous !== board) this.drawStones(board, previous);
-    this.layers.marks.replaceChildren(
-      ...(last === null ? [] : this.placesOf[last].map((p) =>
-        s('circle', { class: `last-move on-${board[last]}${p.ghost ? ' ghost' : ''}`, cx: p.cx, cy: p.cy, r: 0.16 }))),
-    );
+    this.layers.marks.replaceChildren(...last.flatMap((cell) => this.placesOf[cell].map((p) =>
+      s('circle', { class: `last-move on-${board[cell]}${p.ghost ? ' ghost' : ''}`, cx: p.cx, cy: p.cy, r: 0.16 }))));
     if (this.selected !== null && !this.legal(this.selected)) this.selected = null;
     this.drawPreview();
     const legal = state.legal || new Set();

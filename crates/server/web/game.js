@@ -49,6 +49,7 @@ class GamePage {
     this.id = state.id;
     this.geometry = new Geometry(view, topology);
     this.toBoard = (rows) => this.geometry.cells.map(([x, y]) => rows[y][x]);
+    this.kind = state.game;
     this.names = new CellNames(state.game, view.width, view.height);
     const goBoard = this.names.go && this.geometry.lattice === 'square';
     this.board = new BoardView(this.geometry, (move) => this.play(move), {
@@ -147,7 +148,7 @@ class GamePage {
     this.sounds = 0;
     this.analysisToggle = toggle('analysis', "Analysis: the bot's thinking as a heat map", false, () => this.refreshAnalysis());
     this.analysisPanel = h('div', { class: 'analysis-panel', 'aria-live': 'polite' });
-    this.moveList = h('ol', { class: 'moves', 'aria-label': 'moves' });
+    this.moveList = h('ol', { class: `moves${this.kind === 'ctor' ? ' grouped' : ''}`, 'aria-label': 'moves' });
     this.slider = h('input', { type: 'range', min: 0, max: 0, value: 0, class: 'ply-slider', 'aria-label': 'position after move', oninput: () => this.seek(Number(this.slider.value)) });
     this.plyLabel = h('span', { class: 'ply-label' });
     const step = (label, aria, target) => button(label, 'step', () => this.seek(target()), aria);
@@ -259,8 +260,19 @@ class GamePage {
     if (s.status === 'finished') return 'The game is over.';
     if (this.pending) return `Sending ${this.names.label(this.pending.move)}…`;
     const toMove = colorName(s.position.to_move);
-    if (this.myTurn()) return `Your move (${toMove}).`;
-    return `${toMove[0].toUpperCase()}${toMove.slice(1)} to move.`;
+    const turn = this.turnText();
+    if (this.myTurn()) return `Your move (${toMove})${turn}.`;
+    return `${toMove[0].toUpperCase()}${toMove.slice(1)} to move${turn}.`;
+  }
+
+  // Where a CTOR turn stands: one or two placements (black's very first turn has one).
+  turnText() {
+    const view = this.state.position;
+    if (view.game !== 'ctor') return '';
+    const letter = view.to_move[0];
+    let made = 0;
+    for (let i = view.ply - 1; i >= 0 && view.movers[i] === letter; i--) made++;
+    return `: placement ${made + 1} of ${view.ply === 0 ? 1 : 2}`;
   }
 
   showInvite(path) {
@@ -292,13 +304,23 @@ class GamePage {
     this.invite.replaceChildren(h('p', null, 'Send this link to your opponent:'), h('div', { class: 'invite-row' }, field, copy));
   }
 
+  // One line a turn: a turn's moves are those its player made in a row (a CTOR turn's two
+  // placements, or one move elsewhere).
   showMoves() {
     const moves = this.state.position.moves;
     const by = this.state.position.movers;
     const current = this.currentPly();
-    this.moveList.replaceChildren(...moves.map((move, i) =>
-      h('li', { class: i + 1 === current ? 'current' : null },
-        h('button', { type: 'button', class: `move ${by[i]}`, onclick: () => this.seek(i + 1), 'aria-label': `move ${i + 1}, ${colorName(by[i])} ${this.names.label(move)}`, dataset: { move } }, this.names.label(move)))));
+    const turns = [];
+    moves.forEach((move, i) => {
+      const button = h('button', {
+        type: 'button', class: `move ${by[i]}${i + 1 === current ? ' current' : ''}`, onclick: () => this.seek(i + 1),
+        'aria-label': `move ${i + 1}, ${colorName(by[i])} ${this.names.label(move)}`, dataset: { move },
+      }, this.names.label(move));
+      if (i > 0 && by[i] === by[i - 1]) turns[turns.length - 1].push(button);
+      else turns.push([button]);
+    });
+    this.moveList.replaceChildren(...turns.map((buttons) =>
+      h('li', { class: buttons.some((b) => b.classList.contains('current')) ? 'current' : null }, ...buttons)));
     // Scroll the list, not the page, to the current move.
     const item = this.moveList.querySelector('.current');
     const list = this.moveList;
@@ -336,12 +358,12 @@ class GamePage {
     const ply = this.currentPly();
     const board = this.boardAt(ply);
     if (!board) return; // drawn when the history arrives
-    const lastMove = ply > 0 ? this.geometry.index(view.moves[ply - 1]) : undefined;
+    const lastTurn = lastTurnMoves(view, ply).map((m) => this.geometry.index(m)).filter((i) => i !== undefined);
     const mine = live && this.myTurn() && !this.pending;
     this.board.render({
       board,
       previous: this.shown,
-      last: lastMove ?? null,
+      last: lastTurn,
       highlight: live ? view.highlight.map((n) => this.geometry.index(n)).filter((i) => i !== undefined) : [],
       legal: mine ? new Set(view.legal_moves) : null,
       toMove: view.to_move === 'white' ? 'w' : 'b',
@@ -575,6 +597,14 @@ function toggle(name, label, checked, onChange) {
   return { input, el: h('label', { class: `toggle toggle-${name}`, for: `toggle-${name}` }, input, ' ', label) };
 }
 
+// The moves of the turn that led to `ply`: the run of moves its player made last, without
+// `end` and `pass`.
+function lastTurnMoves(view, ply) {
+  const moves = [];
+  for (let i = ply - 1; i >= 0 && view.movers[i] === view.movers[ply - 1]; i--) moves.push(view.moves[i]);
+  return moves.filter((m) => m !== 'end' && m !== 'pass');
+}
+
 function scoreText(view, state) {
   if (view.score) {
     // During play every stone counts as alive: the line says so.
@@ -582,6 +612,7 @@ function scoreText(view, state) {
     return `${what}: black ${view.score.black}, white ${view.score.white}`;
   }
   const { black, white } = view.captures;
+  if (view.game === 'capture-go') return `Captured (${state.params.target} wins): black ${black}, white ${white}`;
   if (black === 0 && white === 0) return '';
   return `${view.game === 'ctor' ? 'Turned over' : 'Captured'}: black ${black}, white ${white}`;
 }

@@ -116,11 +116,11 @@ async function createGame(page, { game, params = {}, opponent = 'house', color =
   return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
 }
 
-const plies = (page) => page.locator('ol.moves li').count();
+const plies = (page) => page.locator('ol.moves button.move').count();
 const boardOf = (page) => page.getAttribute('svg.board', 'data-board');
 
 async function waitPlies(page, n) {
-  await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length >= n, n, WAIT);
+  await page.waitForFunction((n) => document.querySelectorAll('ol.moves button.move').length >= n, n, WAIT);
 }
 
 // Waits until the page lets its player move, or shows a result: 'turn' or 'over'.
@@ -486,7 +486,7 @@ async function tour() {
         await waitPlies(page, before + 1);
       }
       // Wait for the bot's answer, or the end.
-      await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length > n
+      await page.waitForFunction((n) => document.querySelectorAll('ol.moves button.move').length > n
         || !document.querySelector('.result').hidden, before + 1, WAIT);
     }
     await expectText(page, '.result', /wins|draw/);
@@ -565,11 +565,18 @@ async function tour() {
     for (const game of GAMES) {
       const id = await createGame(page, { game, params: game.endsWith('go') ? { topology: 'torus' } : {} });
       for (let k = 0; k < 5 && (await turnOrOver(page)) === 'turn'; k++) {
+        if (game === 'ctor') await expectText(page, '.status', k === 0 ? 'placement 1 of 1' : 'placement 1 of 2');
         await clickLegal(page, 13 * k + 4);
         if ((await turnOrOver(page)) === 'turn' && (await page.locator('button.end-turn:visible').count())) {
+          await expectText(page, '.status', 'placement 2 of 2');
           await clickLegal(page, 13 * k + 9); // CTOR: a second stone in the same turn
         }
       }
+      if (game === 'ctor') {
+        // A turn's two placements share a line of the move list, and both are marked.
+        expect(await page.locator('ol.moves li:has(button.move + button.move)').count() > 0, 'no turn of two placements');
+      }
+      if (game === 'capture-go') await expectText(page, '.score', 'Captured (5 wins): black');
       await turnOrOver(page);
       if (game.endsWith('go')) {
         const stars = await page.locator('svg.board .star').count();
@@ -612,7 +619,7 @@ async function tour() {
       for (let k = 0; (await turnOrOver(page)) === 'turn'; k++) {
         const n = await plies(page);
         await clickLegal(page, 3 * k + 1);
-        await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length > n + 1
+        await page.waitForFunction((n) => document.querySelectorAll('ol.moves button.move').length > n + 1
           || !document.querySelector('.result').hidden, n, WAIT);
       }
       await expectText(page, '.result', 'wins');
