@@ -232,19 +232,34 @@ impl TopologyView {
 pub struct HistoryView {
     /// The board after 0, 1, … moves, each as [`GameView::board`] writes it.
     pub boards: Vec<Vec<String>>,
+    /// The captures (CTOR: turnovers) after 0, 1, … moves, as [`GameView::captures`].
+    pub captures: Vec<PerColor<u32>>,
+    /// The score after 0, 1, … moves, as [`GameView::score`] (`go` only; else every one
+    /// is null).
+    pub scores: Vec<Option<PerColor<f64>>>,
 }
 
 impl HistoryView {
     /// Plays `moves` from `start`; `None` if one of them is illegal there.
     pub fn new<P: Position + Clone>(start: &P, moves: &[Move]) -> Option<HistoryView> {
         let mut game = start.clone();
-        let mut boards = Vec::with_capacity(moves.len() + 1);
-        boards.push(board_rows(&game));
+        let mut history = HistoryView {
+            boards: Vec::with_capacity(moves.len() + 1),
+            captures: Vec::with_capacity(moves.len() + 1),
+            scores: Vec::with_capacity(moves.len() + 1),
+        };
+        history.push(&game);
         for &mv in moves {
             game.play(mv).ok()?;
-            boards.push(board_rows(&game));
+            history.push(&game);
         }
-        Some(HistoryView { boards })
+        Some(history)
+    }
+
+    fn push<P: Position>(&mut self, game: &P) {
+        self.boards.push(board_rows(game));
+        self.captures.push(PerColor::from_array(game.captures()));
+        self.scores.push(game.score().map(PerColor::from_array));
     }
 }
 

@@ -79,6 +79,20 @@ pub struct GameState {
     pub finished_at: Option<i64>,
 }
 
+/// `GET /api/games/{id}/history`: what a page needs to replay a game truthfully without
+/// knowing its rules.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameHistory {
+    /// `boards`, `captures` and `scores` after 0, 1, … moves.
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub history: toroid_protocol::view::HistoryView,
+    /// The clocks (milliseconds left) after 0, 1, … moves, as stored with each move; null
+    /// for a game without a clock.
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub clocks: Option<Vec<toroid_protocol::view::PerColor<i64>>>,
+}
+
 /// How a game ended, as the API writes it: [`toroid_rules::Outcome`] in JSON. (For the
 /// API description only.)
 #[derive(ToSchema)]

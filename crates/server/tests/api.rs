@@ -787,6 +787,32 @@ async fn the_history_gives_every_board_as_the_rules_made_it() {
     assert_eq!(boards[7][0], "b.b..", "ba is taken across the seam");
     assert_eq!(boards[7][4], "...b.");
     assert_eq!(boards[moves.len()], state["position"]["board"]);
+    // The captures and the score follow each ply; a game without a clock has no clocks.
+    assert_eq!(history["captures"][6], json!({"black": 0, "white": 0}));
+    assert_eq!(history["captures"][7], json!({"black": 1, "white": 0}));
+    assert_eq!(history["scores"][7], state["position"]["score"]);
+    assert_eq!(history["scores"].as_array().unwrap().len(), boards.len());
+    assert!(history["clocks"].is_null());
+    // With a clock: full clocks at the start, then the clocks stored with each move.
+    let clocked = alice
+        .create(json!({"game": "go", "params": {"size": 5}, "clock": {"initial_s": 60, "increment_s": 2},
+            "opponent": {"kind": "house", "level": "random"}, "color": "black"}))
+        .await;
+    let clocked_id = clocked["id"].as_str().unwrap();
+    alice
+        .post(
+            &format!("/api/games/{clocked_id}/moves"),
+            json!({"move": "cc", "ply": 0}),
+        )
+        .await;
+    let timed = alice
+        .get(&format!("/api/games/{clocked_id}/history"))
+        .await
+        .body;
+    let clocks = timed["clocks"].as_array().unwrap();
+    assert_eq!(clocks.len(), timed["boards"].as_array().unwrap().len());
+    assert_eq!(clocks[0], json!({"black": 60_000, "white": 60_000}));
+    assert!(clocks[1]["black"].as_i64().unwrap() <= 62_000);
     // The topology says how to draw it: the seams' gluing and every grid step.
     let topology = alice.get(&format!("/api/games/{id}/topology")).await.body;
     assert_eq!(

@@ -59,10 +59,11 @@ class GamePage {
       onCursor: (move) => this.describeCell(move),
     });
     this.seen = new Map(); // ply -> board received from the server
-    this.history = null; // the server's board of every ply, asked for when first needed
+    this.history = null; // the server's boards, captures, scores and clocks of every ply, asked for when first needed
     this.loadingHistory = false;
     this.viewPly = null; // null: follow the game live
     this.shown = null; // the board on screen, to animate the next change
+    this.shownPly = null; // and its ply: only one step forward is animated
     this.pending = null;
     this.analysis = null;
     this.analysing = false;
@@ -248,7 +249,7 @@ class GamePage {
     this.endButton.hidden = !(mine && legal.has('end'));
     this.resignButton.hidden = !(s.you && s.status === 'live');
     this.moveForm.hidden = !(s.you && s.status === 'live');
-    this.score.textContent = scoreText(view, s);
+    this.score.textContent = this.scoreLine();
     const hasClock = !!s.clocks;
     for (const color of ['black', 'white']) this.clocks[color].el.hidden = !hasClock;
     this.tick();
@@ -335,7 +336,7 @@ class GamePage {
   /** The board after `ply` moves, or null while the server's history is on its way. */
   boardAt(ply) {
     if (this.seen.has(ply)) return this.seen.get(ply);
-    if (this.history && ply < this.history.length) return this.toBoard(this.history[ply]);
+    if (this.history && ply < this.history.boards.length) return this.toBoard(this.history.boards[ply]);
     this.loadHistory();
     return null;
   }
@@ -344,11 +345,14 @@ class GamePage {
     if (this.loadingHistory) return;
     this.loadingHistory = true;
     api.history(this.id)
-      .then((history) => { this.history = history.boards; })
+      .then((history) => { this.history = history; })
       .catch(() => {})
       .finally(() => {
         this.loadingHistory = false;
-        if (this.history) this.showPosition();
+        if (this.history) {
+          this.showPosition();
+          this.showInfo();
+        }
       });
   }
 
@@ -362,7 +366,11 @@ class GamePage {
     const mine = live && this.myTurn() && !this.pending;
     this.board.render({
       board,
-      previous: this.shown,
+      // A step forward (or, following the game, the moves that came in) shows what changed;
+      // any other jump (a step back, a click far away) just shows the position, so nothing
+      // false is animated.
+      previous: this.shownPly !== null && (ply === this.shownPly || ply === this.shownPly + 1
+        || (live && this.shownLive && ply > this.shownPly)) ? this.shown : null,
       last: lastTurn,
       highlight: live ? view.highlight.map((n) => this.geometry.index(n)).filter((i) => i !== undefined) : [],
       legal: mine ? new Set(view.legal_moves) : null,
@@ -371,6 +379,8 @@ class GamePage {
     });
     this.board.svg.dataset.ply = ply;
     this.shown = board;
+    this.shownPly = ply;
+    this.shownLive = live;
   }
 
   seek(ply) {
@@ -429,6 +439,19 @@ class GamePage {
     const stone = { b: 'a black stone', w: 'a white stone' }[this.boardAt(this.currentPly())?.[this.geometry.index(move)]];
     const playable = this.myTurn() && this.viewPly === null && this.state.position.legal_moves.includes(move);
     this.cursorNote.textContent = `${this.names.label(move)}: ${stone || 'empty'}${playable ? ', you can play here' : ''}`;
+  }
+
+  // The score or captures of the position shown: the live ones, or for an earlier position
+  // the server's history of them (asked for when first needed).
+  scoreLine() {
+    const s = this.state;
+    if (this.viewPly === null) return scoreText(s.position, s);
+    if (!this.history || this.viewPly >= this.history.boards.length) { // none yet, or older than the game
+      this.loadHistory();
+      return '';
+    }
+    const then = { ...s.position, captures: this.history.captures[this.viewPly], score: this.history.scores[this.viewPly] };
+    return scoreText(then, { ...s, status: 'replay' }, this.viewPly);
   }
 
   // A short soft tone (Web Audio; silent where the browser allows no sound yet).
@@ -523,9 +546,11 @@ class GamePage {
     const clocks = this.state.clocks;
     if (!clocks) return;
     const elapsed = performance.now() - this.receivedAt;
+    // An earlier position shows the clocks as they were after its move, stopped.
+    const then = this.viewPly !== null && this.history && this.history.clocks ? this.history.clocks[this.viewPly] ?? null : null;
     for (const color of ['black', 'white']) {
-      const running = clocks.running === color && this.state.status === 'live';
-      const left = clocks[`${color}_ms`] - (running ? elapsed : 0);
+      const running = !then && clocks.running === color && this.state.status === 'live';
+      const left = then ? then[color] : clocks[`${color}_ms`] - (running ? elapsed : 0);
       const box = this.clocks[color];
       box.time.textContent = clockText(left);
       box.el.classList.toggle('running', running);
@@ -605,10 +630,13 @@ function lastTurnMoves(view, ply) {
   return moves.filter((m) => m !== 'end' && m !== 'pass');
 }
 
-function scoreText(view, state) {
+function scoreText(view, state, ply) {
   if (view.score) {
     // During play every stone counts as alive: the line says so.
-    const what = state.status === 'finished' ? 'Final score' : `Score if the game ended now (${state.params.scoring}, komi to white)`;
+    const what = {
+      finished: 'Final score',
+      replay: `Score after move ${ply}, every stone alive (${state.params.scoring}, komi to white)`,
+    }[state.status] ?? `Score if the game ended now (${state.params.scoring}, komi to white)`;
     return `${what}: black ${view.score.black}, white ${view.score.white}`;
   }
   const { black, white } = view.captures;

@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::{AppendHeaders, IntoResponse};
 use axum::Json;
-use toroid_protocol::view::{GameInfo, HistoryView, TopologyView};
+use toroid_protocol::view::{GameInfo, TopologyView};
 use toroid_rules::{GameKind, Position};
 use toroid_search::Level;
 
@@ -15,10 +15,10 @@ use super::error::ErrorBody;
 use super::extract::{ApiJson, ApiQuery, Player, Viewer, SESSION_COOKIE};
 use super::AppState;
 use crate::api::{
-    AnalysisQuery, AnalysisView, BotCreated, GameState, GameSummary, JoinRequest, ListQuery,
-    MoveRequest, NewAccount, NewBot, NewGame, NewSession, NewTournament, OnlineBots, OwnBot,
-    OwnBots, PlayerPage, RatingView, SeekView, SessionView, TournamentListQuery, TournamentSummary,
-    TournamentView,
+    AnalysisQuery, AnalysisView, BotCreated, GameHistory, GameState, GameSummary, JoinRequest,
+    ListQuery, MoveRequest, NewAccount, NewBot, NewGame, NewSession, NewTournament, OnlineBots,
+    OwnBot, OwnBots, PlayerPage, RatingView, SeekView, SessionView, TournamentListQuery,
+    TournamentSummary, TournamentView,
 };
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
@@ -296,19 +296,17 @@ pub async fn topology(
     Ok(Json(TopologyView::new(game.position.topology())))
 }
 
-/// Every board of a game from its start, as the rules made them: a page steps through a
-/// game with them without knowing the rules.
+/// Every board of a game from its start as the rules made them, with the captures, the
+/// score and the clocks after each move: a page steps through a game with them without
+/// knowing the rules.
 #[utoipa::path(get, path = "/api/games/{id}/history", tag = "games",
     params(("id" = String, Path)),
-    responses((status = 200, body = Object, description = "boards: the board after 0, 1, … moves"),
-        (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = GameHistory), (status = 404, body = ErrorBody)))]
 pub async fn history(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<HistoryView>, ApiError> {
-    let live = state.hub.find(&id).await?;
-    let game = live.game.lock().await;
-    Ok(Json(game.history()))
+) -> Result<Json<GameHistory>, ApiError> {
+    Ok(Json(state.hub.history(&id).await?))
 }
 
 /// Plays a move. Answered only once the move is stored.

@@ -31,8 +31,9 @@ use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLim
 use serde_json::Value;
 use tokio::sync::{broadcast, watch, Notify, Semaphore};
 use toroid_protocol::record::Record;
+use toroid_protocol::view::PerColor;
 
-use crate::api::{GameState, GameSummary};
+use crate::api::{GameHistory, GameState, GameSummary};
 use crate::bots::Bots;
 use crate::cluster::{self, Cluster, Event};
 use crate::config::Limits;
@@ -609,6 +610,36 @@ impl Hub {
                 finished_at: row.finished_at,
             })
             .collect())
+    }
+
+    /// Game `id`'s history: every board, the captures and score after each move (the
+    /// rules'), and the clocks stored with each move.
+    pub async fn history(&self, id: &str) -> Result<GameHistory, ApiError> {
+        let live = self.find(id).await?;
+        let (history, control) = {
+            let game = live.game.lock().await;
+            (game.history(), game.clock.map(|c| c.control))
+        };
+        let clocks = match control {
+            None => None,
+            Some(control) => {
+                let row = (self.storage.game(id).await?)
+                    .ok_or_else(|| ApiError::NotFound(format!("game '{id}'")))?;
+                let start = PerColor::from_array([control.initial_ms; 2]);
+                let stored = self.storage.moves(&row).await?;
+                let after: Option<Vec<_>> = stored
+                    .iter()
+                    .map(|m| m.clocks.map(PerColor::from_array))
+                    .collect();
+                // A move stored after the boards were taken is left out.
+                after.map(|after| {
+                    let mut clocks = vec![start];
+                    clocks.extend(after.into_iter().take(history.boards.len() - 1));
+                    clocks
+                })
+            }
+        };
+        Ok(GameHistory { history, clocks })
     }
 
     pub async fn record(&self, id: &str) -> Result<Record, ApiError> {

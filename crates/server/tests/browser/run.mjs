@@ -48,7 +48,7 @@ process.on('uncaughtException', failOutsideSteps);
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 5;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 25 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 26 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -501,6 +501,29 @@ async function tour() {
 
     await checkReplay(page, id);
     goId = id;
+  });
+
+  await step('replay tells the truth: score and clocks follow the ply, a step back animates nothing', page, async () => {
+    await page.goto(`${BASE}/game/${goId}`);
+    await page.waitForSelector('.result:not([hidden])', WAIT);
+    await page.click('h1.game-title');
+    await page.keyboard.press('Home');
+    await expectText(page, '.score', 'Score after move 0, every stone alive (area, komi to white): black 0, white 7.5');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expectText(page, '.score', 'Score after move 2');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('svg.board').dataset.ply === '1', null, WAIT);
+    expect(await page.locator('svg.board .stone.captured, svg.board .stone.placed').count() === 0, 'a step back animated a change');
+    // The clocks of a clocked game as they were after the move shown, stopped.
+    await page.goto(`${BASE}/game/${hexId}`);
+    await page.waitForSelector('svg.board', WAIT);
+    await page.click('h1.game-title');
+    await page.keyboard.press('Home');
+    await expectText(page, '.clock.black .time', '5:00');
+    await expectText(page, '.clock.white .time', '5:00');
+    expect(await page.locator('.clock.running').count() === 0, 'a clock runs in an earlier position');
+    await page.keyboard.press('End');
   });
 
   await step('after the game: New game, the lobby, and a rematch at once with the colours swapped', page, async () => {
