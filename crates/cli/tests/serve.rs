@@ -237,7 +237,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 24] = [
+const SCREENSHOTS: [&str; 30] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -262,6 +262,12 @@ const SCREENSHOTS: [&str; 24] = [
     "game-ctor-dark.png",
     "game-capture-go-dark.png",
     "game-go-dark.png",
+    "rules-torus.png",
+    "rules-hex-torus.png",
+    "rules-m-torus.png",
+    "rules-ctor.png",
+    "rules-capture-go.png",
+    "rules-go.png",
 ];
 
 #[test]

@@ -2,6 +2,7 @@
 //! views of games that the command line and the server show.
 
 pub mod gtp;
+pub mod help;
 pub mod record;
 pub mod sgf;
 pub mod view;

@@ -65,6 +65,7 @@ export const api = {
   joinTournament: (id) => request('POST', `/api/tournaments/${encodeURIComponent(id)}/join`),
   startTournament: (id) => request('POST', `/api/tournaments/${encodeURIComponent(id)}/start`),
   rules: () => request('GET', '/api/rules'),
+  rulesHelp: (game) => request('GET', `/api/rules/${encodeURIComponent(game)}/help`),
   levels: () => request('GET', '/api/levels'),
   games: (status, limit) =>
     request('GET', `/api/games?status=${encodeURIComponent(status)}&limit=${limit}`),

@@ -10,6 +10,7 @@ import { BoardView } from './board.js';
 import { h, replaceChildren } from './dom.js';
 import { clockText, colorName, paramsText, playerHref, playerLabel, resultText } from './format.js';
 import { CellNames, starPoints } from './coords.js';
+import { rulesPanel } from './rules.js';
 import { Geometry } from './geometry.js';
 
 const ANALYSIS_MS = 500;
@@ -166,7 +167,7 @@ class GamePage {
           ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], ' Faded cells are copies of the cells across a seam.')
           : null),
       h('aside', { class: 'panel' },
-        this.title, this.players,
+        this.title, this.players, rulesPanel(this.kind),
         h('div', { class: 'status-line' }, this.link, this.linkText, this.status),
         this.result, this.afterGame, this.invite,
         h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),

@@ -4,6 +4,7 @@
 
 import { withNext } from './account.js';
 import { h, replaceChildren } from './dom.js';
+import { rulesPanel } from './rules.js';
 
 const CLOCKS = [
   ['none', 'No clock'],
@@ -20,10 +21,12 @@ export function newGameForm(rules, levels, session, onCreate) {
   const gameSelect = h('select', { id: 'new-game', name: 'game' },
     ...rules.map((r) => h('option', { value: r.name, selected: r.name === wanted }, r.name)));
   const summary = h('p', { class: 'summary' });
+  const help = h('div', { class: 'help-slot' });
   const params = h('fieldset', { class: 'params' });
   const showRules = () => {
     const rule = rules.find((r) => r.name === gameSelect.value);
     summary.textContent = rule.summary;
+    replaceChildren(help, rulesPanel(rule.name));
     replaceChildren(params, h('legend', null, 'Parameters'), ...rule.params.map(paramField));
   };
   gameSelect.addEventListener('change', showRules);
@@ -60,6 +63,7 @@ export function newGameForm(rules, levels, session, onCreate) {
   const form = h('form', { class: 'new-game', 'aria-label': 'new game', novalidate: true },
     h('div', { class: 'field' }, h('label', { for: 'new-game' }, 'Rule set'), gameSelect),
     summary,
+    help,
     params,
     h('div', { class: 'field' }, h('label', { for: 'new-clock' }, 'Time control'), clockSelect),
     custom,

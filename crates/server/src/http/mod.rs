@@ -53,6 +53,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/accounts", post(routes::create_account))
         .route("/rules", get(routes::rules))
+        .route("/rules/{game}/help", get(routes::rules_help))
         .route("/leaderboard/{game}", get(routes::leaderboard))
         .route("/players/{name}", get(routes::player))
         .route(

@@ -22,6 +22,7 @@ use super::{bot_ws, routes, ws};
         routes::end_session,
         routes::create_account,
         routes::rules,
+        routes::rules_help,
         routes::levels,
         routes::create_game,
         routes::list_games,

@@ -6,6 +6,7 @@ use axum::http::StatusCode;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::{AppendHeaders, IntoResponse};
 use axum::Json;
+use toroid_protocol::help::{help, RulesHelp};
 use toroid_protocol::view::{GameInfo, TopologyView};
 use toroid_rules::{GameKind, Position};
 use toroid_search::Level;
@@ -140,6 +141,19 @@ pub async fn end_session(
     responses((status = 200, body = Object, description = "An array of rule sets")))]
 pub async fn rules() -> Json<Vec<GameInfo>> {
     Json(GameKind::ALL.into_iter().map(GameInfo::new).collect())
+}
+
+/// How to play a rule set: short paragraphs and worked examples, each a position (as in a
+/// game's state) with its topology, for the page's rules panel.
+#[utoipa::path(get, path = "/api/rules/{game}/help", tag = "games",
+    params(("game" = String, Path)),
+    responses((status = 200, body = Object, description = "{game, paragraphs, examples: [{title, text, position, topology}]}"),
+        (status = 404, body = ErrorBody)))]
+pub async fn rules_help(Path(game): Path<String>) -> Result<Json<RulesHelp>, ApiError> {
+    let kind: GameKind = game
+        .parse()
+        .map_err(|e| ApiError::NotFound(format!("{e}")))?;
+    Ok(Json(help(kind)))
 }
 
 /// The house bots' levels, weakest first.

@@ -48,7 +48,7 @@ process.on('uncaughtException', failOutsideSteps);
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 5;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 26 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 27 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -58,7 +58,7 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const OUT = opts.out ? resolve(opts.out) : await mkdtemp(join(tmpdir(), 'toroid-browser-'));
 await mkdir(OUT, { recursive: true });
 // Only this script's own files are removed from a folder it was given.
-const SHOTS = /^(board-.*|game-.*|analysis-.*|finished-.*|narrow-.*|failure-.*|leaderboard-.*|player-.*|tournament-.*|sign-up)\.png$/;
+const SHOTS = /^(board-.*|game-.*|rules-.*|analysis-.*|finished-.*|narrow-.*|failure-.*|leaderboard-.*|player-.*|tournament-.*|sign-up)\.png$/;
 for (const name of await readdir(OUT)) {
   if (SHOTS.test(name)) await rm(join(OUT, name));
 }
@@ -343,6 +343,24 @@ async function tour() {
 
   await step('sign in as a guest', page, () => signIn(page, 'alice'));
 
+  await step('rules help: each rule set explained in the lobby, with a diagram the rules drew', page, async () => {
+    const words = {
+      torus: 'diagonal', 'hex-torus': 'helix', 'm-torus': 'in reverse', ctor: 'Turnovers', 'capture-go': 'across the seams', go: 'Klein bottle',
+    };
+    for (const [game, word] of Object.entries(words)) {
+      await page.selectOption('#new-game', game);
+      const panel = page.locator(`form.new-game details.rules-help[data-game="${game}"]`);
+      await panel.locator('summary').click();
+      await panel.locator('.rules-example svg.board .stone').first().waitFor(WAIT);
+      await expectText(page, `form.new-game details.rules-help[data-game="${game}"]`, word);
+      await panel.screenshot({ path: join(OUT, `rules-${game}.png`) });
+    }
+    // The ring of the hex-torus example is highlighted, as a finished game's is.
+    await page.selectOption('#new-game', 'hex-torus');
+    await page.locator('details.rules-help[data-game="hex-torus"] summary').click();
+    await page.locator('details.rules-help[data-game="hex-torus"] .win-cell').first().waitFor(WAIT);
+  });
+
   await step('start hex-torus against a house bot', page, async () => {
     hexId = await createGame(page, { game: 'hex-torus', clock: '300+5' });
     await expectText(page, '.status', 'Your move');
@@ -553,6 +571,9 @@ async function tour() {
     await auditor.goto(BASE + '/');
     await auditor.waitForSelector('ul.finished-games li[data-id]', WAIT);
     await audit(auditor, 'the lobby in dark mode');
+    await auditor.locator('form.new-game details.rules-help summary').click();
+    await auditor.locator('form.new-game .rules-example svg.board').first().waitFor(WAIT);
+    await audit(auditor, 'the rules panel');
   });
 
   await step('invite a person, who joins; turnovers and captures are animated', page, async () => {
