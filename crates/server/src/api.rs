@@ -74,6 +74,10 @@ pub struct GameState {
     pub invite: Option<String>,
     /// Whether the session that asked may have `GET /api/games/{id}/analysis` now.
     pub analysis: bool,
+    /// In a live clocked game whose player to move has not made a first move: the
+    /// milliseconds left for it (30 s from when its clock started), after which the game is
+    /// aborted without a result. Null otherwise.
+    pub first_move_ms: Option<i64>,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
     pub finished_at: Option<i64>,

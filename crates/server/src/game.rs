@@ -632,9 +632,21 @@ impl Game {
             you,
             invite,
             analysis: self.analysis_open_to(viewer),
+            first_move_ms: self.first_move_left(now),
             created_at: self.created_at,
             finished_at: self.finished_at,
         }
+    }
+
+    /// What is left at `now` of [`FIRST_MOVE_WAIT`] for the player to move, while it has not
+    /// made a first move in a live clocked game (then the game is aborted at its end).
+    fn first_move_left(&self, now: Instant) -> Option<i64> {
+        if self.status != Status::Live {
+            return None;
+        }
+        let (color, since) = self.clock?.running_since()?;
+        let end = (!self.has_moved(color)).then_some(since + FIRST_MOVE_WAIT)?;
+        Some(end.saturating_duration_since(now).as_millis() as i64)
     }
 
     /// A client's move, read against this game's board.

@@ -799,6 +799,10 @@ async fn the_history_gives_every_board_as_the_rules_made_it() {
             "opponent": {"kind": "house", "level": "random"}, "color": "black"}))
         .await;
     let clocked_id = clocked["id"].as_str().unwrap();
+    // Before its first move, black is told how long it has before the game is aborted.
+    let wait = clocked["first_move_ms"].as_i64().unwrap();
+    assert!((25_000..=30_000).contains(&wait), "{wait}");
+    assert!(state["first_move_ms"].is_null(), "no clock, no wait");
     alice
         .post(
             &format!("/api/games/{clocked_id}/moves"),

@@ -120,6 +120,8 @@ class GamePage {
     this.linkText = h('span', { class: 'link-text', role: 'status' }, 'connecting…');
     this.status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
     this.result = h('p', { class: 'result', hidden: true, role: 'status' });
+    // A clocked game nobody has begun is aborted after a wait: the count down, in words.
+    this.firstMove = h('p', { class: 'first-move', hidden: true });
     this.invite = h('div', { class: 'invite', hidden: true });
     this.clocks = { black: clockBox('black'), white: clockBox('white') };
     this.score = h('p', { class: 'score' });
@@ -169,6 +171,7 @@ class GamePage {
       h('aside', { class: 'panel' },
         this.title, this.players, rulesPanel(this.kind),
         h('div', { class: 'status-line' }, this.link, this.linkText, this.status),
+        this.firstMove,
         this.result, this.afterGame, this.invite,
         h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),
         this.score,
@@ -504,6 +507,7 @@ class GamePage {
     const s = this.state;
     const how = resultText(s.result) || s.position.reason_text;
     const winner = s.result && s.result.winner;
+    if (s.result && s.result.reason === 'abort') return `Aborted, no result — ${how}`;
     if (!s.you) return how;
     if (winner === 'draw' || !winner) return `Draw — ${how}`;
     return winner === s.you ? `You won — ${how}` : `You lost — ${how}`;
@@ -547,6 +551,15 @@ class GamePage {
     const clocks = this.state.clocks;
     if (!clocks) return;
     const elapsed = performance.now() - this.receivedAt;
+    const wait = this.state.first_move_ms;
+    this.firstMove.hidden = wait === null || wait === undefined;
+    if (!this.firstMove.hidden) {
+      const seconds = Math.max(0, Math.ceil((wait - elapsed) / 1000));
+      const who = colorName(this.state.position.to_move);
+      this.firstMove.textContent = this.myTurn()
+        ? `Make your first move within ${seconds} s, or the game is aborted without a result.`
+        : `${who[0].toUpperCase()}${who.slice(1)} has ${seconds} s to make a first move, or the game is aborted without a result.`;
+    }
     // An earlier position shows the clocks as they were after its move, stopped.
     const then = this.viewPly !== null && this.history && this.history.clocks ? this.history.clocks[this.viewPly] ?? null : null;
     for (const color of ['black', 'white']) {

@@ -386,6 +386,8 @@ async function tour() {
   await step('the tab title says when it is your move; the link state is in words', page, async () => {
     await page.waitForSelector('svg.board.interactive', WAIT);
     await page.waitForFunction(() => document.title.startsWith('Your move'), null, WAIT);
+    // A clocked game nobody has begun is aborted after 30 s: the page counts it down.
+    await expectText(page, '.first-move', /^Make your first move within (30|[12]\d|\d) s, or the game is aborted without a result\.$/);
     await expectText(page, '.link-text', 'connected');
   });
 
