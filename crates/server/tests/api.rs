@@ -414,6 +414,16 @@ async fn an_invite_game_between_two_people_with_a_spectator() {
     assert_eq!(created["status"], "waiting");
     let link = created["invite"].as_str().unwrap();
     let code = link.strip_prefix("/join/").unwrap();
+    // Anyone with the link sees the game it opens before joining, and no more.
+    let nobody = Client::anonymous(&run.base);
+    let seen = nobody.get(&format!("/api/invites/{code}")).await;
+    assert_eq!(seen.status, 200, "{:?}", seen.body);
+    assert_eq!(
+        (seen.body["status"].as_str(), seen.body["game"].as_str()),
+        (Some("waiting"), Some("hex-torus"))
+    );
+    assert!(seen.body["you"].is_null() && seen.body.get("invite").is_none());
+    assert_eq!(nobody.get("/api/invites/not-a-code").await.status, 404);
     assert!(bob
         .get(&format!("/api/games/{id}"))
         .await

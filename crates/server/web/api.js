@@ -75,6 +75,8 @@ export const api = {
   topology: (id) => request('GET', gamePath(id) + '/topology'),
   history: (id) => request('GET', gamePath(id) + '/history'),
   create: (spec) => request('POST', '/api/games', spec),
+  /** The game an invite code opens, as anyone sees it (before joining). */
+  invitation: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
   /** Takes the open seat of the invite game whose code this is; its GameState. */
   join: (code) => request('POST', '/api/join', { code }),
   /** A new invite link for the waiting game its creator made; the old one stops working. */

@@ -7,6 +7,7 @@ import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { playerHref } from './format.js';
 import { showGame } from './game.js';
+import { showInvitation } from './invitation.js';
 import { showLobby } from './lobby.js';
 import { showLeaderboard, showPlayer } from './ratings.js';
 import { showTournament, showTournaments } from './tournaments.js';
@@ -88,14 +89,7 @@ async function route() {
   if (parts[0] === 'game' && parts.length === 2) {
     await mount(current, () => showGame(view, parts[1]));
   } else if (parts[0] === 'join' && parts.length === 2) {
-    if (!session) await signIn(view, 'You were invited to a game. Choose the name your opponent will see.');
-    try {
-      const game = await api.join(parts[1]);
-      navigate(`/game/${encodeURIComponent(game.id)}`, true);
-    } catch (err) {
-      replaceChildren(view, h('p', { class: 'error', role: 'alert' }, `Cannot join this game: ${err.message}`),
-        h('p', null, h('a', { href: '/' }, 'Go to the lobby')));
-    }
+    await mount(current, () => showInvitation(view, parts[1], session, useSession, navigate));
   } else if ((parts[0] === 'signin' || parts[0] === 'signup') && parts.length === 1) {
     showAccountForm(view, parts[0], session, useSession, navigate);
   } else if (parts[0] === 'leaderboard' && parts.length === 2) {

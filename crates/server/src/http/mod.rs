@@ -69,6 +69,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/join", post(routes::join_game))
         .route("/games/{id}/invite", post(routes::new_invite))
         .route("/join", post(routes::join_by_code))
+        .route("/invites/{code}", get(routes::invitation))
         .route("/games/{id}/topology", get(routes::topology))
         .route("/games/{id}/history", get(routes::history))
         .route("/games/{id}/moves", post(routes::play))

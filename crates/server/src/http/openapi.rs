@@ -30,6 +30,7 @@ use super::{bot_ws, routes, ws};
         routes::join_game,
         routes::new_invite,
         routes::join_by_code,
+        routes::invitation,
         routes::topology,
         routes::history,
         routes::play,

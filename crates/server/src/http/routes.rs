@@ -296,6 +296,18 @@ pub async fn join_by_code(
     Ok(Json(state.hub.join_by_code(&session, &request.code).await?))
 }
 
+/// The game an invite code opens, as anyone sees it (the invited person looks before
+/// choosing a name and joining with `POST /api/join`).
+#[utoipa::path(get, path = "/api/invites/{code}", tag = "games",
+    params(("code" = String, Path)),
+    responses((status = 200, body = GameState), (status = 404, body = ErrorBody)))]
+pub async fn invitation(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(state.hub.invitation(&code).await?))
+}
+
 /// A game's cell graph (as `toroid topology --json`).
 #[utoipa::path(get, path = "/api/games/{id}/topology", tag = "games",
     params(("id" = String, Path)),

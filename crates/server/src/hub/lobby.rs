@@ -223,6 +223,16 @@ impl Hub {
         self.take_seat(&live, session, code).await
     }
 
+    /// The game that invite code `code` opens, as anyone sees it: what the invited person
+    /// is asked to play before choosing a name.
+    pub async fn invitation(&self, code: &str) -> Result<GameState, ApiError> {
+        let id = (self.storage.game_by_invite(&hash_secret(code)).await?)
+            .ok_or_else(|| ApiError::NotFound("invite".into()))?;
+        let live = self.find(&id).await?;
+        let game = live.game.lock().await;
+        Ok(game.state(None, Instant::now()))
+    }
+
     /// A new invite code for the waiting game `id`, which `session` created; the old code
     /// stops working. The creator's link is known only to the server that made it, so after
     /// a restart this is how the creator gets one again.

@@ -591,9 +591,14 @@ async function tour() {
       await expectText(page, '.status', 'Waiting for an opponent');
       const link = await page.inputValue('.invite-link');
       await bob.goto(link);
+      // The invitation shows the game before the visitor chooses a name, then joins.
+      await expectText(bob, '.invitation-details', `${game} 5×5`);
+      await expectText(bob, '.invitation-details', 'You playwhite');
       if (await bob.locator('#guest-name').count()) {
         await bob.fill('#guest-name', 'bob');
         await bob.click('form.sign-in button[type=submit]');
+      } else {
+        await bob.click('.invitation button.join');
       }
       await bob.waitForURL(new RegExp(`/game/${id}$`), WAIT);
       await expectText(bob, '.players', 'you play white');
