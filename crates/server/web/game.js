@@ -141,10 +141,14 @@ class GamePage {
     this.cursorNote = h('p', { class: 'sr-only cursor-note', 'aria-live': 'polite' });
     const ghostsOn = remembered(GHOSTS_KEY) !== 'off';
     this.board.setGhosts(ghostsOn && this.geometry.wraps);
+    // The legend says what the board shows: the faded copies only while they are drawn.
+    this.ghostNote = h('span', { class: 'ghost-note', hidden: !(ghostsOn && this.geometry.wraps) },
+      ' Faded cells are copies of the cells across a seam.');
     const ghostToggle = this.geometry.wraps
       ? toggle('ghosts', 'Ghosts: show the cells across the seams', ghostsOn, (on) => {
         remember(GHOSTS_KEY, on ? 'on' : 'off');
         this.board.setGhosts(on);
+        this.ghostNote.hidden = !on;
       }).el
       : null;
     this.soundToggle = toggle('sound', 'Sound when a move arrives', remembered(SOUND_KEY) !== 'off',
@@ -166,7 +170,7 @@ class GamePage {
     replaceChildren(root, h('section', { class: 'game' },
       h('div', { class: 'board-area' }, this.board.svg, this.cursorNote, this.behind, replay,
         SURFACES[this.geometry.surface]
-          ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], ' Faded cells are copies of the cells across a seam.')
+          ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], this.ghostNote)
           : null),
       h('aside', { class: 'panel' },
         this.title, this.players, rulesPanel(this.kind),

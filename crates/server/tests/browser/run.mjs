@@ -378,9 +378,11 @@ async function tour() {
     expect(await watcher.locator('.toggle-analysis').isHidden(), 'a spectator is offered analysis of a live game');
   });
 
-  await step('hovering a legal cell shows a faint stone', page, async () => {
+  await step('hovering a legal cell shows a faint stone, unlike a ghost', page, async () => {
     await page.locator('svg.board .hit.legal[data-ghost="0"]').first().hover();
     await page.waitForSelector('svg.board .preview .stone', WAIT);
+    const dash = await page.evaluate(() => getComputedStyle(document.querySelector('svg.board .preview .stone')).strokeDasharray);
+    expect(dash && dash !== 'none', 'the preview stone looks like a ghost stone');
   });
 
   await step('the tab title says when it is your move; the link state is in words', page, async () => {
@@ -478,8 +480,10 @@ async function tour() {
   await step('ghosts toggle and match the seams', page, async () => {
     const withGhosts = await page.locator('svg.board .hit[data-ghost="1"]').count();
     expect(withGhosts > 0, 'no ghost cells on a torus');
+    await expectText(page, '.legend', 'Faded cells are copies');
     await page.uncheck('#toggle-ghosts');
     expect(await page.locator('svg.board .hit[data-ghost="1"]').count() === 0, 'ghosts stay after the toggle');
+    expect(!(await page.locator('.legend .ghost-note').isVisible()), 'the legend speaks of faded cells that are not drawn');
     await page.check('#toggle-ghosts');
     await checkGhosts(page, hexId);
   });
