@@ -237,7 +237,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 30] = [
+const SCREENSHOTS: [&str; 42] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -268,6 +268,18 @@ const SCREENSHOTS: [&str; 30] = [
     "rules-ctor.png",
     "rules-capture-go.png",
     "rules-go.png",
+    "phone-torus.png",
+    "phone-torus-dark.png",
+    "phone-hex-torus.png",
+    "phone-hex-torus-dark.png",
+    "phone-m-torus.png",
+    "phone-m-torus-dark.png",
+    "phone-ctor.png",
+    "phone-ctor-dark.png",
+    "phone-capture-go.png",
+    "phone-capture-go-dark.png",
+    "phone-go.png",
+    "phone-go-dark.png",
 ];
 
 #[test]

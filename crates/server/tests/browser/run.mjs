@@ -58,7 +58,7 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const OUT = opts.out ? resolve(opts.out) : await mkdtemp(join(tmpdir(), 'toroid-browser-'));
 await mkdir(OUT, { recursive: true });
 // Only this script's own files are removed from a folder it was given.
-const SHOTS = /^(board-.*|game-.*|rules-.*|analysis-.*|finished-.*|narrow-.*|failure-.*|leaderboard-.*|player-.*|tournament-.*|sign-up)\.png$/;
+const SHOTS = /^(board-.*|game-.*|rules-.*|phone-.*|analysis-.*|finished-.*|narrow-.*|failure-.*|leaderboard-.*|player-.*|tournament-.*|sign-up)\.png$/;
 for (const name of await readdir(OUT)) {
   if (SHOTS.test(name)) await rm(join(OUT, name));
 }
@@ -616,6 +616,7 @@ async function tour() {
     await bob.close();
   });
 
+  const phoneView = await (await newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, storageState: await alice.storageState() })).newPage();
   await step('every rule set: board screenshots and ghosts', page, async () => {
     for (const game of GAMES) {
       const id = await createGame(page, { game, params: game.endsWith('go') ? { topology: 'torus' } : {} });
@@ -642,6 +643,14 @@ async function tour() {
       await page.emulateMedia({ colorScheme: 'dark' });
       await shot(page, `game-${game}-dark.png`, '.game');
       await page.emulateMedia({ colorScheme: 'light' });
+      // The same game on a phone, light and dark.
+      await phoneView.goto(`${BASE}/game/${id}`);
+      await phoneView.waitForSelector('svg.board', WAIT);
+      await phoneView.waitForTimeout(500);
+      await phoneView.screenshot({ path: join(OUT, `phone-${game}.png`) });
+      await phoneView.emulateMedia({ colorScheme: 'dark' });
+      await phoneView.screenshot({ path: join(OUT, `phone-${game}-dark.png`) });
+      await phoneView.emulateMedia({ colorScheme: 'light' });
       await checkReplay(page, id);
     }
   });
