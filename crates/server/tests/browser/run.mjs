@@ -45,6 +45,9 @@ function failOutsideSteps(err) {
 }
 process.on('unhandledRejection', failOutsideSteps);
 process.on('uncaughtException', failOutsideSteps);
+// A closed standard output (a reader such as `head` that stopped) ends the run: reporting
+// the write error would only write again.
+process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 5;
