@@ -463,10 +463,9 @@ pub struct TournamentStanding {
     pub sonneborn_berger: f64,
 }
 
-/// A tournament: its settings, players, rounds (the current one with its games' ids, their
-/// results once over) and standings.
+/// What a tournament is, in its view and in the list alike.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-pub struct TournamentView {
+pub struct TournamentInfo {
     pub id: String,
     pub name: String,
     /// The account that created it (and may start it).
@@ -480,6 +479,14 @@ pub struct TournamentView {
     pub rated: bool,
     /// `open`, `running` or `finished`.
     pub stage: &'static str,
+}
+
+/// A tournament: its settings, players, rounds (the current one with its games' ids, their
+/// results once over) and standings.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct TournamentView {
+    #[serde(flatten)]
+    pub info: TournamentInfo,
     pub players: Vec<PlayerView>,
     pub played: Vec<TournamentRound>,
     pub standings: Vec<TournamentStanding>,
@@ -488,20 +495,10 @@ pub struct TournamentView {
 /// A tournament in `GET /api/tournaments`.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct TournamentSummary {
-    pub id: String,
-    pub name: String,
-    pub creator: String,
-    pub game: String,
-    pub clock: ClockSettings,
-    pub format: TournamentFormat,
-    pub rounds: usize,
-    pub rated: bool,
-    /// `open`, `running` or `finished`.
-    pub stage: &'static str,
+    #[serde(flatten)]
+    pub info: TournamentInfo,
     /// Players in it.
     pub players: usize,
-    /// Milliseconds since the Unix epoch.
-    pub created_at: i64,
 }
 
 /// `GET /api/tournaments` query.

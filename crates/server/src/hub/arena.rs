@@ -242,11 +242,5 @@ enum Opponent {
 
 /// Pairs the arena's pools every [`TICK`] until the hub stops.
 pub(super) async fn run_arena(hub: Arc<Hub>) {
-    loop {
-        tokio::select! {
-            () = tokio::time::sleep(TICK) => {}
-            () = hub.stopped() => return,
-        }
-        hub.pair_arena().await;
-    }
+    super::every(hub, TICK, |hub| async move { hub.pair_arena().await }).await;
 }

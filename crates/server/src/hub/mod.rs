@@ -769,25 +769,39 @@ impl Hub {
     }
 }
 
+/// Runs `tick` every `period` (after the first wait) until the hub stops.
+async fn every<F, Fut>(hub: Arc<Hub>, period: Duration, tick: F)
+where
+    F: Fn(Arc<Hub>) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(period) => {}
+            () = hub.stopped() => return,
+        }
+        tick(hub.clone()).await;
+    }
+}
+
 /// Now and then, abandons the games without a clock that nobody has touched for
 /// `Limits::abandon_after` (a clock ends the others); runs until the hub stops.
 async fn abandon_idle_games(hub: Arc<Hub>) {
-    let idle_ms = hub.limits.abandon_after.as_millis() as i64;
-    let every =
+    let period =
         (hub.limits.abandon_after / 8).clamp(Duration::from_millis(100), Duration::from_secs(60));
-    loop {
-        tokio::select! {
-            () = tokio::time::sleep(every) => {}
-            () = hub.stopped() => return,
-        }
-        let games: Vec<Arc<LiveGame>> = lock(&hub.live).values().cloned().collect();
-        for live in games {
-            let mut game = live.game.lock().await;
-            if let Some(change) = game.prepare_abandon(idle_ms, Instant::now(), now_ms()) {
-                match hub.commit(&live, &mut game, change).await {
-                    Ok(()) => tracing::info!(game = %live.id, "abandoned: no move for too long"),
-                    Err(error) => tracing::error!(game = %live.id, %error, "cannot abandon"),
-                }
+    every(hub, period, abandon_idle).await;
+}
+
+/// Abandons the games without a clock untouched for `Limits::abandon_after`.
+async fn abandon_idle(hub: Arc<Hub>) {
+    let idle_ms = hub.limits.abandon_after.as_millis() as i64;
+    let games: Vec<Arc<LiveGame>> = lock(&hub.live).values().cloned().collect();
+    for live in games {
+        let mut game = live.game.lock().await;
+        if let Some(change) = game.prepare_abandon(idle_ms, Instant::now(), now_ms()) {
+            match hub.commit(&live, &mut game, change).await {
+                Ok(()) => tracing::info!(game = %live.id, "abandoned: no move for too long"),
+                Err(error) => tracing::error!(game = %live.id, %error, "cannot abandon"),
             }
         }
     }

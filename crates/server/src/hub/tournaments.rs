@@ -15,8 +15,8 @@ use toroid_rules::{Color, GameKind};
 use toroid_search::Level;
 
 use crate::api::{
-    NewTournament, TournamentFormat, TournamentGame, TournamentRound, TournamentStanding,
-    TournamentSummary, TournamentView,
+    NewTournament, TournamentFormat, TournamentGame, TournamentInfo, TournamentRound,
+    TournamentStanding, TournamentSummary, TournamentView,
 };
 use crate::error::ApiError;
 use crate::game::{clock_settings, player_view};
@@ -91,19 +91,25 @@ impl Tournament {
         }
     }
 
-    fn summary(&self) -> TournamentSummary {
-        TournamentSummary {
+    fn info(&self) -> TournamentInfo {
+        TournamentInfo {
             id: self.id.clone(),
             name: self.name.clone(),
             creator: self.creator_name.clone(),
+            created_at: self.created_at,
             game: self.game.clone(),
             clock: clock_settings(self.clock),
             format: self.format,
             rounds: self.rounds,
             rated: self.rated,
             stage: self.stage.as_str(),
+        }
+    }
+
+    fn summary(&self) -> TournamentSummary {
+        TournamentSummary {
+            info: self.info(),
             players: self.players.len(),
-            created_at: self.created_at,
         }
     }
 
@@ -121,51 +127,31 @@ impl Tournament {
                 sonneborn_berger: breaks[p].1,
             })
             .collect();
-        let mut rounds: Vec<TournamentRound> = (history.rounds.iter())
-            .map(|(round, results)| TournamentRound {
-                games: (round.games.iter().zip(results))
-                    .map(|(g, r)| TournamentGame {
-                        white: name(g.white),
-                        black: name(g.black),
-                        game_id: None,
-                        result: Some(result_word(*r)),
-                    })
-                    .collect(),
-                bye: round.bye.map(name),
-            })
+        // A round's games with their ids (where known) and results (once it is over).
+        let round_view =
+            |round: &Round, ids: Option<&Vec<String>>, results: Option<&[GameResult]>| {
+                TournamentRound {
+                    games: (round.games.iter().enumerate())
+                        .map(|(i, g)| TournamentGame {
+                            white: name(g.white),
+                            black: name(g.black),
+                            game_id: ids.and_then(|ids| ids.get(i)).cloned(),
+                            result: results.map(|r| result_word(r[i])),
+                        })
+                        .collect(),
+                    bye: round.bye.map(name),
+                }
+            };
+        let mut played: Vec<TournamentRound> = (history.rounds.iter().enumerate())
+            .map(|(k, (round, results))| round_view(round, self.game_ids.get(k), Some(results)))
             .collect();
-        // Game ids: finished rounds keep theirs in `self.games`; the current round too.
-        for (round, ids) in rounds.iter_mut().zip(&self.game_ids) {
-            for (game, id) in round.games.iter_mut().zip(ids) {
-                game.game_id = Some(id.clone());
-            }
-        }
         if let Some((round, ids)) = &self.current {
-            rounds.push(TournamentRound {
-                games: (round.games.iter().zip(ids))
-                    .map(|(g, id)| TournamentGame {
-                        white: name(g.white),
-                        black: name(g.black),
-                        game_id: Some(id.clone()),
-                        result: None,
-                    })
-                    .collect(),
-                bye: round.bye.map(name),
-            });
+            played.push(round_view(round, Some(ids), None));
         }
         TournamentView {
-            id: self.id.clone(),
-            name: self.name.clone(),
-            creator: self.creator_name.clone(),
-            created_at: self.created_at,
-            game: self.game.clone(),
-            clock: clock_settings(self.clock),
-            format: self.format,
-            rounds: self.rounds,
-            rated: self.rated,
-            stage: self.stage.as_str(),
+            info: self.info(),
             players: self.players.iter().map(player_view).collect(),
-            played: rounds,
+            played,
             standings,
         }
     }
@@ -466,11 +452,10 @@ impl Hub {
 
 /// Moves the running tournaments on every [`TICK`] until the hub stops.
 pub(super) async fn run_tournaments(hub: Arc<Hub>) {
-    loop {
-        tokio::select! {
-            () = tokio::time::sleep(TICK) => {}
-            () = hub.stopped() => return,
-        }
-        hub.advance_tournaments().await;
-    }
+    super::every(
+        hub,
+        TICK,
+        |hub| async move { hub.advance_tournaments().await },
+    )
+    .await;
 }
