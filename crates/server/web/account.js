@@ -103,8 +103,3 @@ export function guestForm(reason, onSession) {
   });
   return form;
 }
-
-/** Whether the server has given this browser a session (its readable companion cookie). */
-export function hasSession() {
-  return document.cookie.split('; ').includes('toroid_signed_in=1');
-}

@@ -39,16 +39,24 @@ async function request(method, path, body) {
   return data;
 }
 
+// The cookie the server sets beside the (HttpOnly) session cookie, for scripts to read.
+const SIGNED_IN = 'toroid_signed_in';
+
 const gamePath = (id) => `/api/games/${encodeURIComponent(id)}`;
 
 export const api = {
-  /** The signed-in session `{id, name, account}` (a guest's or an account's), or null. */
+  /**
+   * The signed-in session `{id, name, account}` (a guest's or an account's), or null. Asked
+   * only when the server has set the session's readable companion cookie, so that a first
+   * visit makes no request that fails.
+   */
   async session() {
+    if (!document.cookie.split('; ').includes(`${SIGNED_IN}=1`)) return null;
     try {
       return await request('GET', '/api/session');
     } catch (err) {
       if (err.status !== 401) throw err;
-      document.cookie = 'toroid_signed_in=; Max-Age=0; Path=/'; // expired: stop asking
+      document.cookie = `${SIGNED_IN}=; Max-Age=0; Path=/`; // expired: stop asking
       return null;
     }
   },

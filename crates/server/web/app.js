@@ -2,7 +2,7 @@
 // `/game/<id>` (play, spectate, replay), `/join/<code>` (accept an invitation), `/signin`,
 // `/signup`, `/leaderboard/<game>`, `/player/<name>`, `/tournaments` and `/tournament/<id>`.
 
-import { guestForm, hasSession, showAccountForm, withNext } from './account.js';
+import { guestForm, showAccountForm, withNext } from './account.js';
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { playerHref } from './format.js';
@@ -87,7 +87,7 @@ async function route() {
   const path = location.pathname;
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'game' && parts.length === 2) {
-    await mount(current, () => showGame(view, parts[1]));
+    await mount(current, () => showGame(view, parts[1], navigate));
   } else if (parts[0] === 'join' && parts.length === 2) {
     await mount(current, () => showInvitation(view, parts[1], session, useSession, navigate));
   } else if ((parts[0] === 'signin' || parts[0] === 'signup') && parts.length === 1) {
@@ -128,11 +128,13 @@ themeButton.addEventListener('click', () => {
   }
   showTheme(next);
 });
+let savedTheme = null;
 try {
-  showTheme(THEMES.includes(localStorage.getItem('toroid.theme')) ? localStorage.getItem('toroid.theme') : 'system');
+  savedTheme = localStorage.getItem('toroid.theme');
 } catch {
-  showTheme('system');
+  // Storage is off (private windows): the system's theme.
 }
+showTheme(THEMES.includes(savedTheme) ? savedTheme : 'system');
 
 // Same-site links open inside the page instead of reloading it.
 document.addEventListener('click', (event) => {
@@ -145,9 +147,7 @@ document.addEventListener('click', (event) => {
 window.addEventListener('popstate', route);
 
 try {
-  // Only a browser that was given a session asks for it (a first visit makes no failing
-  // request); one that has expired is forgotten.
-  session = hasSession() ? await api.session() : null;
+  session = await api.session();
 } catch {
   session = null; // The lobby shows the error when it cannot load.
 }

@@ -2,6 +2,7 @@
 // animated captures and turnovers, the last move, the decisive cells, a heat map, and a faint
 // stone on the legal cell under the pointer. It knows nothing of the server.
 
+import { starPoints } from './coords.js';
 import { s } from './dom.js';
 
 const STONE_R = 0.46;
@@ -13,18 +14,18 @@ export class BoardView {
   /**
    * `geometry`: where cells go. `onPick(name)`: a legal cell was chosen (a click, or a second
    * tap on the same cell with a finger, so that a stray touch never plays). Options: `names`
-   * (a `CellNames`: the labels players read), `stars` (star points as [x, y]),
+   * (a `CellNames`: the labels players read; on a Go board it also brings the star points),
    * `onRefuse(name)` (a cell that may not be played now was clicked), `onCursor(name)` (the
    * keyboard cursor moved to a cell).
    */
-  constructor(geometry, onPick, { names = null, stars = [], onRefuse = () => {}, onCursor = () => {} } = {}) {
+  constructor(geometry, onPick, { names = null, onRefuse = () => {}, onCursor = () => {} } = {}) {
     this.geometry = geometry;
     this.onPick = onPick;
     this.onRefuse = onRefuse;
     this.onCursor = onCursor;
     this.cursor = null; // the keyboard's cell (an index), once the board has had the focus
     this.names = names;
-    this.stars = stars;
+    this.stars = names && names.go && geometry.lattice === 'square' ? starPoints(geometry.width, geometry.height) : [];
     this.ghosts = geometry.wraps;
     this.state = null;
     this.hovered = null;

@@ -34,6 +34,13 @@ export function resultText(result) {
   return result.winner === 'draw' ? 'draw' : `${result.winner} wins`;
 }
 
+/** A time control as "5 min + 3 s a move", "30 s" or "1.5 min". */
+export function clockSettingsText(clock) {
+  const minutes = clock.initial_s / 60;
+  const initial = minutes >= 1 ? `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min` : `${clock.initial_s} s`;
+  return clock.increment_s ? `${initial} + ${clock.increment_s} s a move` : initial;
+}
+
 /** Remaining time: "4:59", "1:02:03", and tenths under ten seconds ("9.4"). */
 export function clockText(ms) {
   const left = Math.max(0, ms);

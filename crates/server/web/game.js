@@ -9,7 +9,7 @@ import { api, openGameSocket } from './api.js';
 import { BoardView } from './board.js';
 import { h, replaceChildren } from './dom.js';
 import { clockText, colorName, paramsText, playerHref, playerLabel, resultText } from './format.js';
-import { CellNames, starPoints } from './coords.js';
+import { CellNames } from './coords.js';
 import { rulesPanel } from './rules.js';
 import { Geometry } from './geometry.js';
 
@@ -28,8 +28,11 @@ const SURFACES = {
 const GHOSTS_KEY = 'toroid.ghosts';
 const SOUND_KEY = 'toroid.sound';
 
-/** Shows game `id` in `root`; returns a function that tears it down. */
-export async function showGame(root, id) {
+/**
+ * Shows game `id` in `root`; `navigate(path)` opens another page (a rematch). Returns a
+ * function that tears it down.
+ */
+export async function showGame(root, id, navigate) {
   replaceChildren(root, h('p', { class: 'loading' }, 'Loading the game…'));
   let first;
   let topology;
@@ -40,22 +43,21 @@ export async function showGame(root, id) {
       h('p', null, h('a', { href: '/' }, 'Back to the lobby')));
     return () => {};
   }
-  const page = new GamePage(root, first, topology);
+  const page = new GamePage(root, first, topology, navigate);
   return () => page.dispose();
 }
 
 class GamePage {
-  constructor(root, state, topology) {
+  constructor(root, state, topology, navigate) {
     const view = state.position;
     this.id = state.id;
+    this.navigate = navigate;
     this.geometry = new Geometry(view, topology);
     this.toBoard = (rows) => this.geometry.cells.map(([x, y]) => rows[y][x]);
     this.kind = state.game;
     this.names = new CellNames(state.game, view.width, view.height);
-    const goBoard = this.names.go && this.geometry.lattice === 'square';
     this.board = new BoardView(this.geometry, (move) => this.play(move), {
       names: this.names,
-      stars: goBoard ? starPoints(view.width, view.height) : [],
       onRefuse: (move) => this.refuseClick(move),
       onCursor: (move) => this.describeCell(move),
     });
@@ -543,8 +545,7 @@ class GamePage {
         color: s.you === 'black' ? 'white' : 'black',
         rated: s.rated,
       });
-      history.pushState(null, '', `/game/${encodeURIComponent(game.id)}`);
-      dispatchEvent(new PopStateEvent('popstate'));
+      this.navigate(`/game/${encodeURIComponent(game.id)}`);
     } catch (err) {
       this.refused(err.code, err.message);
     }

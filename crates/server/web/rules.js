@@ -4,7 +4,7 @@
 
 import { api } from './api.js';
 import { BoardView } from './board.js';
-import { CellNames, starPoints } from './coords.js';
+import { CellNames } from './coords.js';
 import { h, replaceChildren } from './dom.js';
 import { Geometry } from './geometry.js';
 
@@ -42,10 +42,7 @@ function showHelp(body, help) {
 function diagram({ position, topology }) {
   const geometry = new Geometry(position, topology);
   const names = new CellNames(position.game, position.width, position.height);
-  const board = new BoardView(geometry, () => {}, {
-    names,
-    stars: names.go && geometry.lattice === 'square' ? starPoints(position.width, position.height) : [],
-  });
+  const board = new BoardView(geometry, () => {}, { names });
   const cells = geometry.cells.map(([x, y]) => position.board[y][x]);
   const last = position.moves.length ? position.moves[position.moves.length - 1] : null;
   board.render({

@@ -4,22 +4,15 @@
 
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { playerHref, playerLabel, whenText } from './format.js';
+import { clockSettingsText, playerHref, playerLabel, whenText } from './format.js';
 import { withNext } from './account.js';
 
 const LIST_LIMIT = 50;
 const REFRESH_MS = 2000;
 const FORMATS = { swiss: 'Swiss', 'round-robin': 'Round robin' };
 
-/** "5 min + 3 s". */
-function clockText(clock) {
-  const minutes = clock.initial_s / 60;
-  const initial = minutes >= 1 ? `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min` : `${clock.initial_s} s`;
-  return clock.increment_s ? `${initial} + ${clock.increment_s} s` : initial;
-}
-
 function settingsText(t) {
-  return `${t.game} · ${FORMATS[t.format]} · ${t.rounds} rounds · ${clockText(t.clock)} · ${t.rated ? 'rated' : 'casual'}`;
+  return `${t.game} · ${FORMATS[t.format]} · ${t.rounds} rounds · ${clockSettingsText(t.clock)} · ${t.rated ? 'rated' : 'casual'}`;
 }
 
 /** The list of tournaments and, for an account, the form that creates one. */
