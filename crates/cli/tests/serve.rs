@@ -237,7 +237,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 42] = [
+const SCREENSHOTS: [&str; 44] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -251,6 +251,8 @@ const SCREENSHOTS: [&str; 42] = [
     "finished-go.png",
     "finished-hex-torus.png",
     "finished-m-torus.png",
+    "finished-go-territory.png",
+    "finished-capture-go.png",
     "narrow-hex-torus.png",
     "sign-up.png",
     "leaderboard-capture-go.png",

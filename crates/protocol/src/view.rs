@@ -7,8 +7,8 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 use toroid_rules::params::{ParamDefault, ParamKind};
 use toroid_rules::{
-    Color, GameKind, Gluing, Lattice, Move, ParamError, ParamSpec, ParamValue, Params, Position,
-    Reason, Topology,
+    Cell, Color, GameKind, Gluing, Lattice, Move, ParamError, ParamSpec, ParamValue, Params,
+    Position, Reason, Topology,
 };
 
 /// One number per player.
@@ -118,6 +118,9 @@ pub struct GameView {
     pub captures: PerColor<u32>,
     /// `go` only (komi in white's); null for the other rule sets.
     pub score: Option<PerColor<f64>>,
+    /// `go` under area or territory scoring: who owns each empty point as `score` counts
+    /// it (an empty region bordered by one colour only), rows like `board`; null elsewhere.
+    pub territory: Option<Vec<String>>,
     /// Every legal move in notation; empty once the game is over.
     pub legal_moves: Vec<String>,
     /// The moves played, in notation.
@@ -159,6 +162,9 @@ impl GameView {
             reason_text: outcome.map_or("", |o| o.reason.describe()),
             captures: PerColor::from_array(game.captures()),
             score: game.score().map(PerColor::from_array),
+            territory: game
+                .territory()
+                .map(|owners| rows(topology, |cell| stone_letter(owners[cell.index()]))),
             legal_moves: legal.iter().map(notation).collect(),
             moves: history.iter().map(|(_, mv)| notation(mv)).collect(),
             movers: history.iter().map(|(color, _)| color.letter()).collect(),
@@ -265,12 +271,16 @@ impl HistoryView {
 
 /// The board as rows, top to bottom: `b` black, `w` white, `.` empty.
 fn board_rows<P: Position>(game: &P) -> Vec<String> {
-    let topology = game.topology();
+    rows(game.topology(), |cell| stone_letter(game.stone(cell)))
+}
+
+/// Rows top to bottom of one letter a cell.
+fn rows(topology: &Topology, letter: impl Fn(Cell) -> char) -> Vec<String> {
     (0..topology.height())
         .map(|y| {
             (0..topology.width())
                 .filter_map(|x| topology.cell_at(x, y))
-                .map(|cell| stone_letter(game.stone(cell)))
+                .map(&letter)
                 .collect()
         })
         .collect()

@@ -68,6 +68,13 @@ pub trait Position: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The owner of each cell that the score counts as territory: an empty region that
+    /// borders stones of one colour only (`go` under area or territory scoring), indexed by
+    /// cell. `None` where the game counts no territory.
+    fn territory(&self) -> Option<Vec<Option<Color>>> {
+        None
+    }
+
     /// The cells that decided the game (a winning loop, a surrounded stone), for display.
     fn highlight(&self) -> Vec<Cell> {
         Vec::new()

@@ -348,6 +348,72 @@ fn scoring_methods_count_as_the_seed_defines() {
     assert_eq!(g.score(), Some([24.0, 0.0]));
 }
 
+/// The territory as rows: the owner's letter on each point it owns, `.` elsewhere.
+fn territory_rows(g: &Go) -> Option<Vec<String>> {
+    let owners = g.territory()?;
+    let t = g.topology();
+    Some(
+        (0..t.height())
+            .map(|y| {
+                (0..t.width())
+                    .map(|x| owners[t.cell_at(x, y).unwrap().index()].map_or('.', Color::letter))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn territory_marks_the_points_the_score_counts() {
+    let walls = scored("area", "0", &WALLS);
+    let rows = territory_rows(&walls).unwrap();
+    assert_eq!(rows, ["b..ww"; 5]);
+    // Every point marked is one the score counts.
+    let marked = |c: char| {
+        rows.iter()
+            .flat_map(|r| r.chars())
+            .filter(|&x| x == c)
+            .count()
+    };
+    assert_eq!((marked('b'), marked('w')), (5, 10));
+    assert_eq!(
+        territory_rows(&scored("territory", "0", &DAME)).unwrap(),
+        ["b...w"; 5]
+    );
+    // Stone scoring counts no territory, and capture-go has no score.
+    assert_eq!(territory_rows(&scored("stone", "0", &WALLS)), None);
+    assert_eq!(capture_go(&[]).territory(), None);
+    // On a torus the walls close both ways: the column between them touches both.
+    let mut torus = go(&["size=5", "topology=torus", "komi=0"]);
+    position(&mut torus, &WALLS, Color::Black);
+    assert_eq!(territory_rows(&torus).unwrap(), ["....."; 5]);
+}
+
+#[test]
+fn the_winning_capture_is_highlighted() {
+    // White's stone on cb takes the black stone on bb and wins: both are lit, nothing
+    // before the end.
+    let rows = [".w...", "wb...", ".w..."];
+    let mut g = capture_go(&["size=5", "target=1"]);
+    position(&mut g, &rows, Color::White);
+    assert!(g.highlight().is_empty());
+    play(&mut g, "cb");
+    assert_eq!(g.highlight(), [cell(&g, "cb"), cell(&g, "bb")]);
+
+    // Two chains taken by one stone: every captured stone is lit.
+    let rows = [".b.b.", "bw.wb", ".b.b."];
+    let mut g = capture_go(&["size=5", "target=2"]);
+    position(&mut g, &rows, Color::Black);
+    play(&mut g, "cb");
+    assert_eq!(g.outcome().unwrap().reason, Reason::CaptureTarget);
+    assert_eq!(sorted(g.highlight()), points(&g, "cb bb db"));
+
+    // A game ended by passes highlights nothing.
+    let mut g = capture_go(&["size=5"]);
+    play(&mut g, "pass pass");
+    assert!(g.highlight().is_empty());
+}
+
 fn two_passes(mut g: Go) -> Option<Color> {
     play(&mut g, "pass pass");
     let outcome = g.outcome().unwrap();

@@ -66,6 +66,17 @@ pub struct GameState {
     /// The colour whose draw offer stands (`black` or `white`), null without one.
     #[schema(value_type = Option<String>)]
     pub draw_offer: Option<Color>,
+    /// The colour whose takeback request stands (`black` or `white`), null without one.
+    #[schema(value_type = Option<String>)]
+    pub takeback_offer: Option<Color>,
+    /// Whether the players may ask to take moves back now: a live casual game between
+    /// people or against a house bot.
+    pub takebacks: bool,
+    /// In a finished game between two people: the colour whose rematch offer stands.
+    #[schema(value_type = Option<String>)]
+    pub rematch_offer: Option<Color>,
+    /// The id of the game the rematch opened, once both players agreed.
+    pub rematch: Option<String>,
     /// The colour of the session that asked, if it plays this game.
     #[schema(value_type = Option<String>)]
     pub you: Option<Color>,

@@ -56,6 +56,12 @@ pub enum Event {
     },
     /// Node `from` stops and has given up its leases: referee its games now.
     Handover { from: String },
+    /// A line said in game `game`'s chat: pass it to the game's followers here.
+    Chat {
+        from: String,
+        game: String,
+        line: crate::hub::chat::ChatLine,
+    },
     /// For node `to`: put `challenge` to bot `bot`, connected there.
     Challenge {
         from: String,
@@ -78,6 +84,7 @@ impl Event {
         match self {
             Event::Game { from, .. }
             | Event::Handover { from }
+            | Event::Chat { from, .. }
             | Event::Challenge { from, .. }
             | Event::Answer { from, .. } => from,
         }

@@ -82,6 +82,10 @@ pub struct Limits {
     /// A game without a clock that has seen no move (or join) for this long is abandoned:
     /// aborted without a result.
     pub abandon_after: Duration,
+    /// A live game with no move (or other change) for this long leaves the lobby's list of
+    /// live games: most likely left open by its players. It stays live, and listed among
+    /// its players' games; its clock or `abandon_after` ends it.
+    pub quiet_after: Duration,
     /// How long a bot waits alone in an arena pool before it is paired with a house bot.
     pub arena_house_after: Duration,
     /// How long a registered bot must have been disconnected before its opponent may claim
@@ -91,6 +95,9 @@ pub struct Limits {
     pub analysis: Duration,
     /// Longest search of a house bot for one move.
     pub house_move: Duration,
+    /// Whether players and spectators may chat in games (`toroid serve --no-chat` turns it
+    /// off; stored lines stay stored).
+    pub chat: bool,
     /// Searches running at once, house bots' and analyses' together, each on one thread
     /// and taking turns (`crate::house`); also the analyses waiting or running at once.
     pub search_threads: usize,
@@ -118,10 +125,12 @@ impl Default for Limits {
             sign_ins_per_minute: 10,
             abandon_after: Duration::from_secs(24 * 3600),
             leave_grace: Duration::from_secs(60),
+            quiet_after: Duration::from_secs(600),
             arena_house_after: Duration::from_secs(10),
             analysis: Duration::from_secs(2),
             house_move: Duration::from_secs(2),
             search_threads: toroid_search::all_cores(),
+            chat: true,
         }
     }
 }

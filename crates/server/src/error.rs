@@ -132,7 +132,11 @@ impl From<GameError> for ApiError {
             GameError::AlreadyStarted
             | GameError::AlreadyPlaying
             | GameError::TooLateToAbort
-            | GameError::NoDrawOffer
+            | GameError::NoOffer(_)
+            | GameError::NoTakebacks(_)
+            | GameError::NothingToTakeBack
+            | GameError::NoRematch
+            | GameError::RematchStarted
             | GameError::OpponentPresent(_) => ApiError::Conflict(error.to_string()),
         }
     }

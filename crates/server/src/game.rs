@@ -15,7 +15,7 @@ use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
 use crate::clock::Clock;
 use crate::ids::{hash_secret, new_secret, now_ms};
 use crate::seat::Seat;
-use crate::storage::{GameRow, MoveRow, Status, StorageError, TimeControl, Write};
+use crate::storage::{GameRow, MoveRow, Offer, Status, StorageError, TimeControl, Write};
 
 /// A new position of the rule set called `game` with `params` (numbers or strings).
 pub fn new_position(game: &str, params: &Map<String, Value>) -> Result<AnyGame, String> {
@@ -72,8 +72,16 @@ pub enum GameError {
         "both sides have moved: a game can be aborted only before that (resign, or offer a draw)"
     )]
     TooLateToAbort,
-    #[error("there is no draw offer to decline")]
-    NoDrawOffer,
+    #[error("there is no {} offer to decline", offer_name(*.0))]
+    NoOffer(Offer),
+    #[error("takebacks are for casual games between people or against a house bot: {0}")]
+    NoTakebacks(&'static str),
+    #[error("you have made no move to take back")]
+    NothingToTakeBack,
+    #[error("a rematch is offered once the game is over, between two people")]
+    NoRematch,
+    #[error("this game's rematch has started already")]
+    RematchStarted,
     #[error("your opponent has not left: victory can be claimed only against a registered bot disconnected for {}s", .0.as_secs())]
     OpponentPresent(Duration),
 }
@@ -86,19 +94,41 @@ pub enum MoveInput<'a> {
     Move(Move),
 }
 
+/// An offer in words.
+fn offer_name(offer: Offer) -> &'static str {
+    match offer {
+        Offer::Draw => "draw",
+        Offer::Takeback => "takeback",
+        Offer::Rematch => "rematch",
+    }
+}
+
 impl Change {
     /// How the game ends with this change, if it does.
     pub fn ending(&self) -> Option<Outcome> {
         self.end
     }
 
+    /// Sets the standing `offer` of game `game_id`, at `plies` moves, to `by`.
+    fn set_offer(&mut self, game_id: &str, plies: i64, offer: Offer, by: Option<Color>) {
+        self.offers.push((offer, by));
+        self.writes.push(Write::Offer {
+            game_id: game_id.to_string(),
+            plies,
+            offer,
+            by,
+        });
+    }
+
     /// A change at `at` that changes nothing yet.
     fn at(at: i64) -> Change {
         Change {
             played: None,
+            rewind: None,
             clock: None,
             seat: None,
-            offer: None,
+            offers: Vec::new(),
+            rematch: None,
             end: None,
             at,
             writes: Vec::new(),
@@ -120,10 +150,14 @@ impl Actor<'_> {
 #[derive(Debug)]
 pub struct Change {
     played: Option<(AnyGame, Color, Move)>,
+    /// A takeback: the position after the first `n` moves, and `n`.
+    rewind: Option<(AnyGame, usize)>,
     clock: Option<Clock>,
     seat: Option<(Color, Seat)>,
-    /// The standing draw offer after the change, when it changes.
-    offer: Option<Option<Color>>,
+    /// The standing offers that change, and the colour offering after the change.
+    offers: Vec<(Offer, Option<Color>)>,
+    /// The game a rematch opened.
+    rematch: Option<String>,
     end: Option<Outcome>,
     at: i64,
     pub writes: Vec<Write>,
@@ -157,6 +191,13 @@ pub struct Game {
     /// The colour whose draw offer stands: the opponent accepts it by offering too, and
     /// declines it by moving (or saying so).
     pub draw_offer: Option<Color>,
+    /// The colour whose takeback request stands: the opponent accepts it by asking too, and
+    /// declines it by saying so; any move withdraws it.
+    pub takeback_offer: Option<Color>,
+    /// In a finished game, the colour whose rematch offer stands.
+    pub rematch_offer: Option<Color>,
+    /// In a finished game, the game its rematch opened.
+    pub rematch: Option<String>,
     /// Whether its end changes the players' ratings.
     pub rated: bool,
 }
@@ -234,6 +275,9 @@ impl Game {
             created_at: row.created_at,
             finished_at: row.finished_at,
             draw_offer: row.draw_offer,
+            takeback_offer: row.takeback_offer,
+            rematch_offer: row.rematch_offer,
+            rematch: row.rematch_id,
             rated: row.rated,
         };
         game.start_clock(clock_from);
@@ -375,20 +419,17 @@ impl Game {
         let mut change = Change {
             played: Some((position, turn, mv)),
             clock,
-            seat: None,
-            offer: None,
-            end: None,
-            at,
             writes: vec![Write::Move(row)],
+            ..Change::at(at)
         };
-        // Moving declines the opponent's offer; the mover's own offer stands.
+        // Moving declines the opponent's draw offer (the mover's own stands), and withdraws
+        // any takeback request: the position it was about has changed.
+        let plies = self.moves.len() as i64 + 1;
         if self.draw_offer == Some(turn.opponent()) {
-            change.offer = Some(None);
-            change.writes.push(Write::DrawOffer {
-                game_id: self.id.clone(),
-                plies: self.moves.len() as i64 + 1,
-                offer: None,
-            });
+            change.set_offer(&self.id, plies, Offer::Draw, None);
+        }
+        if self.takeback_offer.is_some() {
+            change.set_offer(&self.id, plies, Offer::Takeback, None);
         }
         if let Some(end) = end {
             self.finish(&mut change, end, now);
@@ -435,29 +476,170 @@ impl Game {
         if self.draw_offer == Some(color.opponent()) {
             return Ok(self.ending(Outcome::draw(Reason::Agreement), now, at));
         }
-        Ok(self.offering(Some(color), at))
+        Ok(self.offering(Offer::Draw, Some(color), at))
     }
 
-    /// `actor` declines the opponent's draw offer, or withdraws its own.
-    pub fn prepare_decline_draw(&self, actor: Actor, at: i64) -> Result<Change, GameError> {
-        self.own_color(actor)?;
-        match self.draw_offer {
-            Some(_) => Ok(self.offering(None, at)),
-            None => Err(GameError::NoDrawOffer),
+    /// The colour whose `offer` stands.
+    fn offer(&self, offer: Offer) -> Option<Color> {
+        match offer {
+            Offer::Draw => self.draw_offer,
+            Offer::Takeback => self.takeback_offer,
+            Offer::Rematch => self.rematch_offer,
         }
     }
 
-    fn offering(&self, offer: Option<Color>, at: i64) -> Change {
+    /// `actor` declines the opponent's `offer`, or withdraws its own.
+    pub fn prepare_decline(
+        &self,
+        actor: Actor,
+        offer: Offer,
+        at: i64,
+    ) -> Result<Change, GameError> {
+        match offer {
+            Offer::Rematch => self.rematch_player(actor).map(|_| ())?,
+            Offer::Draw | Offer::Takeback => self.own_color(actor).map(|_| ())?,
+        }
+        match self.offer(offer) {
+            Some(_) => Ok(self.offering(offer, None, at)),
+            None => Err(GameError::NoOffer(offer)),
+        }
+    }
+
+    fn offering(&self, offer: Offer, by: Option<Color>, at: i64) -> Change {
         let mut change = Change::at(at);
-        if offer != self.draw_offer {
-            change.offer = Some(offer);
-            change.writes.push(Write::DrawOffer {
-                game_id: self.id.clone(),
-                plies: self.moves.len() as i64,
-                offer,
-            });
+        if by != self.offer(offer) {
+            change.set_offer(&self.id, self.moves.len() as i64, offer, by);
         }
         change
+    }
+
+    /// Why takebacks are refused in this game, if they are: rated games, and games with a
+    /// registered bot (bots, as on lichess, do not take moves back).
+    pub fn no_takebacks(&self) -> Option<&'static str> {
+        if self.rated {
+            return Some("this game is rated");
+        }
+        (self.seats.iter().flatten())
+            .any(|seat| seat.bot_id().is_some())
+            .then_some("a registered bot plays this game")
+    }
+
+    /// `actor` asks to take back its last turn (and any reply to it), or accepts the
+    /// opponent's request. A house bot accepts at once. The clocks go back to what they
+    /// were after the last move kept (`stored`: the game's stored moves, with their clocks)
+    /// and run from `now`.
+    pub fn prepare_takeback(
+        &self,
+        actor: Actor,
+        stored: &[MoveRow],
+        now: Instant,
+        at: i64,
+    ) -> Result<Change, GameError> {
+        let color = self.own_color(actor)?;
+        if let Some(why) = self.no_takebacks() {
+            return Err(GameError::NoTakebacks(why));
+        }
+        let opponent = color.opponent();
+        let house = matches!(self.seats[opponent.index()], Some(Seat::House { .. }));
+        let asker = match self.takeback_offer {
+            Some(by) if by == opponent => opponent,
+            _ if house => color,
+            _ => {
+                self.takeback_point(color)
+                    .ok_or(GameError::NothingToTakeBack)?;
+                return Ok(self.offering(Offer::Takeback, Some(color), at));
+            }
+        };
+        let keep = self
+            .takeback_point(asker)
+            .ok_or(GameError::NothingToTakeBack)?;
+        let start = (self.position.kind().start(self.position.params()))
+            .expect("the game's parameters made it");
+        let mut position = start;
+        for &(_, mv) in &self.moves[..keep] {
+            position
+                .play(mv)
+                .expect("the moves were legal when they were played");
+        }
+        let clock = self.clock.map(|clock| {
+            let after = keep.checked_sub(1).and_then(|i| stored.get(i)?.clocks);
+            let mut clock = match after {
+                Some(left) => Clock::resume(clock.control, left),
+                None => Clock::new(clock.control),
+            };
+            if let Some(turn) = position.turn() {
+                clock.start(turn, now);
+            }
+            clock
+        });
+        Ok(Change {
+            rewind: Some((position, keep)),
+            clock,
+            offers: vec![(Offer::Draw, None), (Offer::Takeback, None)],
+            writes: vec![Write::Takeback {
+                game_id: self.id.clone(),
+                plies: self.moves.len() as i64,
+                keep: keep as i64,
+                at,
+            }],
+            ..Change::at(at)
+        })
+    }
+
+    /// How many moves stay when `color` takes back its last turn and any reply to it (a
+    /// CTOR turn's placements go together); `None` if it has not moved.
+    fn takeback_point(&self, color: Color) -> Option<usize> {
+        let mine = self.moves.iter().rposition(|&(mover, _)| mover == color)?;
+        let turn_start = self.moves[..mine]
+            .iter()
+            .rposition(|&(mover, _)| mover != color)
+            .map_or(0, |i| i + 1);
+        Some(turn_start)
+    }
+
+    /// The colour `actor` played in a finished game between two people, who may offer a
+    /// rematch.
+    fn rematch_player(&self, actor: Actor) -> Result<Color, GameError> {
+        let people = (self.seats.iter().flatten()).all(|s| matches!(s, Seat::Person { .. }));
+        let colors = self.colors_of(actor);
+        if self.status != Status::Finished || !people || colors.len() != 1 {
+            return Err(match colors.is_empty() {
+                true => GameError::NotAPlayer,
+                false => GameError::NoRematch,
+            });
+        }
+        if self.rematch.is_some() {
+            return Err(GameError::RematchStarted);
+        }
+        Ok(colors[0])
+    }
+
+    /// `actor` offers a rematch, or accepts the opponent's offer: then the seats of the new
+    /// game (the colours swapped), which the hub opens.
+    pub fn prepare_rematch(
+        &self,
+        actor: Actor,
+        at: i64,
+    ) -> Result<(Change, Option<[Option<Seat>; 2]>), GameError> {
+        let color = self.rematch_player(actor)?;
+        if self.rematch_offer != Some(color.opponent()) {
+            return Ok((self.offering(Offer::Rematch, Some(color), at), None));
+        }
+        let [black, white] = self.seats.clone();
+        Ok((Change::at(at), Some([white, black])))
+    }
+
+    /// Records that this finished game's rematch is game `next` (stored with the new game).
+    pub fn rematched(&self, next: &str, at: i64) -> Change {
+        Change {
+            rematch: Some(next.to_string()),
+            offers: vec![(Offer::Rematch, None)],
+            writes: vec![Write::Rematch {
+                game_id: self.id.clone(),
+                next: next.to_string(),
+            }],
+            ..Change::at(at)
+        }
     }
 
     /// `actor` aborts the game, which ends without a result: allowed until both sides
@@ -582,6 +764,11 @@ impl Game {
             self.moves.push((mover, mv));
             self.view = Arc::new(GameView::new(&self.position, &self.moves));
         }
+        if let Some((position, keep)) = change.rewind {
+            self.position = position;
+            self.moves.truncate(keep);
+            self.view = Arc::new(GameView::new(&self.position, &self.moves));
+        }
         if change.clock.is_some() {
             self.clock = change.clock;
         }
@@ -589,11 +776,19 @@ impl Game {
             self.seats[color.index()] = Some(seat);
             self.status = Status::Live;
         }
-        if let Some(offer) = change.offer {
-            self.draw_offer = offer;
+        for (offer, by) in change.offers {
+            match offer {
+                Offer::Draw => self.draw_offer = by,
+                Offer::Takeback => self.takeback_offer = by,
+                Offer::Rematch => self.rematch_offer = by,
+            }
+        }
+        if change.rematch.is_some() {
+            self.rematch = change.rematch;
         }
         if let Some(end) = change.end {
             self.draw_offer = None;
+            self.takeback_offer = None;
             self.result = Some(end);
             self.status = Status::Finished;
             self.finished_at = Some(change.at);
@@ -629,6 +824,10 @@ impl Game {
             result: self.result,
             rated: self.rated,
             draw_offer: self.draw_offer,
+            takeback_offer: self.takeback_offer,
+            takebacks: self.status == Status::Live && self.no_takebacks().is_none(),
+            rematch_offer: self.rematch_offer,
+            rematch: self.rematch.clone(),
             you,
             invite,
             analysis: self.analysis_open_to(viewer),
@@ -746,6 +945,9 @@ mod tests {
             resumed_at: None,
             finished_at: None,
             draw_offer: None,
+            takeback_offer: None,
+            rematch_offer: None,
+            rematch_id: None,
             rated: false,
         }
     }

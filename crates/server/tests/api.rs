@@ -1084,3 +1084,300 @@ async fn my_games_are_mine_alone() {
     let both = alice.get("/api/games?mine=true&player=bob").await;
     assert_eq!(both.status, 400);
 }
+
+/// Alice (black) and Bob (white) in a live game of `game` made by invitation, with `clock`.
+async fn people_game(base: &str, game: Value, clock: Value) -> (Client, Client, String) {
+    let alice = Client::person(base, "alice").await;
+    let bob = Client::person(base, "bob").await;
+    let mut request = invite(game["game"].as_str().unwrap(), game["params"].clone());
+    request["clock"] = clock;
+    let created = alice.create(request).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = bob
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"code": invite_code(&created)}),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{:?}", joined.body);
+    (alice, bob, id)
+}
+
+#[tokio::test]
+async fn takebacks_go_back_a_turn_when_the_opponent_agrees() {
+    let run = start(loose()).await;
+    let clock = json!({"initial_s": 600, "increment_s": 0});
+    let go = json!({"game": "go", "params": {"size": 5}});
+    let (alice, bob, id) = people_game(&run.base, go, clock).await;
+    let path = |action: &str| format!("/api/games/{id}/{action}");
+    let moves = path("moves");
+    // Nothing to take back before one's first move.
+    assert_eq!(
+        alice.post(&path("takeback"), json!({})).await.code(),
+        "conflict"
+    );
+    alice.post(&moves, json!({"move": "cc", "ply": 0})).await;
+    let (mut bob_ws, _) = bob.watch(&id).await;
+    bob.post(&moves, json!({"move": "dd", "ply": 1})).await;
+
+    // Alice asks; Bob sees the request, declines it, and the game is as it was.
+    let asked = alice.post(&path("takeback"), json!({})).await;
+    assert_eq!(asked.status, 200, "{:?}", asked.body);
+    assert_eq!(asked.body["takeback_offer"], "black");
+    assert_eq!(asked.body["position"]["ply"], 2);
+    bob_ws.state_until(|s| s["takeback_offer"] == "black").await;
+    let declined = bob.post(&path("decline-takeback"), json!({})).await;
+    assert_eq!(declined.body["takeback_offer"], Value::Null);
+    let nothing = bob.post(&path("decline-takeback"), json!({})).await;
+    assert_eq!(nothing.code(), "conflict");
+
+    // A move withdraws a request: the position it was about is gone.
+    alice.post(&moves, json!({"move": "bb", "ply": 2})).await;
+    bob.post(&path("takeback"), json!({})).await;
+    let moved = alice.post(&moves, json!({"move": "pass", "ply": 3})).await;
+    assert_eq!(moved.status, 409, "{:?}", moved.body); // not Alice's turn
+    assert_eq!(
+        alice.get(&format!("/api/games/{id}")).await.body["takeback_offer"],
+        "white"
+    );
+    let bob_moved = bob.post(&moves, json!({"move": "ee", "ply": 3})).await;
+    assert_eq!(bob_moved.body["takeback_offer"], Value::Null);
+
+    // Asked and accepted: Alice's last turn (bb) and Bob's reply (ee) are taken back; the
+    // clocks are as they were after the last move kept, Alice's running.
+    alice.post(&path("takeback"), json!({})).await;
+    let kept = bob.get(&format!("/api/games/{id}/history")).await.body;
+    let accepted = bob.post(&path("takeback"), json!({})).await;
+    assert_eq!(accepted.status, 200, "{:?}", accepted.body);
+    let state = &accepted.body;
+    assert_eq!(state["position"]["moves"], json!(["cc", "dd"]));
+    assert_eq!(state["position"]["to_move"], "black");
+    assert_eq!(state["takeback_offer"], Value::Null);
+    assert_eq!(state["clocks"]["running"], "black");
+    assert_eq!(state["clocks"]["white_ms"], kept["clocks"][2]["white"]);
+    let seen = bob_ws.state_until(|s| s["position"]["ply"] == 2).await;
+    assert_eq!(seen["position"]["board"], state["position"]["board"]);
+
+    // The game goes on from there, and its record and history agree.
+    let next = alice.post(&moves, json!({"move": "ee", "ply": 2})).await;
+    assert_eq!(next.status, 200, "{:?}", next.body);
+    let history = alice.get(&format!("/api/games/{id}/history")).await.body;
+    assert_eq!(history["boards"].as_array().unwrap().len(), 4);
+    let (_, _, sgf) = alice.get_text(&format!("/api/games/{id}/sgf")).await;
+    assert!(sgf.contains("B[ee]") && !sgf.contains("[bb]"), "{sgf}");
+
+    // A house bot accepts at once: the person's move and the bot's reply go.
+    let carol = Client::person(&run.base, "carol").await;
+    let game = carol
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let house = game["id"].as_str().unwrap();
+    let (mut ws, _) = carol.watch(house).await;
+    carol
+        .post(
+            &format!("/api/games/{house}/moves"),
+            json!({"move": "cc", "ply": 0}),
+        )
+        .await;
+    ws.state_until(|s| s["position"]["ply"] == 2).await;
+    let back = carol
+        .post(&format!("/api/games/{house}/takeback"), json!({}))
+        .await;
+    assert_eq!(back.status, 200, "{:?}", back.body);
+    assert_eq!(back.body["position"]["ply"], 0);
+    assert_eq!(back.body["takebacks"], true);
+    run.server.stop().await;
+}
+
+#[tokio::test]
+async fn chat_has_a_room_for_players_and_one_for_spectators() {
+    let run = start(loose()).await;
+    let go = json!({"game": "go", "params": {"size": 5}});
+    let (alice, bob, id) = people_game(&run.base, go, Value::Null).await;
+    let carol = Client::person(&run.base, "carol").await;
+    let (mut alice_ws, _) = alice.watch(&id).await;
+    let (mut carol_ws, _) = carol.watch(&id).await;
+    let (mut nobody_ws, _) = Client::anonymous(&run.base).watch(&id).await;
+    let empty = |room: &str| json!({"type": "chat", "room": room, "lines": []});
+    assert_eq!(alice_ws.chat().await, empty("players"));
+    assert_eq!(carol_ws.chat().await, empty("spectators"));
+    assert_eq!(nobody_ws.chat().await, empty("spectators"));
+
+    alice_ws
+        .send(json!({"type": "chat", "text": "  good luck  "}))
+        .await;
+    let heard = alice_ws.chat().await;
+    assert_eq!(heard["room"], "players");
+    assert_eq!(heard["lines"][0]["author"], "alice");
+    assert_eq!(heard["lines"][0]["text"], "good luck");
+    carol_ws
+        .send(json!({"type": "chat", "text": "nice opening"}))
+        .await;
+    // Carol hears her own line and not Alice's: the rooms are apart.
+    let spectators = carol_ws.chat().await;
+    assert_eq!(spectators["lines"][0]["text"], "nice opening");
+    assert_eq!(nobody_ws.chat().await["lines"][0]["text"], "nice opening");
+
+    // Refused lines: too long, empty, several lines, and from a visitor without a name.
+    for text in ["x".repeat(281), "   ".into(), "a\nb".into()] {
+        alice_ws.send(json!({"type": "chat", "text": text})).await;
+        assert_eq!(alice_ws.error().await, "bad-request");
+    }
+    nobody_ws.send(json!({"type": "chat", "text": "hi"})).await;
+    assert_eq!(nobody_ws.error().await, "not-a-player");
+
+    // Stored with the game: Bob, arriving later, reads the players' room.
+    let (mut bob_ws, _) = bob.watch(&id).await;
+    let history = bob_ws.chat().await;
+    assert_eq!(history["room"], "players");
+    assert_eq!(history["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(history["lines"][0]["text"], "good luck");
+
+    // Five lines at once, then one every two seconds.
+    let dave = Client::person(&run.base, "dave").await;
+    let (mut dave_ws, _) = dave.watch(&id).await;
+    dave_ws.chat().await; // the room's latest lines
+    for n in 0..5 {
+        dave_ws
+            .send(json!({"type": "chat", "text": format!("line {n}")}))
+            .await;
+        assert_eq!(
+            dave_ws.chat().await["lines"][0]["text"],
+            format!("line {n}")
+        );
+    }
+    dave_ws
+        .send(json!({"type": "chat", "text": "one too many"}))
+        .await;
+    assert_eq!(dave_ws.error().await, "rate-limited");
+
+    // After the game the players still talk, in the same room.
+    alice
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    bob_ws.send(json!({"type": "chat", "text": "gg"})).await;
+    let after = alice_ws.chat().await;
+    assert_eq!(after["lines"][0]["text"], "gg");
+    run.server.stop().await;
+
+    // A server without chat sends none and refuses lines.
+    let run = start(Limits {
+        chat: false,
+        ..loose()
+    })
+    .await;
+    let go = json!({"game": "go", "params": {"size": 5}});
+    let (alice, _, id) = people_game(&run.base, go, Value::Null).await;
+    let (mut ws, _) = alice.watch(&id).await;
+    ws.send(json!({"type": "chat", "text": "hello"})).await;
+    assert_eq!(ws.error().await, "conflict");
+    run.server.stop().await;
+}
+
+#[tokio::test]
+async fn a_rematch_between_people_opens_when_both_agree() {
+    let run = start(loose()).await;
+    let clock = json!({"initial_s": 300, "increment_s": 2});
+    let hex = json!({"game": "hex-torus", "params": {"width": 6, "height": 6}});
+    let (alice, bob, id) = people_game(&run.base, hex, clock).await;
+    let path = |action: &str| format!("/api/games/{id}/{action}");
+    assert_eq!(
+        alice.post(&path("rematch"), json!({})).await.code(),
+        "conflict"
+    );
+    bob.post(&path("resign"), json!({})).await;
+    let (mut alice_ws, _) = alice.watch(&id).await;
+
+    // Bob offers, declines nothing, withdraws, offers again; Alice sees and accepts.
+    let offered = bob.post(&path("rematch"), json!({})).await;
+    assert_eq!(offered.status, 200, "{:?}", offered.body);
+    assert_eq!(offered.body["rematch_offer"], "white");
+    alice_ws
+        .state_until(|s| s["rematch_offer"] == "white")
+        .await;
+    bob.post(&path("decline-rematch"), json!({})).await;
+    alice_ws.state_until(|s| s["rematch_offer"].is_null()).await;
+    bob.post(&path("rematch"), json!({})).await;
+    let accepted = alice.post(&path("rematch"), json!({})).await;
+    assert_eq!(accepted.status, 200, "{:?}", accepted.body);
+    let next = accepted.body["rematch"].as_str().unwrap().to_string();
+    alice_ws
+        .state_until(|s| s["rematch"] == next.as_str())
+        .await;
+    // Both players' pages, opened on the old game, learn of it.
+    let old = bob.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(old["rematch"], next.as_str());
+
+    // The new game: the same rule set, parameters and clock, the colours swapped, live.
+    let rematch = alice.get(&format!("/api/games/{next}")).await.body;
+    assert_eq!(rematch["status"], "live");
+    assert_eq!(rematch["you"], "white");
+    assert_eq!(rematch["players"]["black"]["name"], "bob");
+    assert_eq!(rematch["params"], json!({"width": 6, "height": 6}));
+    assert_eq!(
+        rematch["clock"],
+        json!({"initial_s": 300.0, "increment_s": 2.0})
+    );
+    // One rematch per game.
+    assert_eq!(
+        bob.post(&path("rematch"), json!({})).await.code(),
+        "conflict"
+    );
+
+    // Against a house bot the page opens a new game itself: no offer to make.
+    let game = alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let house = game["id"].as_str().unwrap();
+    alice
+        .post(&format!("/api/games/{house}/resign"), json!({}))
+        .await;
+    let refused = alice
+        .post(&format!("/api/games/{house}/rematch"), json!({}))
+        .await;
+    assert_eq!(refused.code(), "conflict");
+    run.server.stop().await;
+}
+
+#[tokio::test]
+async fn quiet_games_leave_the_list_of_live_games() {
+    let run = start(Limits {
+        quiet_after: std::time::Duration::from_millis(800),
+        ..loose()
+    })
+    .await;
+    let alice = Client::person(&run.base, "alice").await;
+    let game = alice
+        .create(house("go", json!({"size": 5}), "random", "white"))
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let (mut ws, first) = alice.watch(id).await;
+    if first["position"]["ply"] != 1 {
+        ws.state_until(|s| s["position"]["ply"] == 1).await;
+    }
+    let listed = |list: &Value| list.as_array().unwrap().iter().any(|g| g["id"] == id);
+    assert!(listed(&alice.get("/api/games?status=live").await.body));
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    assert!(!listed(&alice.get("/api/games?status=live").await.body));
+    // Still live, and among its player's games; a move brings it back.
+    assert!(listed(
+        &alice.get("/api/games?mine=true&status=live").await.body
+    ));
+    let state = alice.get(&format!("/api/games/{id}")).await.body;
+    let mv = some_move(&state);
+    let moved = alice
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": mv, "ply": 1}),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{:?}", moved.body);
+    assert!(listed(&alice.get("/api/games?status=live").await.body));
+    run.server.stop().await;
+}

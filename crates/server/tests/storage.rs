@@ -108,6 +108,9 @@ fn game(id: &str, created_at: i64) -> GameRow {
         resumed_at: None,
         finished_at: None,
         draw_offer: None,
+        takeback_offer: None,
+        rematch_offer: None,
+        rematch_id: None,
         rated: false,
     }
 }
@@ -388,10 +391,15 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
     }
     {
         // Back to version 2, with the code in plain as version 2 stored it (and without
-        // what versions 4 to 8 added).
+        // what versions 4 to 10 added).
         let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP INDEX chat_by_game",
+            "DROP TABLE chat",
+            "ALTER TABLE games DROP COLUMN takeback_offer",
+            "ALTER TABLE games DROP COLUMN rematch_offer",
+            "ALTER TABLE games DROP COLUMN rematch_id",
             "DROP INDEX games_by_black_name",
             "DROP INDEX games_by_white_name",
             "ALTER TABLE games DROP COLUMN black_name",

@@ -91,16 +91,19 @@ export const api = {
   newInvite: (id) => request('POST', gamePath(id) + '/invite'),
   move: (id, move, ply) => request('POST', gamePath(id) + '/moves', { move, ply }),
   resign: (id) => request('POST', gamePath(id) + '/resign'),
+  /** A player's action (`takeback`, `rematch`, `decline-rematch`, …); the GameState after it. */
+  act: (id, action) => request('POST', `${gamePath(id)}/${action}`),
   analysis: (id, ms) => request('GET', `${gamePath(id)}/analysis?ms=${ms}`),
   sgfUrl: (id) => gamePath(id) + '/sgf',
 };
 
 /**
  * The live connection to one game: `onState(GameState)` after every change, `onError(code,
- * message)` for a refused message, `onStatus(open)` when the link goes up or down. It
+ * message)` for a refused message, `onChat(room, lines)` with the chat room's latest lines
+ * on connecting and then each new line, `onStatus(open)` when the link goes up or down. It
  * reconnects by itself (the server sends the state on connect) until `close()`.
  */
-export function openGameSocket(id, { onState, onError, onStatus }) {
+export function openGameSocket(id, { onState, onError, onChat, onStatus }) {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${gamePath(id)}/ws`;
   let socket = null;
   let closed = false;
@@ -122,6 +125,7 @@ export function openGameSocket(id, { onState, onError, onStatus }) {
       }
       if (message.type === 'state') onState(message.game);
       else if (message.type === 'error') onError(message.code, message.message);
+      else if (message.type === 'chat') onChat(message.room, message.lines);
     });
     socket.addEventListener('close', () => {
       onStatus(false);

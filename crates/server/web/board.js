@@ -64,6 +64,7 @@ export class BoardView {
       labels: layer('labels'),
       heat: layer('heat'),
       stones: layer('stones'),
+      territory: layer('territory'),
       highlight: layer('highlight'),
       marks: layer('marks'),
       preview: layer('preview'),
@@ -292,14 +293,16 @@ export class BoardView {
    * stones have not changed); `last`: the indices of the last turn's placements (two in a
    * CTOR turn, none after a pass); `highlight`: decisive cell indices; `legal`: a Set of the moves the viewer may
    * click now (null: none); `toMove`: 'b' or 'w' for the hover stone; `heat`: visits by
-   * cell index or null.
+   * cell index or null; `territory`: the owner of each cell by index ('b', 'w', '.') to mark
+   * at the end of a Go game, or null.
    */
   render(state) {
     this.state = state;
-    const { board, previous, last, highlight, heat } = state;
+    const { board, previous, last, highlight, heat, territory } = state;
     this.svg.dataset.board = this.boardRows(board);
     this.drawHeat(heat);
     this.drawHighlight(highlight);
+    this.drawTerritory(territory);
     // The same board again (a clock, a toggle): the stones stay, and so do their animations.
     if (previous !== board) this.drawStones(board, previous);
     this.layers.marks.replaceChildren(...last.flatMap((cell) => this.placesOf[cell].map((p) =>
@@ -357,6 +360,29 @@ export class BoardView {
         dataset: { visits },
       }));
     }
+  }
+
+  // A small square of the owner's colour on each point of territory.
+  drawTerritory(territory) {
+    const layer = this.layers.territory;
+    layer.replaceChildren();
+    if (!territory) return;
+    const side = 0.3;
+    for (const p of this.places) {
+      const owner = territory[p.index];
+      if (owner !== 'b' && owner !== 'w') continue;
+      layer.append(s('rect', {
+        class: `territory ${owner}${p.ghost ? ' ghost' : ''}`,
+        x: p.cx - side / 2, y: p.cy - side / 2, width: side, height: side,
+      }));
+    }
+    this.svg.dataset.territory = territory.filter((o) => o === 'b').length + ',' + territory.filter((o) => o === 'w').length;
+  }
+
+  /** The board's width in cells (with its margins), to size it on screen. */
+  unitsWide() {
+    const { left, right } = this.frame.view;
+    return right - left;
   }
 
   // Decisive cells get a ring and a dot; consecutive ones (a loop is listed in order) are

@@ -27,6 +27,13 @@ const SURFACES = {
 };
 const GHOSTS_KEY = 'toroid.ghosts';
 const SOUND_KEY = 'toroid.sound';
+const CHAT_KEY = 'toroid.chat';
+const CHAT_CHARS = 280; // the server's limit on a line
+// The server's refusals of a chat line, in the page's words.
+const CHAT_REFUSALS = {
+  'rate-limited': 'You are sending lines too fast: wait a moment.',
+  'not-a-player': 'Choose a name in the lobby to chat.',
+};
 
 /**
  * Shows game `id` in `root`; `navigate(path)` opens another page (a rematch). Returns a
@@ -73,9 +80,12 @@ class GamePage {
     this.receivedAt = performance.now();
     this.build(root);
     this.apply(state);
+    this.chatIds = new Set();
+    this.chatSent = false; // a line on its way: a refusal now is about it
     this.socket = openGameSocket(this.id, {
-      onState: (s) => this.apply(s),
+      onState: (s) => this.apply(s, true),
       onError: (code, message) => this.refused(code, message),
+      onChat: (room, lines) => this.heard(room, lines),
       onStatus: (open) => this.linkChanged(open),
     });
     this.ticker = setInterval(() => this.tick(), 200);
@@ -130,6 +140,9 @@ class GamePage {
     this.passButton = button('Pass', 'pass', () => this.play('pass'), 'Pass (play no stone)');
     this.endButton = button('End turn', 'end-turn', () => this.play('end'), 'End the turn after one placement');
     this.resignButton = button('Resign', 'resign danger', () => this.resign());
+    this.takebackButton = button('Take back', 'takeback', () => this.act('takeback'), 'Ask to take back your last move');
+    // Standing offers: a takeback asked for, a rematch offered, and the answers to them.
+    this.offers = h('div', { class: 'offers', hidden: true, role: 'status', 'aria-live': 'polite' });
     this.moveInput = h('input', { id: 'move-text', name: 'move', autocomplete: 'off', size: 6, placeholder: this.names.example() });
     this.moveForm = h('form', { class: 'move-entry', onsubmit: (e) => { e.preventDefault(); this.play(this.names.parse(this.moveInput.value)); } },
       h('label', { for: 'move-text' }, 'Move'), this.moveInput, h('button', { type: 'submit' }, 'Play'));
@@ -156,6 +169,23 @@ class GamePage {
     this.soundToggle = toggle('sound', 'Sound when a move arrives', remembered(SOUND_KEY) !== 'off',
       (on) => remember(SOUND_KEY, on ? 'on' : 'off'));
     this.sounds = 0;
+    this.chatToggle = toggle('chat', 'Chat', remembered(CHAT_KEY) !== 'off', (on) => {
+      remember(CHAT_KEY, on ? 'on' : 'off');
+      this.showChat();
+    });
+    this.chatToggle.el.hidden = true; // until the server says the game has a chat
+    this.chatTitle = h('h2', null, 'Chat');
+    this.chatLog = h('ol', { class: 'chat-log', 'aria-label': 'chat lines', 'aria-live': 'polite' });
+    this.chatInput = h('input', { id: 'chat-text', name: 'chat', maxlength: CHAT_CHARS, autocomplete: 'off', placeholder: 'Say something' });
+    this.chatError = h('p', { class: 'error chat-error', role: 'alert' });
+    this.chatBox = h('section', { class: 'chat', hidden: true, 'aria-labelledby': 'chat-title' },
+      this.chatTitle,
+      this.chatLog,
+      h('form', { class: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.say(); } },
+        h('label', { for: 'chat-text', class: 'sr-only' }, 'Chat line'), this.chatInput,
+        h('button', { type: 'submit' }, 'Send')),
+      this.chatError);
+    this.chatTitle.id = 'chat-title';
     this.analysisToggle = toggle('analysis', "Analysis: the bot's thinking as a heat map", false, () => this.refreshAnalysis());
     this.analysisPanel = h('div', { class: 'analysis-panel', 'aria-live': 'polite' });
     this.moveList = h('ol', { class: `moves${this.kind === 'ctor' ? ' grouped' : ''}`, 'aria-label': 'moves' });
@@ -169,8 +199,14 @@ class GamePage {
       step('▶', 'next move', () => this.currentPly() + 1),
       step('▶|', 'last position', () => this.lastPly()),
       this.plyLabel);
+    // Large boards can be zoomed, and panned when wider than the screen.
+    this.zoom = 1;
+    this.boardScroll = h('div', { class: 'board-scroll' }, this.board.svg);
+    const zoomButton = (label, aria, factor) => button(label, 'zoom', () => this.setZoom(this.zoom * factor), aria);
+    const zoom = h('div', { class: 'zoom' }, zoomButton('−', 'Zoom out', 1 / 1.25), zoomButton('+', 'Zoom in', 1.25));
+    this.setZoom(1);
     replaceChildren(root, h('section', { class: 'game' },
-      h('div', { class: 'board-area' }, this.board.svg, this.cursorNote, this.behind, replay,
+      h('div', { class: 'board-area' }, this.boardScroll, zoom, this.cursorNote, this.behind, replay,
         SURFACES[this.geometry.surface]
           ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], this.ghostNote)
           : null),
@@ -178,15 +214,28 @@ class GamePage {
         this.title, this.players, rulesPanel(this.kind),
         h('div', { class: 'status-line' }, this.link, this.linkText, this.status),
         this.firstMove,
-        this.result, this.afterGame, this.invite,
+        this.result, this.afterGame, this.offers, this.invite,
         h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),
         this.score,
-        h('div', { class: 'actions' }, this.passButton, this.endButton, this.resignButton),
+        h('div', { class: 'actions' }, this.passButton, this.endButton, this.takebackButton, this.resignButton),
         this.moveForm, this.error,
-        h('div', { class: 'toggles' }, ghostToggle, this.soundToggle.el, this.analysisToggle.el,
+        h('div', { class: 'toggles' }, ghostToggle, this.soundToggle.el, this.chatToggle.el, this.analysisToggle.el,
           h('a', { href: api.sgfUrl(this.id), download: `toroid-${this.id}.sgf`, class: 'sgf' }, 'Download SGF')),
         this.analysisPanel,
+        this.chatBox,
         h('h2', null, 'Moves'), this.moveList)));
+  }
+
+  // The board's width: at least 36 px a cell on hexagons (a finger's width), times the zoom;
+  // a board wider than the screen pans.
+  setZoom(zoom) {
+    this.zoom = Math.min(4, Math.max(1, zoom));
+    const least = this.geometry.hex ? `${(this.board.unitsWide() * 36).toFixed(0)}px` : '0px';
+    this.board.svg.style.width = `max(${(100 * this.zoom).toFixed(0)}%, ${least})`;
+    // A large board takes the column's width, as tall as that makes it (the page scrolls).
+    const large = Math.max(this.geometry.width, this.geometry.height) >= 15;
+    this.board.svg.style.maxHeight = this.zoom > 1 || large ? 'none' : '';
+    this.boardScroll.dataset.zoom = this.zoom.toFixed(2);
   }
 
   lastPly() {
@@ -202,9 +251,12 @@ class GamePage {
     return s.status === 'live' && s.you && s.position.to_move === s.you;
   }
 
-  // A new GameState from the server (on connect, after every change, or an HTTP answer).
-  apply(state) {
-    if (this.state && state.position.ply < this.state.position.ply) return; // an old answer
+  // A new GameState from the server: on connect and after every change over the socket
+  // (in order, so a takeback may shorten the game), or as an HTTP answer (which may be older
+  // than a state the socket brought).
+  apply(state, live = false) {
+    if (!live && this.state && state.position.ply < this.state.position.ply) return;
+    if (this.state && state.position.ply < this.state.position.ply) this.tookBack();
     const grew = !this.state || state.position.ply !== this.state.position.ply;
     // A move that someone else made (the opponent's, or any in a game one watches).
     const arrived = this.state && state.position.ply > this.state.position.ply
@@ -216,10 +268,24 @@ class GamePage {
     if (this.pending && (state.position.ply > this.pending.ply || state.status !== 'live')) this.pending = null;
     // The tab says when it is the player's move, as lichess's does.
     document.title = this.myTurn() ? `Your move — toroid ${state.game}` : `toroid — ${state.game}`;
+    // Both players go to the rematch they agreed on.
+    if (state.rematch && state.you && !this.leaving) {
+      this.leaving = true;
+      this.navigate(`/game/${encodeURIComponent(state.rematch)}`);
+      return;
+    }
     this.showInfo();
     this.showMoves();
     this.showPosition();
     if (grew || state.status !== 'live') this.refreshAnalysis();
+  }
+
+  // Moves were taken back: the boards kept for later plies are no longer the game's.
+  tookBack() {
+    this.seen.clear();
+    this.history = null;
+    this.viewPly = null;
+    this.shownPly = null;
   }
 
   showInfo() {
@@ -258,6 +324,8 @@ class GamePage {
     this.passButton.hidden = !(mine && legal.has('pass'));
     this.endButton.hidden = !(mine && legal.has('end'));
     this.resignButton.hidden = !(s.you && s.status === 'live');
+    this.takebackButton.hidden = !(s.you && s.takebacks && view.movers.includes(s.you[0]) && s.takeback_offer !== s.you);
+    this.showOffers();
     this.moveForm.hidden = !(s.you && s.status === 'live');
     this.score.textContent = this.scoreLine();
     const hasClock = !!s.clocks;
@@ -383,6 +451,8 @@ class GamePage {
         || (live && this.shownLive && ply > this.shownPly)) ? this.shown : null,
       last: lastTurn,
       highlight: live ? view.highlight.map((n) => this.geometry.index(n)).filter((i) => i !== undefined) : [],
+      // A finished Go game marks the territory its score counted.
+      territory: live && this.state.status === 'finished' && view.territory ? this.toBoard(view.territory) : null,
       legal: mine ? new Set(view.legal_moves) : null,
       toMove: view.to_move === 'white' ? 'w' : 'b',
       heat: live && this.analysisToggle.input.checked && this.analysis ? this.analysis.visit_map : null,
@@ -484,6 +554,12 @@ class GamePage {
 
   // The server's refusal, in its words (the code stays out of sight, on the element).
   refused(code, message) {
+    if (this.chatSent && !this.pending) {
+      this.chatSent = false;
+      this.chatError.dataset.code = code;
+      this.chatError.textContent = CHAT_REFUSALS[code] || message;
+      return;
+    }
     this.pending = null;
     this.error.dataset.code = code;
     this.error.textContent = this.names.go ? message.replace(/'([a-z]{2})'/g, (_, m) => this.names.label(m)) : message;
@@ -508,6 +584,79 @@ class GamePage {
     }
   }
 
+  // A takeback or a rematch waiting for an answer: who asked, and the buttons to answer.
+  showOffers() {
+    const s = this.state;
+    const you = s.you;
+    const them = you && (you === 'black' ? 'white' : 'black');
+    const act = (label, cls, action) => h('button', { type: 'button', class: cls, onclick: () => this.act(action) }, label);
+    let parts = [];
+    if (you && s.status === 'live' && s.takeback_offer === them) {
+      parts = [h('span', null, 'Your opponent asks to take back their last move.'),
+        act('Accept', 'accept-takeback primary', 'takeback'), act('Decline', 'decline-takeback', 'decline-takeback')];
+    } else if (you && s.status === 'live' && s.takeback_offer === you) {
+      parts = [h('span', null, 'You asked to take back your last move: waiting for your opponent.'),
+        act('Cancel', 'cancel-takeback', 'decline-takeback')];
+    } else if (you && s.status === 'finished' && !s.rematch && s.rematch_offer === them) {
+      parts = [h('span', null, 'Your opponent offers a rematch.'),
+        act('Accept', 'accept-rematch primary', 'rematch'), act('Decline', 'decline-rematch', 'decline-rematch')];
+    } else if (you && s.status === 'finished' && !s.rematch && s.rematch_offer === you) {
+      parts = [h('span', null, 'You offered a rematch: waiting for your opponent.'),
+        act('Cancel', 'cancel-rematch', 'decline-rematch')];
+    } else if (!you && s.rematch) {
+      parts = [h('a', { href: `/game/${encodeURIComponent(s.rematch)}`, class: 'rematch-link' }, 'Watch the rematch')];
+    }
+    const key = JSON.stringify([s.status, s.takeback_offer, s.rematch_offer, s.rematch]);
+    if (this.offers.dataset.key === key) return;
+    this.offers.dataset.key = key;
+    this.offers.replaceChildren(...parts);
+    this.offers.hidden = parts.length === 0;
+  }
+
+  // Takeback and rematch requests and answers: over the socket, or over HTTP when it is down.
+  async act(action) {
+    this.error.textContent = '';
+    if (this.socket.send({ type: action })) return;
+    try {
+      this.apply(await api.act(this.id, action));
+    } catch (err) {
+      this.refused(err.code, err.message);
+    }
+  }
+
+  // The chat room's lines from the server: the latest on connecting, then each new one.
+  heard(room, lines) {
+    if (this.chatRoom !== room) {
+      this.chatRoom = room;
+      this.chatTitle.textContent = room === 'players' ? 'Chat with your opponent' : "Spectators' chat";
+      this.chatToggle.el.hidden = false;
+      this.showChat();
+    }
+    for (const line of lines) {
+      if (this.chatIds.has(line.id)) continue;
+      this.chatIds.add(line.id);
+      this.chatSent = false;
+      this.chatLog.append(h('li', { class: 'chat-line' }, h('span', { class: 'author' }, line.author), ' ', h('span', { class: 'text' }, line.text)));
+    }
+    this.chatLog.scrollTop = this.chatLog.scrollHeight;
+  }
+
+  showChat() {
+    this.chatBox.hidden = !this.chatRoom || !this.chatToggle.input.checked;
+  }
+
+  say() {
+    const text = this.chatInput.value.trim();
+    if (!text) return;
+    this.chatError.textContent = '';
+    if (!this.socket.send({ type: 'chat', text })) {
+      this.chatError.textContent = 'Not connected: the line was not sent.';
+      return;
+    }
+    this.chatSent = true;
+    this.chatInput.value = '';
+  }
+
   // "You won" or "You lost" for the players, who won for others; then how.
   resultLine() {
     const s = this.state;
@@ -526,8 +675,11 @@ class GamePage {
     if (!over || this.afterGame.childElementCount) return;
     const s = this.state;
     const opponent = s.you && s.players[s.you === 'black' ? 'white' : 'black'];
-    const rematch = opponent && opponent.kind === 'house'
-      ? h('button', { type: 'button', class: 'rematch primary', onclick: () => this.rematch(opponent.name) }, 'Rematch')
+    // A person is offered the rematch; a house bot plays it at once.
+    const offer = opponent && opponent.kind === 'person' ? () => this.act('rematch') : null;
+    const house = opponent && opponent.kind === 'house' ? () => this.rematch(opponent.name) : null;
+    const rematch = offer || house
+      ? h('button', { type: 'button', class: 'rematch primary', onclick: offer || house }, 'Rematch')
       : null;
     this.afterGame.replaceChildren(rematch,
       h('a', { class: 'button', href: `/?game=${encodeURIComponent(s.game)}` }, 'New game'),

@@ -60,6 +60,9 @@ pub struct Args {
     /// How long a bot waits alone in an arena pool before it is paired with a house bot.
     #[arg(long, value_name = "DURATION", default_value_t = Limits::default().arena_house_after.into())]
     arena_house_after: humantime::Duration,
+    /// Turns the games' chat off (the players' and spectators' rooms); stored lines stay.
+    #[arg(long)]
+    no_chat: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -80,6 +83,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             abandon_after: args.abandon_after.into(),
             leave_grace: args.leave_grace.into(),
             arena_house_after: args.arena_house_after.into(),
+            chat: !args.no_chat,
             ..Limits::default()
         },
     };

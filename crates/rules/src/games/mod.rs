@@ -220,6 +220,9 @@ impl Position for AnyGame {
     fn score(&self) -> Option<[f64; 2]> {
         with_game!(self, g => g.score())
     }
+    fn territory(&self) -> Option<Vec<Option<Color>>> {
+        with_game!(self, g => g.territory())
+    }
     fn highlight(&self) -> Vec<Cell> {
         with_game!(self, g => g.highlight())
     }

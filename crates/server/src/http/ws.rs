@@ -2,7 +2,14 @@
 //! `{"type":"state","game":GameState}` on connect and after every change, and
 //! `{"type":"error","code","message"}` for a refused message; players send
 //! `{"type":"move","move":"ee","ply":N}`, `{"type":"resign"}`, `{"type":"draw"}` (offer or
-//! accept), `{"type":"decline-draw"}`, `{"type":"abort"}` and `{"type":"claim-victory"}`.
+//! accept), `{"type":"decline-draw"}`, `{"type":"abort"}`, `{"type":"claim-victory"}`,
+//! `{"type":"takeback"}` (ask or accept), `{"type":"decline-takeback"}`, and once the game
+//! is over `{"type":"rematch"}` (offer or accept) and `{"type":"decline-rematch"}`.
+//!
+//! Chat: anyone with a session sends `{"type":"chat","text":"…"}` to their room (the
+//! players', or the spectators'); the server sends `{"type":"chat","room","lines":[…]}`,
+//! first with the room's latest lines, then with each new one. A server started with
+//! `--no-chat` sends no chat and refuses lines.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,7 +29,9 @@ use super::AppState;
 use crate::api::GameState;
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
+use crate::hub::chat::{ChatLine, Room};
 use crate::hub::{Action, LiveGame};
+use crate::storage::SessionRow;
 use toroid_rules::Color;
 
 #[derive(Deserialize)]
@@ -40,6 +49,13 @@ enum ClientMessage {
     DeclineDraw {},
     Abort {},
     ClaimVictory {},
+    Takeback {},
+    DeclineTakeback {},
+    Rematch {},
+    DeclineRematch {},
+    Chat {
+        text: String,
+    },
 }
 
 #[derive(Serialize)]
@@ -48,6 +64,7 @@ enum ServerMessage {
     // Boxed: a state is far larger than an error.
     State { game: Box<GameState> },
     Error { code: &'static str, message: String },
+    Chat { room: Room, lines: Vec<ChatLine> },
 }
 
 impl From<&ApiError> for ServerMessage {
@@ -74,10 +91,9 @@ pub async fn game_ws(
     let upgrade = upgrade.map_err(|e| {
         ApiError::BadRequest(format!("this route is a WebSocket: {}", e.body_text()))
     })?;
-    let viewer = session.map(|s| s.id);
     Ok(upgrade
         .max_message_size(state.limits.body_bytes)
-        .on_upgrade(move |socket| serve(socket, state, live, viewer)))
+        .on_upgrade(move |socket| serve(socket, state, live, session)))
 }
 
 fn text(message: &ServerMessage) -> Message {
@@ -93,15 +109,20 @@ async fn state_message(live: &LiveGame, viewer: Option<&str>) -> Message {
     text(&ServerMessage::State { game })
 }
 
-async fn serve(socket: WebSocket, state: AppState, live: Arc<LiveGame>, viewer: Option<String>) {
+async fn serve(
+    socket: WebSocket,
+    state: AppState,
+    live: Arc<LiveGame>,
+    session: Option<SessionRow>,
+) {
     // A player's open socket keeps them present (an opponent may claim victory only over
     // someone gone for the grace time): noted now, at every ping, and when it closes.
-    let player = match viewer.as_deref() {
-        Some(session) => live.game.lock().await.color_of(session),
+    let player = match &session {
+        Some(session) => live.game.lock().await.color_of(&session.id),
         None => None,
     };
     seen(&state, &live, player).await;
-    play(socket, &state, &live, viewer.as_deref(), player).await;
+    play(socket, &state, &live, session.as_ref(), player).await;
     seen(&state, &live, player).await;
 }
 
@@ -117,16 +138,39 @@ async fn play(
     socket: WebSocket,
     state: &AppState,
     live: &LiveGame,
-    viewer: Option<&str>,
+    session: Option<&SessionRow>,
     player: Option<Color>,
 ) {
+    let viewer = session.map(|s| s.id.as_str());
     let (mut sink, mut stream) = socket.split();
     let mut updates = live.updates.subscribe();
+    let mut chat = live.chat.subscribe();
     let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
     let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
     if sink.send(state_message(live, viewer).await).await.is_err() {
         return;
     }
+    // The room's latest lines; lines said meanwhile come on `chat` too, and the page keeps
+    // each line once (by id).
+    let room = match state.hub.chat_on() {
+        true => match state.hub.chat_history(live, viewer).await {
+            Ok((room, lines)) => {
+                if sink
+                    .send(text(&ServerMessage::Chat { room, lines }))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+                Some(room)
+            }
+            Err(error) => {
+                tracing::warn!(game = %live.id, %error, "cannot read the chat");
+                None
+            }
+        },
+        false => None,
+    };
     loop {
         let reply = tokio::select! {
             incoming = stream.next() => {
@@ -136,7 +180,7 @@ async fn play(
                         let refused = if limiter.check().is_err() {
                             Some(ApiError::RateLimited)
                         } else {
-                            act(state, live, viewer, &body).await.err()
+                            act(state, live, session, &body).await.err()
                         };
                         refused.map(|e| text(&ServerMessage::from(&e)))
                     }
@@ -147,6 +191,14 @@ async fn play(
                     Some(Ok(Message::Close(_)) | Err(_)) | None => return,
                 }
             }
+            line = chat.recv() => match line {
+                Ok(line) if Some(line.room) == room => Some(text(&ServerMessage::Chat {
+                    room: line.room,
+                    lines: vec![line],
+                })),
+                Ok(_) | Err(RecvError::Lagged(_)) => None,
+                Err(RecvError::Closed) => return,
+            },
             update = updates.recv() => match update {
                 // Lagging behind only means some states were skipped: send the latest.
                 Ok(()) | Err(RecvError::Lagged(_)) => Some(state_message(live, viewer).await),
@@ -172,12 +224,13 @@ async fn play(
 async fn act(
     state: &AppState,
     live: &LiveGame,
-    viewer: Option<&str>,
+    session: Option<&SessionRow>,
     body: &str,
 ) -> Result<(), ApiError> {
     let message: ClientMessage =
         serde_json::from_str(body).map_err(|e| ApiError::BadJson(format!("bad message: {e}")))?;
-    let actor = Actor::Session(viewer.ok_or(ApiError::NotAPlayer)?);
+    let session = session.ok_or(ApiError::NotAPlayer)?;
+    let actor = Actor::Session(&session.id);
     match message {
         ClientMessage::Move { mv, ply } => {
             state
@@ -190,6 +243,15 @@ async fn act(
         ClientMessage::DeclineDraw {} => state.hub.act(live, actor, Action::DeclineDraw).await?,
         ClientMessage::Abort {} => state.hub.act(live, actor, Action::Abort).await?,
         ClientMessage::ClaimVictory {} => state.hub.act(live, actor, Action::ClaimVictory).await?,
+        ClientMessage::Takeback {} => state.hub.act(live, actor, Action::Takeback).await?,
+        ClientMessage::DeclineTakeback {} => {
+            state.hub.act(live, actor, Action::DeclineTakeback).await?
+        }
+        ClientMessage::Rematch {} => state.hub.act(live, actor, Action::Rematch).await?,
+        ClientMessage::DeclineRematch {} => {
+            state.hub.act(live, actor, Action::DeclineRematch).await?
+        }
+        ClientMessage::Chat { text } => return state.hub.say(live, session, &text).await,
     };
     Ok(())
 }

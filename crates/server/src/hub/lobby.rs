@@ -11,7 +11,7 @@ use toroid_search::Level;
 
 use crate::api::{ClockSettings, ColorChoice, GameState, NewGame, Opponent};
 use crate::error::ApiError;
-use crate::game::{at_defaults, new_position, Game, Resume};
+use crate::game::{at_defaults, new_position, Actor, Game, Resume};
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::seat::Seat;
 use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
@@ -172,33 +172,56 @@ impl Hub {
         rated: bool,
     ) -> Result<Arc<LiveGame>, ApiError> {
         let (creator, address) = creator.unzip();
-        let live = seats.iter().all(Option::is_some);
-        let invite_code = (!live).then(new_secret);
-        let row = GameRow {
-            id: new_id(),
-            game: position.kind().name().to_string(),
-            params: serde_json::to_string(&ParamsView(position.params().clone()))
-                .expect("parameters serialize"),
+        let invite_code = (!seats.iter().all(Option::is_some)).then(new_secret);
+        let row = new_game_row(
+            new_id(),
+            position,
             clock,
             seats,
             creator,
-            invite_hash: invite_code.as_deref().map(hash_secret),
-            status: if live { Status::Live } else { Status::Waiting },
-            result: None,
-            final_clocks: None,
-            plies: 0,
-            created_at: now_ms(),
-            started_at: live.then(now_ms),
-            resumed_at: None,
-            finished_at: None,
-            draw_offer: None,
             rated,
-        };
+            invite_code.as_deref(),
+        );
+        self.store_new_game(row, invite_code, address, Vec::new())
+            .await
+    }
+
+    /// The rematch of finished game `game`, which `actor` accepts: a new live game between
+    /// `seats`, stored together with the old game's link to it.
+    pub(super) async fn open_rematch(
+        self: &Arc<Hub>,
+        old: &LiveGame,
+        game: &mut Game,
+        seats: [Option<Seat>; 2],
+        actor: Actor<'_>,
+    ) -> Result<(), ApiError> {
+        self.room_for_a_game()?;
+        let start = (game.position.kind().start(game.position.params()))
+            .expect("the game's parameters made it");
+        let clock = game.clock.map(|c| c.control);
+        let id = new_id();
+        let mut link = game.rematched(&id, now_ms());
+        let creator = actor.viewer().map(str::to_string);
+        let row = new_game_row(id, &start, clock, seats, creator, game.rated, None);
+        let writes = std::mem::take(&mut link.writes);
+        self.store_new_game(row, None, None, writes).await?;
+        self.applied(old, game, link).await;
+        Ok(())
+    }
+
+    /// Stores new game `row` (with `also`, in one transaction) and puts it in play.
+    async fn store_new_game(
+        self: &Arc<Hub>,
+        row: GameRow,
+        invite_code: Option<String>,
+        address: Option<IpAddr>,
+        also: Vec<Write>,
+    ) -> Result<Arc<LiveGame>, ApiError> {
         let mut game = Game::restore(row.clone(), &[], Resume::At(Instant::now()))?;
         game.invite_code = invite_code;
-        self.storage
-            .commit(vec![Write::Game(Box::new(row))])
-            .await?;
+        let mut writes = vec![Write::Game(Box::new(row))];
+        writes.extend(also);
+        self.storage.commit(writes).await?;
         self.remember_invite(&game).await;
         let live = self.insert(game, address);
         self.tell_other_nodes(&live).await;
@@ -272,6 +295,44 @@ impl Hub {
         self.commit(live, &mut game, change).await?;
         self.start_referee(live.clone());
         Ok(game.state(Some(&session.id), Instant::now()))
+    }
+}
+
+/// The row of a new game: live when both seats are taken, else waiting with the invite
+/// `invite_code`.
+#[allow(clippy::too_many_arguments)]
+fn new_game_row(
+    id: String,
+    position: &AnyGame,
+    clock: Option<TimeControl>,
+    seats: [Option<Seat>; 2],
+    creator: Option<String>,
+    rated: bool,
+    invite_code: Option<&str>,
+) -> GameRow {
+    let live = seats.iter().all(Option::is_some);
+    GameRow {
+        id,
+        game: position.kind().name().to_string(),
+        params: serde_json::to_string(&ParamsView(position.params().clone()))
+            .expect("parameters serialize"),
+        clock,
+        seats,
+        creator,
+        invite_hash: invite_code.map(hash_secret),
+        status: if live { Status::Live } else { Status::Waiting },
+        result: None,
+        final_clocks: None,
+        plies: 0,
+        created_at: now_ms(),
+        started_at: live.then(now_ms),
+        resumed_at: None,
+        finished_at: None,
+        draw_offer: None,
+        takeback_offer: None,
+        rematch_offer: None,
+        rematch_id: None,
+        rated,
     }
 }
 

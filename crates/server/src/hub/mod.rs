@@ -12,6 +12,7 @@
 mod accounts;
 mod arena;
 mod bots;
+pub mod chat;
 mod lobby;
 mod play;
 mod ratings;
@@ -21,10 +22,10 @@ pub use lobby::time_control;
 pub use play::Action;
 mod sessions;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -61,12 +62,17 @@ pub struct LiveGame {
     pub wake: Notify,
     /// When each colour's person was last present here (`Hub::player_seen`).
     seen: Mutex<[Option<i64>; 2]>,
+    /// The game's chat lines as they are said, in both rooms.
+    pub chat: broadcast::Sender<chat::ChatLine>,
 }
 
 pub struct Hub {
     storage: Storage,
     limits: Limits,
     live: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// Finished games that someone still follows (a WebSocket open on one): everyone who
+    /// opens such a game shares one copy, so a rematch offer or a chat line reaches all.
+    finished: Mutex<HashMap<String, Weak<LiveGame>>>,
     /// Games whose stored rows cannot be read, and why: set aside, answered `unavailable`.
     damaged: Mutex<HashMap<String, String>>,
     /// The referees running on this server, by game.
@@ -89,6 +95,8 @@ pub struct Hub {
     /// Sign-in attempts by address and by account name.
     sign_ins_by_address: DefaultKeyedRateLimiter<IpAddr>,
     sign_ins_by_name: DefaultKeyedRateLimiter<String>,
+    /// Chat lines by session.
+    chat_lines: DefaultKeyedRateLimiter<String>,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
     stopping: watch::Sender<bool>,
@@ -131,6 +139,7 @@ impl LiveGame {
                 .filter_map(|s| s.bot_id().map(str::to_string))
                 .collect(),
             updates: broadcast::channel(16).0,
+            chat: broadcast::channel(64).0,
             wake: Notify::new(),
             seen: Mutex::new([None, None]),
             game: tokio::sync::Mutex::new(game),
@@ -163,9 +172,11 @@ impl Hub {
             sign_ins_by_name: RateLimiter::keyed(Quota::per_minute(at_least_one(
                 limits.sign_ins_per_minute,
             ))),
+            chat_lines: RateLimiter::keyed(chat::quota()),
             storage,
             limits,
             live: Mutex::new(HashMap::new()),
+            finished: Mutex::new(HashMap::new()),
             damaged: Mutex::new(HashMap::new()),
             referees: Mutex::new(HashMap::new()),
             cluster,
@@ -350,7 +361,7 @@ impl Hub {
     /// Game `id` as stored now: the copy this server holds, reloaded, or else, when
     /// `follow`, the game loaded and held from now on (`find`); `None` if neither.
     async fn stored(&self, id: &str, follow: bool) -> Result<Option<Arc<LiveGame>>, ApiError> {
-        let held = lock(&self.live).get(id).cloned();
+        let held = self.held(id);
         match held {
             Some(live) => {
                 self.reload(&mut *live.game.lock().await).await?;
@@ -389,10 +400,27 @@ impl Hub {
         }
     }
 
+    /// Game `id` if this server holds it: waiting, live, or finished and followed.
+    fn held(&self, id: &str) -> Option<Arc<LiveGame>> {
+        let live = lock(&self.live).get(id).cloned();
+        live.or_else(|| lock(&self.finished).get(id).and_then(Weak::upgrade))
+    }
+
+    /// Keeps finished game `live` shared while someone follows it (`Hub::finished`).
+    fn follow_finished(&self, live: &Arc<LiveGame>) -> Arc<LiveGame> {
+        let mut finished = lock(&self.finished);
+        finished.retain(|_, game| game.strong_count() > 0);
+        if let Some(held) = finished.get(&live.id).and_then(Weak::upgrade) {
+            return held;
+        }
+        finished.insert(live.id.clone(), Arc::downgrade(live));
+        live.clone()
+    }
+
     /// The game `id`: live or waiting from memory, finished from storage.
     pub async fn find(&self, id: &str) -> Result<Arc<LiveGame>, ApiError> {
-        if let Some(live) = lock(&self.live).get(id) {
-            return Ok(live.clone());
+        if let Some(live) = self.held(id) {
+            return Ok(live);
         }
         if lock(&self.damaged).contains_key(id) {
             return Err(ApiError::Unavailable(id.to_string()));
@@ -422,7 +450,7 @@ impl Hub {
                 let mut games = lock(&self.live);
                 Ok(games.entry(id.to_string()).or_insert(live).clone())
             }
-            Ok(game) => Ok(Arc::new(LiveGame::new(game, None))),
+            Ok(game) => Ok(self.follow_finished(&Arc::new(LiveGame::new(game, None)))),
             Err(error @ StorageError::Corrupt(_)) => {
                 self.set_aside(id, &error);
                 Err(ApiError::Unavailable(id.to_string()))
@@ -461,13 +489,20 @@ impl Hub {
             }
             Err(error) => return Err(error.into()),
         }
+        self.applied(live, game, change).await;
+        Ok(())
+    }
+
+    /// Applies `change`, stored, to `game` and announces it (to the other nodes too).
+    async fn applied(&self, live: &LiveGame, game: &mut Game, change: Change) {
         game.apply(change);
         if game.status == Status::Finished {
-            lock(&self.live).remove(&game.id);
+            if let Some(held) = lock(&self.live).remove(&game.id) {
+                self.follow_finished(&held);
+            }
         }
         self.announce(live);
         self.tell_other_nodes(live).await;
-        Ok(())
     }
 
     /// Stores `writes`, which end rated game `game` with `end`, together with both players'
@@ -551,14 +586,33 @@ impl Hub {
         Ok(game.state(viewer, Instant::now()))
     }
 
-    /// Games newest first; of `status` and of a player named `player`, if given.
+    /// Games newest first; of `status` and of a player named `player`, if given. The list of
+    /// all live games leaves out those quiet for `Limits::quiet_after`.
     pub async fn list(
         &self,
         status: Option<Status>,
         player: Option<&str>,
         limit: u32,
     ) -> Result<Vec<GameSummary>, ApiError> {
-        self.summaries(status, player, limit, |_| true).await
+        let quiet = match (status, player) {
+            (Some(Status::Live), None) => self.quiet_games(),
+            _ => HashSet::new(),
+        };
+        (self.summaries(status, player, limit, |row| !quiet.contains(&row.id))).await
+    }
+
+    /// The live games held here that have not changed for `Limits::quiet_after` (a game
+    /// busy this instant is taken as active).
+    fn quiet_games(&self) -> HashSet<String> {
+        let since = now_ms() - self.limits.quiet_after.as_millis() as i64;
+        let games: Vec<Arc<LiveGame>> = lock(&self.live).values().cloned().collect();
+        (games.iter())
+            .filter(|live| {
+                (live.game.try_lock())
+                    .is_ok_and(|g| g.status == Status::Live && g.last_change_at < since)
+            })
+            .map(|live| live.id.clone())
+            .collect()
     }
 
     /// The games of `session`'s person (its own seats, and its account's from any session),
@@ -664,6 +718,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
         match event {
             Some(Some(Event::Game { id, bots, .. })) => hub.changed_elsewhere(&id, &bots).await,
             Some(Some(Event::Handover { .. })) => hub.orphans.notify_one(),
+            Some(Some(Event::Chat { game, line, .. })) => hub.heard(&game, line),
             Some(Some(Event::Challenge {
                 from,
                 to,

@@ -1,6 +1,7 @@
 //! Games in play: moves, resignations, deadlines (the flag, a first move overdue), and
 //! analysis of a position.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use toroid_rules::{AnyGame, Color, Position};
@@ -10,6 +11,7 @@ use crate::error::ApiError;
 use crate::game::{Actor, Game, GameError, MoveInput};
 use crate::ids::now_ms;
 use crate::seat::Seat;
+use crate::storage::{MoveRow, Offer, StorageError};
 
 use super::{lock, Hub, LiveGame};
 
@@ -27,6 +29,16 @@ pub enum Action {
     Abort,
     /// Wins a game whose opponent has left (`Limits::leave_grace`).
     ClaimVictory,
+    /// Asks to take back one's last turn, or accepts the opponent's request (casual games
+    /// between people, or against a house bot, which accepts at once).
+    Takeback,
+    /// Declines the opponent's takeback request, or withdraws one's own.
+    DeclineTakeback,
+    /// Once a game between two people is over: offers a rematch (the colours swapped), or
+    /// accepts the opponent's offer, which opens the new game.
+    Rematch,
+    /// Declines the opponent's rematch offer, or withdraws one's own.
+    DeclineRematch,
 }
 
 impl Hub {
@@ -54,7 +66,7 @@ impl Hub {
     /// `actor` resigns, offers or declines a draw, aborts or claims victory in game `live`;
     /// the state after it.
     pub async fn act(
-        &self,
+        self: &Arc<Hub>,
         live: &LiveGame,
         actor: Actor<'_>,
         action: Action,
@@ -65,7 +77,20 @@ impl Hub {
         let change = match action {
             Action::Resign => game.prepare_resign(actor, now, at)?,
             Action::Draw => game.prepare_draw(actor, now, at)?,
-            Action::DeclineDraw => game.prepare_decline_draw(actor, at)?,
+            Action::DeclineDraw => game.prepare_decline(actor, Offer::Draw, at)?,
+            Action::Takeback => {
+                let stored = self.stored_moves(&game.id).await?;
+                game.prepare_takeback(actor, &stored, now, at)?
+            }
+            Action::DeclineTakeback => game.prepare_decline(actor, Offer::Takeback, at)?,
+            Action::DeclineRematch => game.prepare_decline(actor, Offer::Rematch, at)?,
+            Action::Rematch => match game.prepare_rematch(actor, at)? {
+                (change, None) => change,
+                (_, Some(seats)) => {
+                    self.open_rematch(live, &mut game, seats, actor).await?;
+                    return Ok(game.state(actor.viewer(), Instant::now()));
+                }
+            },
             Action::Abort => game.prepare_abort(actor, now, at)?,
             Action::ClaimVictory => {
                 let change = game.prepare_claim_victory(actor, now, at)?;
@@ -78,6 +103,12 @@ impl Hub {
         }
         self.acted(live, &game, actor).await;
         Ok(game.state(actor.viewer(), Instant::now()))
+    }
+
+    /// Game `id`'s stored moves, with their clocks.
+    async fn stored_moves(&self, id: &str) -> Result<Vec<MoveRow>, ApiError> {
+        let row = (self.storage.game(id).await?).ok_or(StorageError::NoSuchGame)?;
+        Ok(self.storage.moves(&row).await?)
     }
 
     /// A person who acts in a game is present in it.

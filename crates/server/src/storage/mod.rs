@@ -17,7 +17,8 @@ use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
 pub use rows::{
-    AccountRow, BotRow, GameRow, MoveRow, RatingRow, SessionRow, Status, TimeControl, Write,
+    AccountRow, BotRow, ChatRow, GameRow, MoveRow, Offer, RatingRow, SessionRow, Status,
+    TimeControl, Write,
 };
 
 /// Why the database refused or failed.
@@ -539,6 +540,39 @@ impl Storage {
     /// The moves of `game` in order, as many as its row counts: moves stored after the row
     /// was read belong to a later state of the game. A gap in their plies is corruption, not a
     /// shorter game.
+    /// The latest `limit` lines of game `game_id`'s chat in `room`, oldest first.
+    pub async fn chat(
+        &self,
+        game_id: &str,
+        room: &str,
+        limit: u32,
+    ) -> Result<Vec<ChatRow>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT id, game_id, room, author, body, at FROM chat
+             WHERE game_id = $1 AND room = $2 ORDER BY at DESC, id DESC LIMIT $3",
+        )
+        .bind(game_id)
+        .bind(room)
+        .bind(i64::from(limit))
+        .fetch_all(&self.readers)
+        .await?;
+        let mut lines = rows
+            .iter()
+            .map(|r| {
+                Ok(ChatRow {
+                    id: r.try_get("id")?,
+                    game_id: r.try_get("game_id")?,
+                    room: r.try_get("room")?,
+                    author: r.try_get("author")?,
+                    body: r.try_get("body")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect::<Result<Vec<_>, StorageError>>()?;
+        lines.reverse();
+        Ok(lines)
+    }
+
     pub async fn moves(&self, game: &GameRow) -> Result<Vec<MoveRow>, StorageError> {
         let game_id = &game.id;
         let rows = sqlx::query(
@@ -654,7 +688,7 @@ const RATING_COLUMNS: &str = "player, pool, name, rating, games, updated_at";
 
 const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
     white, creator, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
-    resumed_at, finished_at, draw_offer, rated";
+    resumed_at, finished_at, draw_offer, takeback_offer, rematch_offer, rematch_id, rated";
 
 fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
     Some([a?, b?])
@@ -706,19 +740,24 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
         started_at: r.try_get("started_at")?,
         resumed_at: r.try_get("resumed_at")?,
         finished_at: r.try_get("finished_at")?,
-        draw_offer: {
-            let offer: Option<String> = r.try_get("draw_offer")?;
-            offer
-                .map(|name| {
-                    toroid_rules::Color::BOTH
-                        .into_iter()
-                        .find(|c| c.name() == name)
-                        .ok_or_else(|| StorageError::Corrupt(format!("draw offer '{name}'")))
-                })
-                .transpose()?
-        },
+        draw_offer: offer(r, Offer::Draw)?,
+        takeback_offer: offer(r, Offer::Takeback)?,
+        rematch_offer: offer(r, Offer::Rematch)?,
+        rematch_id: r.try_get("rematch_id")?,
         rated: r.try_get::<i64, _>("rated")? != 0,
     })
+}
+
+/// The colour whose `offer` stands in a game's row.
+fn offer(r: &AnyRow, offer: Offer) -> Result<Option<toroid_rules::Color>, StorageError> {
+    let by: Option<String> = r.try_get(offer.column())?;
+    by.map(|name| {
+        toroid_rules::Color::BOTH
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| StorageError::Corrupt(format!("{} '{name}'", offer.column())))
+    })
+    .transpose()
 }
 
 fn rating_row(r: &AnyRow) -> Result<RatingRow, StorageError> {

@@ -113,8 +113,50 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     /// The colour whose draw offer stands, in a live game.
     pub draw_offer: Option<toroid_rules::Color>,
+    /// The colour whose takeback request stands, in a live game.
+    pub takeback_offer: Option<toroid_rules::Color>,
+    /// The colour whose rematch offer stands, in a finished game.
+    pub rematch_offer: Option<toroid_rules::Color>,
+    /// The game a finished game's rematch opened.
+    pub rematch_id: Option<String>,
     /// Whether the game changes its players' ratings.
     pub rated: bool,
+}
+
+/// What a player may offer and the opponent accept: each is a column of the game's row,
+/// holding the colour that offers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// A draw, in a live game.
+    Draw,
+    /// To take back the asker's last turn, in a live game.
+    Takeback,
+    /// A new game between the same players, colours swapped, once the game is over.
+    Rematch,
+}
+
+impl Offer {
+    /// The column of `games` that holds the offer.
+    pub fn column(self) -> &'static str {
+        match self {
+            Offer::Draw => "draw_offer",
+            Offer::Takeback => "takeback_offer",
+            Offer::Rematch => "rematch_offer",
+        }
+    }
+}
+
+/// One line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRow {
+    pub id: String,
+    pub game_id: String,
+    /// `players` or `spectators`.
+    pub room: String,
+    /// The name the author had.
+    pub author: String,
+    pub body: String,
+    pub at: i64,
 }
 
 /// A player's rating in a pool, and how many rated games it rests on.
@@ -187,12 +229,28 @@ pub enum Write {
         invite_hash: String,
     },
     Move(MoveRow),
-    /// A live game at `plies` moves gets (or loses) a standing draw offer.
-    DrawOffer {
+    /// A game at `plies` moves gets (or loses) a standing offer (a draw or takeback in a
+    /// live game, a rematch in a finished one).
+    Offer {
         game_id: String,
         plies: i64,
-        offer: Option<toroid_rules::Color>,
+        offer: Offer,
+        by: Option<toroid_rules::Color>,
     },
+    /// A live game at `plies` moves goes back to its first `keep` moves, agreed at `at`
+    /// (its clock runs from then); its standing offers lapse.
+    Takeback {
+        game_id: String,
+        plies: i64,
+        keep: i64,
+        at: i64,
+    },
+    /// Finished game `game_id` led to the rematch `next`.
+    Rematch {
+        game_id: String,
+        next: String,
+    },
+    Chat(ChatRow),
     /// A rated game changed a player's rating from `before` to `row.rating`; stored only if
     /// the player still has the `row.games - 1` rated games it had when it was worked out
     /// (another game's rating, on this server or another, may have come first).
@@ -234,7 +292,9 @@ impl Write {
             Write::Seat { game_id, .. }
             | Write::NewInvite { game_id, .. }
             | Write::Resume { game_id, .. }
-            | Write::DrawOffer { game_id, .. }
+            | Write::Offer { game_id, .. }
+            | Write::Takeback { game_id, .. }
+            | Write::Rematch { game_id, .. }
             | Write::Finish { game_id, .. } => Some(game_id),
             Write::Move(m) => Some(&m.game_id),
             Write::Session(_)
@@ -247,6 +307,7 @@ impl Write {
             | Write::Bot(_)
             | Write::BotToken { .. }
             | Write::BotSeen { .. }
+            | Write::Chat(_)
             | Write::DeleteBot { .. } => None,
         }
     }

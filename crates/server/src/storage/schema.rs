@@ -148,6 +148,22 @@ const MIGRATIONS: &[&[Step]] = &[
     &[Sql(
         "CREATE INDEX tournaments_by_created ON tournaments (created_at)",
     )],
+    // Around the game: a live game's standing takeback request (the colour that asked); a
+    // finished game's standing rematch offer and the game the rematch opened; and each
+    // game's chat, one row a line (`room` is `players` or `spectators`).
+    &[
+        Sql("ALTER TABLE games ADD COLUMN takeback_offer TEXT"),
+        Sql("ALTER TABLE games ADD COLUMN rematch_offer TEXT"),
+        Sql("ALTER TABLE games ADD COLUMN rematch_id TEXT"),
+        Sql("CREATE TABLE chat (
+        id TEXT PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        room TEXT NOT NULL,
+        author TEXT NOT NULL,
+        body TEXT NOT NULL,
+        at BIGINT NOT NULL)"),
+        Sql("CREATE INDEX chat_by_game ON chat (game_id, room, at)"),
+    ],
 ];
 
 /// Creates the schema or brings it up to date, in one transaction.

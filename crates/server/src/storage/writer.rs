@@ -5,7 +5,7 @@
 use sqlx::{Any, AnyPool, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use super::rows::Write;
+use super::rows::{Offer, Write};
 use super::StorageError;
 
 /// Most writes in one transaction; more wait for the next one.
@@ -172,16 +172,71 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         Write::BotSeen { id, at } => sqlx::query("UPDATE bots SET seen_until = $1 WHERE id = $2")
             .bind(at)
             .bind(id),
-        Write::DrawOffer {
+        Write::Offer {
             game_id,
             plies,
             offer,
-        } => sqlx::query(
-            "UPDATE games SET draw_offer = $1 WHERE id = $2 AND status = 'live' AND plies = $3",
+            by,
+        } => {
+            // The column and status come from a closed set, never from input.
+            let status = match offer {
+                Offer::Draw | Offer::Takeback => "live",
+                Offer::Rematch => "finished",
+            };
+            let sql = format!(
+                "UPDATE games SET {} = $1 WHERE id = $2 AND status = '{status}' AND plies = $3",
+                offer.column()
+            );
+            return expect_one(
+                write,
+                sqlx::query(&sql)
+                    .bind(by.map(toroid_rules::Color::name))
+                    .bind(game_id)
+                    .bind(plies)
+                    .execute(&mut **tx)
+                    .await?,
+            );
+        }
+        Write::Takeback {
+            game_id,
+            plies,
+            keep,
+            at,
+        } => {
+            let rewound = sqlx::query(
+                "UPDATE games SET plies = $1, draw_offer = NULL, takeback_offer = NULL,
+                    resumed_at = $2
+                 WHERE id = $3 AND status = 'live' AND plies = $4",
+            )
+            .bind(keep)
+            .bind(at)
+            .bind(game_id)
+            .bind(plies)
+            .execute(&mut **tx)
+            .await?;
+            expect_one(write, rewound)?;
+            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                .bind(game_id)
+                .bind(keep)
+                .execute(&mut **tx)
+                .await?;
+            return Ok(());
+        }
+        Write::Rematch { game_id, next } => sqlx::query(
+            "UPDATE games SET rematch_id = $1, rematch_offer = NULL
+             WHERE id = $2 AND status = 'finished' AND rematch_id IS NULL",
         )
-        .bind(offer.map(toroid_rules::Color::name))
-        .bind(game_id)
-        .bind(plies),
+        .bind(next)
+        .bind(game_id),
+        Write::Chat(c) => sqlx::query(
+            "INSERT INTO chat (id, game_id, room, author, body, at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&c.id)
+        .bind(&c.game_id)
+        .bind(&c.room)
+        .bind(&c.author)
+        .bind(&c.body)
+        .bind(c.at),
         Write::Game(g) => sqlx::query(
             "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
                 black, white, creator, invite, status, result, black_ms, white_ms,
@@ -286,7 +341,11 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(*at)
         .bind(game_id),
     };
-    let done = query.execute(&mut **tx).await?;
+    expect_one(write, query.execute(&mut **tx).await?)
+}
+
+/// Checks that `write` changed one row.
+fn expect_one(write: &Write, done: sqlx::any::AnyQueryResult) -> Result<(), StorageError> {
     match done.rows_affected() {
         1 => Ok(()),
         // A conditional write to a game that exists found it changed.

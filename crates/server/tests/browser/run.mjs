@@ -51,7 +51,7 @@ process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 5;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 27 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 30 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -156,6 +156,20 @@ async function playByHand(pages, move) {
   else if (move === 'pass') await mover.click('button.pass');
   else await mover.click(`svg.board .hit[data-name="${move}"][data-ghost="0"]`);
   await Promise.all(pages.map((p) => waitPlies(p, before + 1)));
+}
+
+// Opens invite `link` as Bob, who takes the seat of game `id` (choosing his name first if he
+// has none); `check` looks at the invitation before that.
+async function joinInvite(bob, link, id, check = async () => {}) {
+  await bob.goto(link);
+  await check();
+  if (await bob.locator('#guest-name').count()) {
+    await bob.fill('#guest-name', 'bob');
+    await bob.click('form.sign-in button[type=submit]');
+  } else {
+    await bob.click('.invitation button.join');
+  }
+  await bob.waitForURL(new RegExp(`/game/${id}$`), WAIT);
 }
 
 async function expectText(page, selector, pattern) {
@@ -597,17 +611,11 @@ async function tour() {
       const id = await createGame(page, { game, params, opponent: 'invite' });
       await expectText(page, '.status', 'Waiting for an opponent');
       const link = await page.inputValue('.invite-link');
-      await bob.goto(link);
       // The invitation shows the game before the visitor chooses a name, then joins.
-      await expectText(bob, '.invitation-details', `${game} 5×5`);
-      await expectText(bob, '.invitation-details', 'You playwhite');
-      if (await bob.locator('#guest-name').count()) {
-        await bob.fill('#guest-name', 'bob');
-        await bob.click('form.sign-in button[type=submit]');
-      } else {
-        await bob.click('.invitation button.join');
-      }
-      await bob.waitForURL(new RegExp(`/game/${id}$`), WAIT);
+      await joinInvite(bob, link, id, async () => {
+        await expectText(bob, '.invitation-details', `${game} 5×5`);
+        await expectText(bob, '.invitation-details', 'You playwhite');
+      });
       await expectText(bob, '.players', 'you play white');
       for (const move of moves.split(' ')) await playByHand([page, bob], move);
       await page.waitForSelector(`svg.board ${changed}`, WAIT);
@@ -617,6 +625,100 @@ async function tour() {
       await checkReplay(page, id);
     }
     await bob.close();
+  });
+
+  await step('people talk, take a move back and play a rematch', page, async () => {
+    const bob = await (await newContext()).newPage();
+    const id = await createGame(page, { game: 'go', params: { size: 5 }, opponent: 'invite' });
+    await joinInvite(bob, await page.inputValue('.invite-link'), id);
+    await watcher.goto(`${BASE}/game/${id}`);
+    // The players' room and the spectators' are apart.
+    await expectText(page, '.chat h2', 'Chat with your opponent');
+    await expectText(watcher, '.chat h2', "Spectators' chat");
+    await page.fill('#chat-text', 'good luck');
+    await page.click('.chat-form button[type=submit]');
+    await expectText(bob, '.chat-log', 'alicegood luck');
+    await watcher.fill('#chat-text', 'hello players');
+    await watcher.click('.chat-form button[type=submit]');
+    await expectText(watcher, '.chat-log', 'hello players');
+    expect(!(await bob.textContent('.chat-log')).includes('hello players'), 'a spectator line reached the players');
+    expect(!(await watcher.textContent('.chat-log')).includes('good luck'), 'a player line reached the spectators');
+    // The chat can be turned off, and stays off.
+    await bob.uncheck('#toggle-chat');
+    expect(await bob.locator('.chat').isHidden(), 'the chat shows while turned off');
+    await bob.reload();
+    await bob.waitForSelector('svg.board', WAIT);
+    await bob.waitForSelector('#toggle-chat', { state: 'attached', ...WAIT });
+    expect(await bob.locator('.chat').isHidden() && !(await bob.isChecked('#toggle-chat')), 'the chat came back on');
+    await bob.check('#toggle-chat');
+
+    // Alice takes her move back; Bob is asked, in words, and accepts.
+    await playByHand([page, bob], 'cc');
+    await playByHand([page, bob], 'dd');
+    await page.click('button.takeback');
+    await expectText(page, '.offers', 'waiting for your opponent');
+    await expectText(bob, '.offers', 'Your opponent asks to take back their last move.');
+    await bob.click('.offers button.accept-takeback');
+    for (const p of [page, bob]) {
+      await p.waitForFunction(() => document.querySelectorAll('ol.moves button.move').length === 0, null, WAIT);
+      expect((await boardOf(p)).replace(/[/.]/g, '') === '', 'stones stayed after the takeback');
+    }
+    expect(await page.locator('.offers').isHidden(), 'the request still shows');
+    await playByHand([page, bob], 'bb');
+
+    // Alice resigns; Bob offers a rematch, Alice accepts, and both are in the new game with
+    // the colours swapped.
+    await page.click('button.resign');
+    await page.click('button.resign');
+    await expectText(bob, '.result', 'You won');
+    await bob.click('.after-game button.rematch');
+    await expectText(bob, '.offers', 'You offered a rematch');
+    await expectText(page, '.offers', 'Your opponent offers a rematch.');
+    await page.click('.offers button.accept-rematch');
+    for (const [p, color] of [[page, 'white'], [bob, 'black']]) {
+      await p.waitForFunction((old) => /^\/game\//.test(location.pathname) && !location.pathname.endsWith(old), id, WAIT);
+      await expectText(p, '.players', `you play ${color}`);
+    }
+    await expectText(watcher, '.offers', 'Watch the rematch');
+    await bob.close();
+  });
+
+  await step('the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {
+    const bob = await (await newContext()).newPage();
+    for (const [game, params, moves] of [
+      ['go', { size: 5 }, 'cc pass pass'],
+      ['capture-go', { size: 5, target: 1 }, 'ba aa ab'],
+    ]) {
+      const id = await createGame(page, { game, params, opponent: 'invite' });
+      await joinInvite(bob, await page.inputValue('.invite-link'), id);
+      for (const move of moves.split(' ')) await playByHand([page, bob], move);
+      await expectText(page, '.result', 'You won');
+      const state = await (await page.request.get(`${BASE}/api/games/${id}`)).json();
+      if (game === 'go') {
+        // Every empty point is black's: 24 squares, as the score counts them.
+        await page.waitForSelector('svg.board .territory.b', WAIT);
+        const marked = await page.getAttribute('svg.board', 'data-territory');
+        const owned = state.position.territory.join('').split('').filter((c) => c === 'b').length;
+        expect(marked === `${owned},0` && owned === 24, `territory marked ${marked}, the server counts ${owned}`);
+        await expectText(page, '.score', 'Final score: black 25, white 7.5');
+        await shot(page, 'finished-go-territory.png');
+      } else {
+        // The capturing stone and the captured one.
+        await page.waitForSelector('svg.board .win-cell', WAIT);
+        const lit = await page.locator('svg.board .win-cell:not(.ghost)').count();
+        expect(lit === 2 && state.position.highlight.join(' ') === 'ab aa', `lit ${lit}: ${state.position.highlight}`);
+        await shot(page, 'finished-capture-go.png');
+      }
+    }
+    await bob.close();
+  });
+
+  await step('a 19×19 board takes the width it has', page, async () => {
+    await createGame(page, { game: 'go', params: { size: 19 } });
+    const [board, area] = await Promise.all([page.locator('svg.board').boundingBox(), page.locator('.board-area').boundingBox()]);
+    expect(board.width >= 0.95 * area.width, `the board is ${board.width}px wide in a ${area.width}px column`);
+    await page.click('button.resign');
+    await page.click('button.resign');
   });
 
   const phoneView = await (await newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, storageState: await alice.storageState() })).newPage();
@@ -703,6 +805,18 @@ async function tour() {
     const box = await small.locator('svg.board').boundingBox();
     const width = await small.evaluate(() => document.documentElement.scrollWidth);
     expect(width <= 390 && box.width > 300, `the page is ${width}px and the board ${box.width}px wide in a 390px window`);
+    // Hexagons at least 36 px apart, a finger's width; the board pans, and zooms further.
+    const centre = async (name) => {
+      const b = await small.locator(`svg.board .hit[data-name="${name}"][data-ghost="0"]`).boundingBox();
+      return b.x + b.width / 2;
+    };
+    const step = (await centre('ba')) - (await centre('aa'));
+    expect(step >= 36, `hex cells are ${step.toFixed(1)} px apart on a phone`);
+    await small.click('.zoom button[aria-label="Zoom in"]');
+    const zoomed = await small.locator('svg.board').boundingBox();
+    const still = await small.evaluate(() => document.documentElement.scrollWidth);
+    expect(zoomed.width > box.width * 1.2 && still <= 390, `zoomed to ${zoomed.width}px, the page ${still}px wide`);
+    await small.click('.zoom button[aria-label="Zoom out"]');
     const before = await plies(small);
     const cell = small.locator('svg.board .hit.legal[data-ghost="0"]').nth(10);
     await cell.tap();

@@ -299,16 +299,37 @@ impl Client {
     pub async fn watch(&self, id: &str) -> (Socket, Value) {
         let request = self.ws_request(id);
         let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        let mut socket = Socket(stream);
+        let mut socket = Socket::new(stream);
         let state = socket.state().await;
         (socket, state)
     }
 }
 
 /// A WebSocket of a game.
-pub struct Socket(WebSocketStream<MaybeTlsStream<TcpStream>>);
+pub struct Socket(
+    WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Chat messages that came while other messages were awaited.
+    std::collections::VecDeque<Value>,
+);
 
 impl Socket {
+    pub fn new(stream: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Socket {
+        Socket(stream, Default::default())
+    }
+
+    /// The next chat message (`{"type":"chat","room","lines"}`), kept or awaited.
+    pub async fn chat(&mut self) -> Value {
+        if let Some(message) = self.1.pop_front() {
+            return message;
+        }
+        loop {
+            let message = self.message().await;
+            if message["type"] == "chat" {
+                return message;
+            }
+        }
+    }
+
     pub async fn send(&mut self, message: Value) {
         self.0
             .send(Message::Text(message.to_string().into()))
@@ -316,9 +337,20 @@ impl Socket {
             .unwrap();
     }
 
-    /// The next text message (panics after [`WAIT`] without one; the server's pings do not
-    /// count).
+    /// The next text message but chat (kept for [`Socket::chat`]); panics after [`WAIT`]
+    /// without one (the server's pings do not count).
     pub async fn next(&mut self) -> Value {
+        loop {
+            let message = self.message().await;
+            if message["type"] != "chat" {
+                return message;
+            }
+            self.1.push_back(message);
+        }
+    }
+
+    /// The next text message.
+    async fn message(&mut self) -> Value {
         let text = tokio::time::timeout(WAIT, async {
             loop {
                 let message = self.0.next().await.expect("the socket is open").unwrap();
@@ -418,7 +450,7 @@ impl Bot {
             .headers_mut()
             .insert("Authorization", format!("Bearer {token}").parse().unwrap());
         match tokio_tungstenite::connect_async(request).await {
-            Ok((stream, _)) => Ok(Bot(Socket(stream))),
+            Ok((stream, _)) => Ok(Bot(Socket::new(stream))),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
                 Err(response.status().as_u16())
             }

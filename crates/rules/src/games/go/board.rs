@@ -185,6 +185,8 @@ pub(crate) struct Placed {
     /// exactly one stone and stands alone with that point as its only liberty. Else
     /// `NO_POINT`.
     pub(crate) ko: u16,
+    /// Bit `i` is set when the chain on the point's `i`-th neighbour was captured.
+    pub(crate) captured_chains: u8,
 }
 
 /// A Go board with incrementally maintained chains (see the module documentation).
@@ -457,12 +459,14 @@ impl Board {
         let own = &mut self.chains[self.head(point as u16)].libs;
         *own = own.add(liberties);
         let mut captured = 0;
+        let mut captured_chains = 0;
         let mut last = NO_POINT;
         if captures {
-            for r in neighbors {
+            for (i, r) in neighbors.into_iter().enumerate() {
                 let Point { color: c, head, .. } = self.points[r as usize];
                 if c == color ^ 3 && self.chains[head as usize].libs.count() == 0 {
                     captured += self.remove_chain(head as usize);
+                    captured_chains |= 1 << i;
                     last = r;
                 }
             }
@@ -473,7 +477,11 @@ impl Board {
         } else {
             NO_POINT
         };
-        Placed { captured, ko }
+        Placed {
+            captured,
+            ko,
+            captured_chains,
+        }
     }
 
     /// Adds the lone stone `point` to the chain with head `h`.
@@ -595,42 +603,74 @@ impl Board {
         count
     }
 
-    /// The number of empty points in regions that border stones of one colour only, per
-    /// player (territory as the seed defines it).
-    pub(crate) fn territory(&self) -> [u32; 2] {
+    /// Calls `visit` with each region of connected empty points and the colours of the
+    /// stones that border it (`BLACK | WHITE` bits).
+    fn for_each_empty_region(&self, mut visit: impl FnMut(&[u16], u8)) {
         let mut seen = [0u64; SET_WORDS];
-        let mut stack = [0u16; MAX_POINTS];
-        let mut territory = [0, 0];
+        // The region found so far; `region[next..len]` are still to be looked around.
+        let mut region = [0u16; MAX_POINTS];
         for &start in self.empty_points() {
             let start = start as usize;
             if seen[start / 64] & (1 << (start % 64)) != 0 {
                 continue;
             }
             seen[start / 64] |= 1 << (start % 64);
-            stack[0] = start as u16;
-            let (mut top, mut size, mut borders) = (1, 0, 0u8);
-            while top > 0 {
-                top -= 1;
-                let p = stack[top] as usize;
-                size += 1;
+            region[0] = start as u16;
+            let (mut next, mut len, mut borders) = (0, 1, 0u8);
+            while next < len {
+                let p = region[next] as usize;
+                next += 1;
                 for r in self.neighbors(p) {
                     let r = r as usize;
                     match self.points[r].color {
                         EMPTY if seen[r / 64] & (1 << (r % 64)) == 0 => {
                             seen[r / 64] |= 1 << (r % 64);
-                            stack[top] = r as u16;
-                            top += 1;
+                            region[len] = r as u16;
+                            len += 1;
                         }
                         c @ (BLACK | WHITE) => borders |= c,
                         _ => {}
                     }
                 }
             }
-            if borders == BLACK || borders == WHITE {
-                territory[borders as usize - 1] += size;
-            }
+            visit(&region[..len], borders);
         }
+    }
+
+    /// The number of empty points in regions that border stones of one colour only, per
+    /// player (territory as the seed defines it).
+    pub(crate) fn territory(&self) -> [u32; 2] {
+        let mut territory = [0, 0];
+        self.for_each_empty_region(|region, borders| {
+            if borders == BLACK || borders == WHITE {
+                territory[borders as usize - 1] += region.len() as u32;
+            }
+        });
         territory
+    }
+
+    /// Who owns each point as [`Board::territory`] counts it: the colour that alone borders
+    /// its empty region; `None` for stones and neutral points.
+    pub(crate) fn territory_owners(&self) -> Vec<Option<Color>> {
+        let mut owners = vec![None; self.len()];
+        self.for_each_empty_region(|region, borders| {
+            if borders == BLACK || borders == WHITE {
+                for &p in region {
+                    owners[p as usize] = Some(player(borders));
+                }
+            }
+        });
+        owners
+    }
+
+    /// The points of the chains that the placement on `point` captured, given its
+    /// [`Placed::captured_chains`]. Right after the capture only: a removed chain's points
+    /// keep their circular list until stones are placed on them again.
+    pub(crate) fn captured_points(&self, point: usize, captured_chains: u8) -> Vec<usize> {
+        (self.neighbors(point).into_iter().enumerate())
+            .filter(|(i, _)| captured_chains & (1 << i) != 0)
+            .flat_map(|(_, r)| self.chain_points(r as usize))
+            .collect()
     }
 
     /// Recomputes every incremental field from the stones alone and reports the first

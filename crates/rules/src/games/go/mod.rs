@@ -76,6 +76,9 @@ pub struct Go {
     /// Under simple ko, the point where the player to move may not play (see [`Go::ko_point`]).
     ko_point: u16,
     captures: [u32; 2],
+    /// The last placement and the chains it captured ([`board::Placed::captured_chains`]),
+    /// to show the capture that won a game of `capture-go`.
+    last_placement: (u16, u8),
     outcome: Option<Outcome>,
     /// Under superko, the key of every position of the game so far.
     seen: KeySet,
@@ -115,6 +118,7 @@ impl Go {
             passes: 0,
             ko_point: NO_POINT,
             captures: [0, 0],
+            last_placement: (NO_POINT, 0),
             outcome: None,
             seen: KeySet::default(),
         };
@@ -272,6 +276,7 @@ impl Go {
         let mover = self.to_move;
         let placed = self.board.place(p, code(mover));
         self.captures[mover.index()] += placed.captured;
+        self.last_placement = (p as u16, placed.captured_chains);
         self.ko_point = match self.rules.ko() {
             Some(KoRule::Simple) => placed.ko,
             _ => NO_POINT,
@@ -550,6 +555,28 @@ impl Position for Go {
             Rules::Go(config) => Some(config.scoring.score(&self.board, config.komi)),
             Rules::CaptureGo(_) => None,
         }
+    }
+
+    fn territory(&self) -> Option<Vec<Option<Color>>> {
+        match &*self.rules {
+            Rules::Go(config) if config.scoring.counts_territory() => {
+                Some(self.board.territory_owners())
+            }
+            Rules::Go(_) | Rules::CaptureGo(_) => None,
+        }
+    }
+
+    /// The stone that reached `capture-go`'s target and the stones it took.
+    fn highlight(&self) -> Vec<Cell> {
+        if self.outcome.map(|o| o.reason) != Some(Reason::CaptureTarget) {
+            return Vec::new();
+        }
+        let (point, chains) = self.last_placement;
+        let captured = self.board.captured_points(point as usize, chains);
+        std::iter::once(point as usize)
+            .chain(captured)
+            .map(|p| Cell(p as u16))
+            .collect()
     }
 
     /// Uniform among the placements that are legal and do not fill an own single-point eye

@@ -22,6 +22,11 @@ impl Scoring {
         }
     }
 
+    /// Whether empty regions count (area and territory scoring, not stone scoring).
+    pub(crate) fn counts_territory(self) -> bool {
+        self != Scoring::Stone
+    }
+
     /// Each player's score on `board`, `komi` added to white's.
     pub(crate) fn score(self, board: &Board, komi: f64) -> [f64; 2] {
         let stones = board.stone_counts();

@@ -1,0 +1,194 @@
+//! Each game's chat: a room for its players and a separate one for its spectators, as on
+//! lichess. Lines are stored with the game, carried live over the game's WebSocket, and
+//! passed between the nodes of a cluster.
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::Quota;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::ApiError;
+use crate::game::Game;
+use crate::ids::{new_id, now_ms};
+use crate::storage::{ChatRow, SessionRow, Write};
+
+use super::{Hub, LiveGame};
+
+/// Longest line, in characters.
+pub const MAX_CHAT_CHARS: usize = 280;
+/// Lines a room shows on arrival: the latest.
+const CHAT_HISTORY: u32 = 100;
+/// A person says up to 5 lines at once, then one every 2 seconds.
+const CHAT_BURST: u32 = 5;
+const CHAT_PERIOD: Duration = Duration::from_secs(2);
+
+/// The rate of chat lines per session.
+pub fn quota() -> Quota {
+    Quota::with_period(CHAT_PERIOD)
+        .expect("a period above zero")
+        .allow_burst(NonZeroU32::new(CHAT_BURST).expect("a burst above zero"))
+}
+
+/// Who reads and writes a room.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Room {
+    Players,
+    Spectators,
+}
+
+impl Room {
+    pub fn name(self) -> &'static str {
+        match self {
+            Room::Players => "players",
+            Room::Spectators => "spectators",
+        }
+    }
+
+    /// The room of `viewer` (a session id) in `game`: its players', or everyone else's.
+    pub fn of(game: &Game, viewer: Option<&str>) -> Room {
+        match viewer.and_then(|v| game.color_of(v)) {
+            Some(_) => Room::Players,
+            None => Room::Spectators,
+        }
+    }
+}
+
+/// One line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ChatLine {
+    pub id: String,
+    pub room: Room,
+    /// The author's name.
+    pub author: String,
+    pub text: String,
+    /// Milliseconds since the Unix epoch.
+    pub at: i64,
+}
+
+impl ChatLine {
+    fn from_row(row: ChatRow) -> Option<ChatLine> {
+        let room = [Room::Players, Room::Spectators]
+            .into_iter()
+            .find(|r| r.name() == row.room)?;
+        Some(ChatLine {
+            id: row.id,
+            room,
+            author: row.author,
+            text: row.body,
+            at: row.at,
+        })
+    }
+}
+
+/// A line as typed, checked: trimmed, not empty, at most [`MAX_CHAT_CHARS`] characters,
+/// without control characters.
+fn checked(text: &str) -> Result<&str, ApiError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::BadRequest("a chat line has some text".into()));
+    }
+    if text.chars().count() > MAX_CHAT_CHARS {
+        return Err(ApiError::BadRequest(format!(
+            "a chat line has at most {MAX_CHAT_CHARS} characters"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(
+            "a chat line is one line of text, without control characters".into(),
+        ));
+    }
+    Ok(text)
+}
+
+impl Hub {
+    /// Whether this server has chat (`Limits::chat`).
+    pub fn chat_on(&self) -> bool {
+        self.limits.chat
+    }
+
+    /// The room `viewer` (a session id) reads in game `live`, and its latest lines.
+    pub async fn chat_history(
+        &self,
+        live: &LiveGame,
+        viewer: Option<&str>,
+    ) -> Result<(Room, Vec<ChatLine>), ApiError> {
+        let room = Room::of(&*live.game.lock().await, viewer);
+        let rows = (self.storage)
+            .chat(&live.id, room.name(), CHAT_HISTORY)
+            .await?;
+        Ok((
+            room,
+            rows.into_iter().filter_map(ChatLine::from_row).collect(),
+        ))
+    }
+
+    /// `session` says `text` in its room of game `live`: stored, then passed to everyone
+    /// who reads the room, here and on the other nodes.
+    pub async fn say(
+        &self,
+        live: &LiveGame,
+        session: &SessionRow,
+        text: &str,
+    ) -> Result<(), ApiError> {
+        if !self.chat_on() {
+            return Err(ApiError::Conflict(
+                "chat is turned off on this server".into(),
+            ));
+        }
+        let text = checked(text)?;
+        if self.chat_lines.check_key(&session.id).is_err() {
+            return Err(ApiError::RateLimited);
+        }
+        let room = Room::of(&*live.game.lock().await, Some(&session.id));
+        let line = ChatLine {
+            id: new_id(),
+            room,
+            author: session.name.clone(),
+            text: text.to_string(),
+            at: now_ms(),
+        };
+        let row = ChatRow {
+            id: line.id.clone(),
+            game_id: live.id.clone(),
+            room: room.name().to_string(),
+            author: line.author.clone(),
+            body: line.text.clone(),
+            at: line.at,
+        };
+        self.storage.commit(vec![Write::Chat(row)]).await?;
+        let _ = live.chat.send(line.clone());
+        if let Some(cluster) = &self.cluster {
+            let from = cluster.node.clone();
+            let game = live.id.clone();
+            cluster
+                .publish(&crate::cluster::Event::Chat { from, game, line })
+                .await;
+        }
+        Ok(())
+    }
+
+    /// A line another node's player said in game `game`: passed to its followers here.
+    pub(super) fn heard(&self, game: &str, line: ChatLine) {
+        if let Some(live) = self.held(game) {
+            let _ = live.chat.send(line);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_trimmed_bounded_and_single() {
+        assert_eq!(checked("  gg  ").unwrap(), "gg");
+        assert!(checked("   ").is_err());
+        assert!(checked(&"é".repeat(MAX_CHAT_CHARS)).is_ok());
+        assert!(checked(&"é".repeat(MAX_CHAT_CHARS + 1)).is_err());
+        assert!(checked("one\ntwo").is_err());
+        assert!(checked("bell\u{7}").is_err());
+    }
+}
