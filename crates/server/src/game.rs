@@ -1113,6 +1113,41 @@ mod tests {
     }
 
     #[test]
+    fn a_takeback_asked_and_accepted_goes_back_before_the_askers_turn() {
+        let now = Instant::now();
+        let mut game = live_game(now);
+        let takeback = |game: &Game, who| {
+            game.prepare_takeback(Actor::Session(who), &[], now, 3)
+                .map_err(|e| ApiError::from(e).code())
+        };
+        assert_eq!(takeback(&game, ALICE).unwrap_err(), "conflict");
+        for (who, mv) in [(ALICE, "cc"), (BOB, "dd"), (ALICE, "bb")] {
+            play(&mut game, Actor::Session(who), mv).unwrap();
+        }
+        // Bob asks: his turn (dd) and Alice's reply (bb) go once Alice agrees.
+        game.apply(takeback(&game, BOB).unwrap());
+        assert_eq!(game.takeback_offer, Some(Color::White));
+        assert_eq!(game.moves.len(), 3);
+        let accepted = takeback(&game, ALICE).unwrap();
+        assert!(matches!(
+            accepted.writes[..],
+            [Write::Takeback {
+                plies: 3,
+                keep: 1,
+                ..
+            }]
+        ));
+        game.apply(accepted);
+        assert_eq!(game.moves.len(), 1);
+        assert_eq!(game.position.turn(), Some(Color::White));
+        assert_eq!(game.takeback_offer, None);
+        assert_eq!(game.state(None, now).position.moves, ["cc"]);
+        // Rated games have none.
+        game.rated = true;
+        assert_eq!(takeback(&game, ALICE).unwrap_err(), "conflict");
+    }
+
+    #[test]
     fn resigning_and_restoring_from_stored_moves() {
         let now = Instant::now();
         let mut game = live_game(now);

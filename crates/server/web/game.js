@@ -202,7 +202,7 @@ class GamePage {
     // Large boards can be zoomed, and panned when wider than the screen.
     this.zoom = 1;
     this.boardScroll = h('div', { class: 'board-scroll' }, this.board.svg);
-    const zoomButton = (label, aria, factor) => button(label, 'zoom', () => this.setZoom(this.zoom * factor), aria);
+    const zoomButton = (label, aria, factor) => button(label, 'zoom-step', () => this.setZoom(this.zoom * factor), aria);
     const zoom = h('div', { class: 'zoom' }, zoomButton('−', 'Zoom out', 1 / 1.25), zoomButton('+', 'Zoom in', 1.25));
     this.setZoom(1);
     replaceChildren(root, h('section', { class: 'game' },
@@ -231,7 +231,7 @@ class GamePage {
   setZoom(zoom) {
     this.zoom = Math.min(4, Math.max(1, zoom));
     const least = this.geometry.hex ? `${(this.board.unitsWide() * 36).toFixed(0)}px` : '0px';
-    this.board.svg.style.width = `max(${(100 * this.zoom).toFixed(0)}%, ${least})`;
+    this.board.svg.style.width = `calc(max(100%, ${least}) * ${this.zoom.toFixed(3)})`;
     // A large board takes the column's width, as tall as that makes it (the page scrolls).
     const large = Math.max(this.geometry.width, this.geometry.height) >= 15;
     this.board.svg.style.maxHeight = this.zoom > 1 || large ? 'none' : '';

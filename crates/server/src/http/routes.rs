@@ -360,16 +360,19 @@ pub async fn play(
     ))
 }
 
-/// Acts in a live game: `resign`; `draw` offers a draw or accepts the opponent's offer;
+/// Acts in a game: `resign`; `draw` offers a draw or accepts the opponent's offer;
 /// `decline-draw` declines it or withdraws one's own; `abort` ends the game without a
 /// result before both sides have moved; `claim-victory` wins against a registered bot
-/// disconnected for 60 seconds.
+/// disconnected for 60 seconds; `takeback` asks to take back one's last turn or accepts
+/// the opponent's request, `decline-takeback` declines or withdraws; once a game between
+/// two people is over, `rematch` offers a rematch or accepts the opponent's offer, and
+/// `decline-rematch` declines or withdraws.
 #[utoipa::path(post, path = "/api/games/{id}/{action}", tag = "play",
     params(("id" = String, Path),
-        ("action" = Action, Path, description = "resign, draw, decline-draw, abort or claim-victory")),
+        ("action" = Action, Path, description = "resign, draw, decline-draw, abort, claim-victory, takeback, decline-takeback, rematch or decline-rematch")),
     responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody, description = "no such game or action"),
-        (status = 409, body = ErrorBody, description = "game-over, not-started, or conflict: too late to abort, no offer to decline, the opponent has not left")))]
+        (status = 409, body = ErrorBody, description = "game-over, not-started, or conflict: too late to abort, no offer to decline, the opponent has not left, no takebacks in this game or nothing to take back, no rematch here or one has started")))]
 pub async fn act(
     State(state): State<AppState>,
     Player(session): Player,

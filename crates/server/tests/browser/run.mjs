@@ -209,7 +209,10 @@ async function step(name, page, body) {
     console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   } catch (err) {
     failures++;
-    console.log(`FAIL ${name}: ${String(err?.message ?? err).split('\n')[0]}`);
+    // The line of this script that failed, to tell one wait from another.
+    const at = String(err?.stack ?? '').split('\n').filter((l) => l.includes('run.mjs:'))
+      .map((l) => l.replace(/.*run\.mjs:(\d+).*/, '$1')).join(' < ');
+    console.log(`FAIL ${name}: ${String(err?.message ?? err).split('\n')[0]}${at ? ` (run.mjs line ${at})` : ''}`);
     if (page) await page.screenshot({ path: join(OUT, `failure-${name.replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => {});
     throw new StepFailed(name, { cause: err });
   }
@@ -631,18 +634,25 @@ async function tour() {
     const bob = await (await newContext()).newPage();
     const id = await createGame(page, { game: 'go', params: { size: 5 }, opponent: 'invite' });
     await joinInvite(bob, await page.inputValue('.invite-link'), id);
-    await watcher.goto(`${BASE}/game/${id}`);
+    // A spectator without a name reads the spectators' room and is told how to talk.
+    const carol = await (await newContext()).newPage();
+    await carol.goto(`${BASE}/game/${id}`);
+    await expectText(carol, '.chat h2', "Spectators' chat");
+    await carol.fill('#chat-text', 'hello?');
+    await carol.click('.chat-form button[type=submit]');
+    await expectText(carol, '.chat-error', 'Choose a name in the lobby to chat.');
+    await signIn(carol, 'carol');
+    await carol.goto(`${BASE}/game/${id}`);
     // The players' room and the spectators' are apart.
     await expectText(page, '.chat h2', 'Chat with your opponent');
-    await expectText(watcher, '.chat h2', "Spectators' chat");
     await page.fill('#chat-text', 'good luck');
     await page.click('.chat-form button[type=submit]');
-    await expectText(bob, '.chat-log', 'alicegood luck');
-    await watcher.fill('#chat-text', 'hello players');
-    await watcher.click('.chat-form button[type=submit]');
-    await expectText(watcher, '.chat-log', 'hello players');
+    await expectText(bob, '.chat-log', 'alice good luck');
+    await carol.fill('#chat-text', 'hello players');
+    await carol.click('.chat-form button[type=submit]');
+    await expectText(carol, '.chat-log', 'carol hello players');
     expect(!(await bob.textContent('.chat-log')).includes('hello players'), 'a spectator line reached the players');
-    expect(!(await watcher.textContent('.chat-log')).includes('good luck'), 'a player line reached the spectators');
+    expect(!(await carol.textContent('.chat-log')).includes('good luck'), 'a player line reached the spectators');
     // The chat can be turned off, and stays off.
     await bob.uncheck('#toggle-chat');
     expect(await bob.locator('.chat').isHidden(), 'the chat shows while turned off');
@@ -679,8 +689,8 @@ async function tour() {
       await p.waitForFunction((old) => /^\/game\//.test(location.pathname) && !location.pathname.endsWith(old), id, WAIT);
       await expectText(p, '.players', `you play ${color}`);
     }
-    await expectText(watcher, '.offers', 'Watch the rematch');
-    await bob.close();
+    await expectText(carol, '.offers', 'Watch the rematch');
+    await Promise.all([bob.close(), carol.close()]);
   });
 
   await step('the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {
