@@ -115,6 +115,14 @@ async fn two_people_on_two_nodes_and_a_spectator_on_a_third() {
     let (mut alice_ws, _) = alice.watch(&id).await;
     let (mut bob_ws, _) = bob.watch(&id).await;
     let (mut carol_ws, _) = carol.watch(&id).await;
+    // Chat crosses nodes: Alice's line, said on node 0, reaches Bob on node 1.
+    for socket in [&mut alice_ws, &mut bob_ws, &mut carol_ws] {
+        socket.chat().await; // the room's latest lines
+    }
+    alice_ws
+        .send(json!({"type": "chat", "text": "hello from node 0"}))
+        .await;
+    assert_eq!(bob_ws.chat().await["lines"][0]["text"], "hello from node 0");
     for ply in 0..12u64 {
         let (mover, node) = if ply % 2 == 0 { (&alice, 0) } else { (&bob, 1) };
         let before = state(mover, &id).await;
@@ -152,6 +160,26 @@ async fn two_people_on_two_nodes_and_a_spectator_on_a_third() {
     assert_eq!(resigned.status, 200, "{:?}", resigned.body);
     let seen = carol_ws.state_until(|s| s["status"] == "finished").await;
     assert_eq!(seen["result"]["reason"], "resignation");
+    // A rematch offered on node 1 and accepted on node 0 reaches both players' pages.
+    let offered = bob
+        .post(&format!("/api/games/{id}/rematch"), json!({}))
+        .await;
+    assert_eq!(offered.status, 200, "{:?}", offered.body);
+    alice_ws
+        .state_until(|s| s["rematch_offer"] == "white")
+        .await;
+    let accepted = alice
+        .post(&format!("/api/games/{id}/rematch"), json!({}))
+        .await;
+    assert_eq!(accepted.status, 200, "{:?}", accepted.body);
+    let next = accepted.body["rematch"].clone();
+    assert!(next.is_string(), "{:?}", accepted.body);
+    bob_ws.state_until(|s| s["rematch"] == next).await;
+    let rematch = state(&bob, next.as_str().unwrap()).await;
+    assert_eq!(
+        (rematch["status"].as_str(), rematch["you"].as_str()),
+        (Some("live"), Some("black"))
+    );
     let records: Vec<String> = futures_util::future::join_all((0..3).map(|node| {
         let client = Client::anonymous(nodes.base(node));
         let id = id.clone();

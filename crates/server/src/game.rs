@@ -86,6 +86,15 @@ pub enum GameError {
     OpponentPresent(Duration),
 }
 
+/// What a rematch request does: stands as an offer, or (accepting the opponent's) opens the
+/// new game between these seats, the colours swapped.
+#[derive(Debug)]
+pub enum RematchStep {
+    // Boxed: a change is far larger than two seats.
+    Offer(Box<Change>),
+    Open([Option<Seat>; 2]),
+}
+
 /// A move as it reaches a game: as text from a client, read against the game's board, or as
 /// a move from a house bot, which is never written out and read back.
 #[derive(Copy, Clone, Debug)]
@@ -614,19 +623,15 @@ impl Game {
         Ok(colors[0])
     }
 
-    /// `actor` offers a rematch, or accepts the opponent's offer: then the seats of the new
-    /// game (the colours swapped), which the hub opens.
-    pub fn prepare_rematch(
-        &self,
-        actor: Actor,
-        at: i64,
-    ) -> Result<(Change, Option<[Option<Seat>; 2]>), GameError> {
+    /// `actor` offers a rematch, or accepts the opponent's offer.
+    pub fn prepare_rematch(&self, actor: Actor, at: i64) -> Result<RematchStep, GameError> {
         let color = self.rematch_player(actor)?;
         if self.rematch_offer != Some(color.opponent()) {
-            return Ok((self.offering(Offer::Rematch, Some(color), at), None));
+            let offer = self.offering(Offer::Rematch, Some(color), at);
+            return Ok(RematchStep::Offer(Box::new(offer)));
         }
         let [black, white] = self.seats.clone();
-        Ok((Change::at(at), Some([white, black])))
+        Ok(RematchStep::Open([white, black]))
     }
 
     /// Records that this finished game's rematch is game `next` (stored with the new game).

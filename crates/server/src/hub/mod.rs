@@ -386,7 +386,9 @@ impl Hub {
             }
         };
         if live.game.lock().await.status == Status::Finished {
-            lock(&self.live).remove(id);
+            if let Some(held) = lock(&self.live).remove(id) {
+                self.follow_finished(&held);
+            }
         }
         self.announce(&live);
     }

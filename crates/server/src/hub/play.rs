@@ -8,7 +8,7 @@ use toroid_rules::{AnyGame, Color, Position};
 
 use crate::api::{AnalysisView, GameState, MoveAnalysis};
 use crate::error::ApiError;
-use crate::game::{Actor, Game, GameError, MoveInput};
+use crate::game::{Actor, Game, GameError, MoveInput, RematchStep};
 use crate::ids::now_ms;
 use crate::seat::Seat;
 use crate::storage::{MoveRow, Offer, StorageError};
@@ -85,8 +85,8 @@ impl Hub {
             Action::DeclineTakeback => game.prepare_decline(actor, Offer::Takeback, at)?,
             Action::DeclineRematch => game.prepare_decline(actor, Offer::Rematch, at)?,
             Action::Rematch => match game.prepare_rematch(actor, at)? {
-                (change, None) => change,
-                (_, Some(seats)) => {
+                RematchStep::Offer(change) => *change,
+                RematchStep::Open(seats) => {
                     self.open_rematch(live, &mut game, seats, actor).await?;
                     return Ok(game.state(actor.viewer(), Instant::now()));
                 }
