@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use serde_json::{Map, Value};
 use toroid_protocol::record::Record;
 use toroid_protocol::view::{lattice_name, stone_letter, ParamsView, TopologyView};
@@ -71,7 +71,10 @@ pub fn read_move(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Move> {
         let text: String = value.extract()?;
         Move::parse(&text, topology)
             .map_err(|e| value_error(format!("'{text}' is not a move on this board: {e}")))
-    } else if let (false, Ok(action)) = (value.is_instance_of::<PyBool>(), value.extract::<i64>()) {
+    } else if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        let action = value
+            .extract::<i64>()
+            .map_err(|_| value_error(format!("action {value} is not an action on this board")))?;
         move_of_action(topology, action).map_err(value_error)
     } else {
         Err(PyTypeError::new_err(
