@@ -1,0 +1,30 @@
+"""The PettingZoo adapter passes PettingZoo's own API test for every rule set."""
+
+import pytest
+from pettingzoo.test import api_test
+
+import toroid.pettingzoo
+from conftest import RULE_SETS, rule_set_id
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)
+def test_pettingzoo_api_test(rule_set):
+    name, params = rule_set
+    api_test(toroid.pettingzoo.env(name, **params), num_cycles=300)
+
+
+def test_ansi_render_shows_the_board():
+    env = toroid.pettingzoo.env("go", size=5, render_mode="ansi")
+    env.reset()
+    env.step(12)
+    text = env.render()
+    assert text.splitlines()[2] == ". . b . ." and "white to move" in text
+
+
+def test_rewards_go_to_the_winner():
+    env = toroid.pettingzoo.env("go", size=5, komi=0.5)
+    env.reset()
+    for action in [12, 25, 25]:
+        env.step(action)
+    assert all(env.terminations.values())
+    assert env.rewards == {"black_0": 1, "white_0": -1}
