@@ -272,6 +272,12 @@ impl Game {
         Clone::clone(self)
     }
 
+    /// Pickles as its SGF record, which holds the parameters, any setup and every move.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_sgf = py.get_type::<Game>().getattr("from_sgf")?;
+        Ok((from_sgf, (self.to_sgf(),)))
+    }
+
     /// `"black"` or `"white"`, or `None` once the game is over.
     fn to_move(&self) -> Option<&'static str> {
         self.game.turn().map(Color::name)

@@ -1,6 +1,7 @@
 """`toroid.Game`: actions, observations, records, copies, and clear errors."""
 
 import copy
+import pickle
 
 import numpy as np
 import pytest
@@ -107,6 +108,15 @@ def test_clone_is_independent():
     for other in (game.clone(), copy.copy(game), copy.deepcopy(game)):
         other.play("dd")
         assert game.moves() == ["cc"] and other.moves() == ["cc", "dd"]
+
+
+def test_games_pickle_as_their_record():
+    game = toroid.Game("ctor", size=5)
+    for move in ["aa", "bb", "end", "cc"]:
+        game.play(move)
+    again = pickle.loads(pickle.dumps(game))
+    assert again.moves() == game.moves() and again.to_move() == game.to_move()
+    assert (again.observation() == game.observation()).all()
 
 
 def test_params_resolve_defaults():
