@@ -11,7 +11,6 @@ import argparse
 import time
 
 import numpy as np
-
 import toroid
 
 BLACK = 0

@@ -5,7 +5,6 @@ import random
 
 import numpy as np
 import pytest
-
 import toroid
 from conftest import RULE_SETS, rule_set_id
 

@@ -1,7 +1,6 @@
 """`toroid.Bot`: house bots choose legal moves and report their analysis."""
 
 import pytest
-
 import toroid
 
 

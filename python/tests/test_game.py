@@ -5,7 +5,6 @@ import pickle
 
 import numpy as np
 import pytest
-
 import toroid
 
 
@@ -74,8 +73,7 @@ def test_topology_labels_seam_crossings():
     topology = toroid.Game("go", size=5, topology="torus").topology()
     assert (topology["left_right"], topology["top_bottom"]) == ("straight", "straight")
     crossings = {
-        (int(f), int(t)): tuple(s)
-        for (f, t), s in zip(topology["edges"], topology["seams"])
+        (int(f), int(t)): tuple(s) for (f, t), s in zip(topology["edges"], topology["seams"])
     }
     assert crossings[(4, 0)] == (1, 0)  # from column 4 right to column 0
     assert crossings[(0, 20)] == (0, -1)  # from row 0 up to row 4

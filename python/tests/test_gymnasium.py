@@ -2,11 +2,10 @@
 
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
-
 import toroid
 import toroid.gymnasium
 from conftest import RULE_SETS, rule_set_id
+from gymnasium.utils.env_checker import check_env
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)

@@ -1,10 +1,9 @@
 """The PettingZoo adapter passes PettingZoo's own API test for every rule set."""
 
 import pytest
-from pettingzoo.test import api_test
-
 import toroid.pettingzoo
 from conftest import RULE_SETS, rule_set_id
+from pettingzoo.test import api_test
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)

@@ -3,11 +3,8 @@ from the games' winners; masks and observations as the games give them."""
 
 import numpy as np
 import pytest
-
 import toroid
 from conftest import RULE_SETS, rule_set_id
-
-REWARD = {"draw": 0.0}
 
 
 def reward_for(mover, winner):
@@ -82,7 +79,9 @@ def test_an_illegal_action_names_the_environment_and_changes_nothing():
     before = [a.copy() for a in buffers]
     actions = env.sample_actions().copy()
     actions[2] = 12  # occupied since the first step
-    with pytest.raises(toroid.IllegalMove, match=r"environment 2: action 12 \(cc\): the cell is occupied"):
+    with pytest.raises(
+        toroid.IllegalMove, match=r"environment 2: action 12 \(cc\): the cell is occupied"
+    ):
         env.step(actions)
     actions[2] = 27
     with pytest.raises(ValueError, match="environment 2: action 27 is not an action"):

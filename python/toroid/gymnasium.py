@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import PLANES, Bot, Game, IllegalMove, games
+from ._render import RENDER_MODES, check_render_mode, render
 
 
 def env_id(name):
@@ -25,7 +26,9 @@ def env_id(name):
     return f"toroid/{name}-v0"
 
 
-def make(name, opponent="greedy", player="black", render_mode=None, opponent_options=None, **params):
+def make(
+    name, opponent="greedy", player="black", render_mode=None, opponent_options=None, **params
+):
     """A Gymnasium environment of the rule set `name` against the house bot `opponent`, made
     by `gymnasium.make` (with its wrappers; the environment itself is `.unwrapped`)."""
     return gymnasium.make(
@@ -39,15 +42,20 @@ def make(name, opponent="greedy", player="black", render_mode=None, opponent_opt
 
 
 class ToroidEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(
-        self, name, opponent="greedy", player="black", render_mode=None, opponent_options=None, **params
+        self,
+        name,
+        opponent="greedy",
+        player="black",
+        render_mode=None,
+        opponent_options=None,
+        **params,
     ):
         if player not in ("black", "white"):
             raise ValueError(f"player must be 'black' or 'white', not {player!r}")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self._name, self._params = name, params
         self._opponent, self._opponent_options = opponent, dict(opponent_options or {})
         Bot(opponent, **self._opponent_options)  # refuse a bad opponent now, not at reset
@@ -70,7 +78,13 @@ class ToroidEnv(gymnasium.Env):
         try:
             self.game.play(int(action))
         except IllegalMove as refusal:
-            return self._observation(), -1.0, True, False, {**self._info(), "illegal_move": str(refusal)}
+            return (
+                self._observation(),
+                -1.0,
+                True,
+                False,
+                {**self._info(), "illegal_move": str(refusal)},
+            )
         self._let_the_opponent_move()
         winner = self.game.winner()
         reward = 0.0 if winner in (None, "draw") else (1.0 if winner == self.player else -1.0)
@@ -81,10 +95,7 @@ class ToroidEnv(gymnasium.Env):
         return self.game.legal_mask()
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode")
-            return None
-        return str(self.game)
+        return render(self.render_mode, self.game)
 
     def _let_the_opponent_move(self):
         # In CTOR the opponent may move twice in a row.

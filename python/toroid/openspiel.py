@@ -86,7 +86,9 @@ def _register(rule_set):
             return ToroidState(self)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
-            if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            if iig_obs_type is None or (
+                iig_obs_type.public_info and not iig_obs_type.perfect_recall
+            ):
                 return BoardObserver(self.start, params)
             return IIGObserverForPublicInfoGame(iig_obs_type, params)
 

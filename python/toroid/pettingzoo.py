@@ -2,19 +2,20 @@
 
     env = toroid.pettingzoo.env("hex-torus", width=6, height=6, render_mode="ansi")
 
-The agents are "black_0" and "white_0" (PettingZoo's naming, as in its own Go). Each observation is a dict of "observation" (the
-planes of `Game.observation` for that agent) and "action_mask" (int8, ones for the legal
-actions of the agent to move; all zeros for the other agent). The winner gets +1, the loser
+The agents are "black_0" and "white_0" (PettingZoo's naming, as in its own Go). Each
+observation is a dict of "observation" (the planes of `Game.observation` for that agent) and
+"action_mask" (int8, ones for the legal actions of the agent to move; all zeros for the
+other agent). The winner gets +1, the loser
 -1, both 0 for a draw. In CTOR the agent to move may move twice in a row: always follow
 `agent_selection`.
 """
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from . import PLANES, Game
+from ._render import RENDER_MODES, check_render_mode, render
 
 AGENTS = ["black_0", "white_0"]
 COLORS = {"black_0": "black", "white_0": "white"}
@@ -27,12 +28,11 @@ def env(name, render_mode=None, **params):
 
 
 class ToroidAECEnv(AECEnv):
-    metadata = {"render_modes": ["ansi"], "name": "toroid_v0", "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "name": "toroid_v0", "is_parallelizable": False}
 
     def __init__(self, name, render_mode=None, **params):
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self._name, self._params = name, params
         self.game = Game(name, **params)
         self.render_mode = render_mode
@@ -95,10 +95,7 @@ class ToroidAECEnv(AECEnv):
             self.render()
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode")
-            return None
-        return str(self.game)
+        return render(self.render_mode, self.game)
 
     def close(self):
         pass
