@@ -59,8 +59,14 @@ pub fn write_mask(topology: &Topology, legal: &[Move], mask: &mut [bool]) {
 }
 
 /// Writes the observation planes of `game` for `perspective` into `out` (`PLANES × W × H`
-/// values); `legal` are the game's legal moves.
-pub fn write_observation(game: &AnyGame, perspective: Color, legal: &[Move], out: &mut [f32]) {
+/// values); `legal` are the game's legal moves. Generic so that a batch of games can call it
+/// on the rule set's own type, without a dispatch per cell.
+pub fn write_observation<P: Position>(
+    game: &P,
+    perspective: Color,
+    legal: &[Move],
+    out: &mut [f32],
+) {
     let topology = game.topology();
     let cells = topology.len();
     out.fill(0.0);

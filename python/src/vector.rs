@@ -42,11 +42,14 @@ struct EnvOutput<'a> {
 impl Env {
     /// Brings the legal moves and the output rows up to date with the game.
     fn publish(&mut self, out: &mut EnvOutput<'_>) {
-        self.legal.clear();
-        self.game.legal_moves(&mut self.legal);
-        let perspective = default_perspective(&self.game);
-        write_observation(&self.game, perspective, &self.legal, &mut *out.observation);
-        write_mask(self.game.topology(), &self.legal, &mut *out.mask);
+        let Env { game, legal, .. } = self;
+        let perspective = default_perspective(game);
+        toroid_rules::with_game!(&*game, g => {
+            legal.clear();
+            g.legal_moves(legal);
+            write_observation(g, perspective, legal, &mut *out.observation);
+        });
+        write_mask(game.topology(), legal, &mut *out.mask);
         *out.to_move = perspective.index() as i8;
     }
 }
