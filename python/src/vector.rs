@@ -128,25 +128,28 @@ impl VectorEnv {
         Ok(())
     }
 
-    /// Why `action` cannot be played in environment `index`, if it cannot.
-    fn refusal(&self, index: usize, action: i64) -> Option<PyErr> {
+    /// Whether environment `index` can play `action`.
+    fn playable(&self, index: usize, action: i64) -> bool {
+        let env = &self.envs[index];
+        move_of_action(env.game.topology(), action).is_ok_and(|mv| env.legal.contains(&mv))
+    }
+
+    /// Why environment `index` cannot play `action`.
+    fn refusal(&self, index: usize, action: i64) -> PyErr {
         let env = &self.envs[index];
         let topology = env.game.topology();
         let mv = match move_of_action(topology, action) {
             Ok(mv) => mv,
-            Err(why) => return Some(value_error(format!("environment {index}: {why}"))),
+            Err(why) => return value_error(format!("environment {index}: {why}")),
         };
-        if env.legal.contains(&mv) {
-            return None;
-        }
         let reason = match env.game.check(mv) {
             Err(reason) => reason.to_string(),
             Ok(()) => "it is not among the legal moves".to_string(),
         };
-        Some(IllegalMove::new_err(format!(
+        IllegalMove::new_err(format!(
             "environment {index}: action {action} ({}): {reason}",
             mv.notation(topology)
-        )))
+        ))
     }
 
     /// The actions as a contiguous int64 array, refusing anything but integers.
@@ -269,8 +272,14 @@ impl VectorEnv {
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let actions = self.read_actions(actions)?;
         let actions = actions.as_slice()?;
-        if let Some(error) = (actions.iter().enumerate()).find_map(|(i, &a)| self.refusal(i, a)) {
-            return Err(error);
+        let refused = py.detach(|| {
+            (0..actions.len())
+                .into_par_iter()
+                .with_min_len(MIN_ENVS_PER_TASK)
+                .find_first(|&i| !self.playable(i, actions[i]))
+        });
+        if let Some(index) = refused {
+            return Err(self.refusal(index, actions[index]));
         }
         let start = self.start.clone();
         let topology = start.topology();
