@@ -57,7 +57,7 @@ fn param_json(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Value> {
 }
 
 /// A player's name (`"black"`, `"white"`) as a colour.
-pub fn parse_color(name: &str) -> PyResult<Color> {
+fn parse_color(name: &str) -> PyResult<Color> {
     Color::BOTH
         .into_iter()
         .find(|c| c.name() == name)
@@ -65,7 +65,7 @@ pub fn parse_color(name: &str) -> PyResult<Color> {
 }
 
 /// A move given as notation (`"ee"`, `"pass"`, `"end"`) or as an integer action.
-pub fn read_move(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Move> {
+fn read_move(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Move> {
     let topology = game.topology();
     if value.is_instance_of::<PyString>() {
         let text: String = value.extract()?;
@@ -83,40 +83,11 @@ pub fn read_move(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Move> {
     }
 }
 
-/// Plays `mv`, or raises `IllegalMove` saying why and changes nothing.
-pub fn play_move(game: &mut AnyGame, mv: Move) -> PyResult<()> {
-    game.play(mv).map_err(|reason| {
-        IllegalMove::new_err(format!("{}: {reason}", mv.notation(game.topology())))
-    })
-}
-
 /// The legal moves of `game`.
-pub fn legal_moves(game: &AnyGame) -> Vec<Move> {
+fn legal_moves(game: &AnyGame) -> Vec<Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     moves
-}
-
-/// The board as `H × W` cells: 0 empty, 1 black, 2 white.
-pub fn board_array<'py>(py: Python<'py>, game: &AnyGame) -> PyResult<Bound<'py, PyArray2<i8>>> {
-    let topology = game.topology();
-    let cells: Vec<i8> = (topology.cells())
-        .map(|c| game.stone(c).map_or(0, |color| color.index() as i8 + 1))
-        .collect();
-    PyArray1::from_vec(py, cells).reshape([topology.height(), topology.width()])
-}
-
-/// The observation planes of `game` for `perspective` (the player to move when `None`).
-pub fn observation_array<'py>(
-    py: Python<'py>,
-    game: &AnyGame,
-    perspective: Option<Color>,
-) -> PyResult<Bound<'py, PyArray3<f32>>> {
-    let topology = game.topology();
-    let mut planes = vec![0.0; PLANES * topology.len()];
-    let perspective = perspective.unwrap_or_else(|| default_perspective(game));
-    write_observation(game, perspective, &legal_moves(game), &mut planes);
-    PyArray1::from_vec(py, planes).reshape([PLANES, topology.height(), topology.width()])
 }
 
 /// A Python value of a parameter.
@@ -238,7 +209,9 @@ impl Game {
     fn play(&mut self, move_: &Bound<'_, PyAny>) -> PyResult<()> {
         let mv = read_move(&self.game, move_)?;
         let mover = self.game.turn();
-        play_move(&mut self.game, mv)?;
+        self.game.play(mv).map_err(|reason| {
+            IllegalMove::new_err(format!("{}: {reason}", mv.notation(self.game.topology())))
+        })?;
         let mover = mover.expect("a move was played, so the game was on");
         self.record.push_move(mover, mv).map_err(value_error)?;
         // A result read from a record no longer holds once the game goes on.
@@ -320,7 +293,15 @@ impl Game {
 
     /// The board, `H × W` int8: 0 empty, 1 black, 2 white.
     fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
-        board_array(py, &self.game)
+        let topology = self.game.topology();
+        let cells: Vec<i8> = (topology.cells())
+            .map(|c| {
+                self.game
+                    .stone(c)
+                    .map_or(0, |color| color.index() as i8 + 1)
+            })
+            .collect();
+        PyArray1::from_vec(py, cells).reshape([topology.height(), topology.width()])
     }
 
     /// The observation planes `(C, H, W)` float32 for `player` (`"black"`, `"white"`; the
@@ -332,8 +313,19 @@ impl Game {
         py: Python<'py>,
         player: Option<&str>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        let perspective = player.map(parse_color).transpose()?;
-        observation_array(py, &self.game, perspective)
+        let perspective = match player {
+            Some(name) => parse_color(name)?,
+            None => default_perspective(&self.game),
+        };
+        let topology = self.game.topology();
+        let mut planes = vec![0.0; PLANES * topology.len()];
+        write_observation(
+            &self.game,
+            perspective,
+            &legal_moves(&self.game),
+            &mut planes,
+        );
+        PyArray1::from_vec(py, planes).reshape([PLANES, topology.height(), topology.width()])
     }
 
     /// The cell graph for graph networks: `cells` (N, 2) display coordinates `x, y` by
