@@ -10,8 +10,10 @@ use toroid_rules::{AnyGame, Color, Move, Position, Topology};
 /// 1. the opponent's stones;
 /// 2. empty cells;
 /// 3. all ones when the observation is for black (the rule sets are not symmetric);
-/// 4. the cells where the player to move may place a stone (none once the game is over).
-pub const PLANES: usize = 5;
+/// 4. the cells where the player to move may place a stone (none once the game is over);
+/// 5. all ones when the player to move may play `end`: in the middle of a CTOR turn, which
+///    the stones alone do not show.
+pub const PLANES: usize = 6;
 
 /// Actions of a board: one per cell, then `pass`, then `end` (CTOR ends a turn early with it;
 /// it is never legal in the other rule sets, but every rule set keeps the same numbering).
@@ -70,14 +72,10 @@ pub fn write_observation<P: Position>(
     let topology = game.topology();
     let cells = topology.len();
     out.fill(0.0);
-    let mut plane = out.chunks_exact_mut(cells);
-    let (own, theirs, empty, black, placements) = (
-        plane.next().expect("five planes"),
-        plane.next().expect("five planes"),
-        plane.next().expect("five planes"),
-        plane.next().expect("five planes"),
-        plane.next().expect("five planes"),
-    );
+    let mut planes = out.chunks_exact_mut(cells);
+    let mut plane = || planes.next().expect("PLANES planes");
+    let (own, theirs, empty, black, placements, mid_turn) =
+        (plane(), plane(), plane(), plane(), plane(), plane());
     for cell in topology.cells() {
         let target = match game.stone(cell) {
             Some(color) if color == perspective => &mut *own,
@@ -89,7 +87,11 @@ pub fn write_observation<P: Position>(
     if perspective == Color::Black {
         black.fill(1.0);
     }
-    for cell in legal.iter().filter_map(|mv| mv.cell()) {
-        placements[cell.index()] = 1.0;
+    for mv in legal {
+        match mv {
+            Move::Place(cell) => placements[cell.index()] = 1.0,
+            Move::EndTurn => mid_turn.fill(1.0),
+            Move::Pass => {}
+        }
     }
 }

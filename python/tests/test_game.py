@@ -32,8 +32,10 @@ def test_actions_number_cells_then_pass_then_end():
     # end it.
     assert game.to_move() == "white"
     assert "end" in game.legal_moves() and game.legal_mask()[37]
+    assert (game.observation()[5] == 1).all(), "the planes show a turn half played"
     game.play("end")
     assert game.to_move() == "black"
+    assert (game.observation()[5] == 0).all()
 
 
 def test_observation_planes():
@@ -43,7 +45,7 @@ def test_observation_planes():
     game.play("bb")
     obs = game.observation()
     assert obs.shape == (toroid.PLANES, 5, 5) and obs.dtype == np.float32
-    mine, theirs, empty, black, legal = obs
+    mine, theirs, empty, black, legal, mid_turn = obs
     assert game.to_move() == "white"
     assert mine[0, 0] == 1 and mine.sum() == 1
     assert theirs[2, 2] == 1 and theirs[1, 1] == 1 and theirs.sum() == 2
@@ -51,6 +53,7 @@ def test_observation_planes():
     assert black.sum() == 0
     placements = game.legal_mask()[: 5 * 5].reshape(5, 5)
     assert (legal == placements).all()
+    assert mid_turn.sum() == 0
     as_black = game.observation("black")
     assert (as_black[0] == theirs).all() and (as_black[1] == mine).all()
     assert (as_black[3] == 1).all()
