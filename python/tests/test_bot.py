@@ -1,5 +1,8 @@
 """`toroid.Bot`: house bots choose legal moves and report their analysis."""
 
+import threading
+import time
+
 import pytest
 import toroid
 
@@ -63,3 +66,16 @@ def test_a_finished_game_has_no_move_and_plain_levels_no_analysis():
     game.play("pass")
     with pytest.raises(ValueError, match="the game is over"):
         toroid.Bot("random").genmove(game)
+
+
+def test_a_search_lets_other_python_threads_run():
+    game = toroid.Game("go", size=9)
+    search = threading.Thread(target=toroid.Bot("strong", seconds=0.6).genmove, args=(game,))
+    search.start()
+    longest_pause, last = 0.0, time.perf_counter()
+    while search.is_alive():
+        now = time.perf_counter()
+        longest_pause, last = max(longest_pause, now - last), now
+    search.join()
+    # Holding the GIL through the search would stop this loop for the whole 0.6 s.
+    assert longest_pause < 0.3
