@@ -1,15 +1,24 @@
-"""The PettingZoo adapter passes PettingZoo's own API test for every rule set."""
+"""The PettingZoo adapter passes PettingZoo's own API, seed and render tests for every rule
+set."""
 
 import pytest
 import toroid.pettingzoo
 from conftest import RULE_SETS, rule_set_id
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)
 def test_pettingzoo_api_test(rule_set):
     name, params = rule_set
     api_test(toroid.pettingzoo.env(name, **params), num_cycles=300)
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)
+def test_pettingzoo_seed_and_render_tests(rule_set, capsys):
+    name, params = rule_set
+    seed_test(lambda: toroid.pettingzoo.env(name, **params), num_cycles=100)
+    render_test(lambda render_mode=None: toroid.pettingzoo.env(name, render_mode, **params))
+    assert "to move" in capsys.readouterr().out  # "human" printed the board
 
 
 def test_ansi_render_shows_the_board():

@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import PLANES, Bot, Game, IllegalMove, games
-from ._render import RENDER_MODES, check_render_mode, render
+from ._render import RENDER_MODES, after_move, check_render_mode, render
 
 
 def env_id(name):
@@ -72,6 +72,7 @@ class ToroidEnv(gymnasium.Env):
         self._bot = Bot(self._opponent, seed=bot_seed, **self._opponent_options)
         self.game = Game(self._name, **self._params)
         self._let_the_opponent_move()
+        after_move(self.render_mode, self.game)
         return self._observation(), self._info()
 
     def step(self, action):
@@ -86,6 +87,7 @@ class ToroidEnv(gymnasium.Env):
                 {**self._info(), "illegal_move": str(refusal)},
             )
         self._let_the_opponent_move()
+        after_move(self.render_mode, self.game)
         winner = self.game.winner()
         reward = 0.0 if winner in (None, "draw") else (1.0 if winner == self.player else -1.0)
         return self._observation(), reward, self.game.is_over(), False, self._info()

@@ -15,7 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from . import PLANES, Game
-from ._render import RENDER_MODES, check_render_mode, render
+from ._render import RENDER_MODES, after_move, check_render_mode, render
 
 AGENTS = ["black_0", "white_0"]
 COLORS = {"black_0": "black", "white_0": "white"}
@@ -91,8 +91,7 @@ class ToroidAECEnv(AECEnv):
             self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
         else:
             self.agent_selection = AGENT_OF[self.game.to_move()]
-        if self.render_mode is not None:
-            self.render()
+        after_move(self.render_mode, self.game)
 
     def render(self):
         return render(self.render_mode, self.game)
