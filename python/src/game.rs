@@ -205,9 +205,8 @@ impl Game {
     /// Plays a move (notation or integer action) for the player to move. Raises
     /// `IllegalMove` with the reason when the rules refuse it, `ValueError` when it is no
     /// move on this board; either way the game does not change.
-    #[pyo3(signature = (move_))]
-    fn play(&mut self, move_: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mv = read_move(&self.game, move_)?;
+    fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mv = read_move(&self.game, r#move)?;
         let mover = self.game.turn();
         self.game.play(mv).map_err(|reason| {
             IllegalMove::new_err(format!("{}: {reason}", mv.notation(self.game.topology())))
@@ -220,8 +219,8 @@ impl Game {
     }
 
     /// The integer action of a move in notation.
-    fn move_to_action(&self, notation: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let mv = read_move(&self.game, notation)?;
+    fn move_to_action(&self, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mv = read_move(&self.game, r#move)?;
         Ok(action_of_move(self.game.topology(), mv))
     }
 
