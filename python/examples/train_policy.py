@@ -1,8 +1,8 @@
 """Learns a small policy for 7×7 Go against the random player, with REINFORCE on
 `toroid.VectorEnv`: a softmax over legal moves of one linear layer on the observation planes,
 in plain numpy. It plays black (komi 0.5) in every environment at once; the opponent's moves
-are `sample_actions()`. Prints the policy's win rate as it learns: in under a minute on one
-laptop core it goes from about 0.6 to 0.9.
+are `sample_actions()`. Prints the policy's win rate as it learns: in about half a minute
+on one core of the project's VM it goes from about 0.6 to 0.9.
 
     python python/examples/train_policy.py
 """
