@@ -2,9 +2,11 @@
 set."""
 
 import pytest
+import toroid
 import toroid.pettingzoo
 from conftest import RULE_SETS, rule_set_id
 from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)
@@ -36,3 +38,17 @@ def test_rewards_go_to_the_winner():
         env.step(action)
     assert all(env.terminations.values())
     assert env.rewards == {"black_0": 1, "white_0": -1}
+
+
+def test_an_illegal_action_raises_or_loses_under_the_wrapper():
+    env = toroid.pettingzoo.env("go", size=5)
+    env.reset()
+    env.step(12)
+    with pytest.raises(toroid.IllegalMove, match="occupied"):
+        env.step(12)
+    assert env.agent_selection == "white_0" and not any(env.terminations.values())
+    wrapped = TerminateIllegalWrapper(toroid.pettingzoo.env("go", size=5), illegal_reward=-1)
+    wrapped.reset()
+    wrapped.step(12)
+    wrapped.step(12)
+    assert all(wrapped.terminations.values()) and wrapped.rewards["white_0"] == -1
