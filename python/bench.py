@@ -25,6 +25,7 @@ import jax.numpy as jnp  # noqa: E402
 import pgx  # noqa: E402
 import pgx.experimental  # noqa: E402
 import pyspiel  # noqa: E402
+
 import toroid  # noqa: E402
 
 

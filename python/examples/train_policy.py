@@ -11,6 +11,7 @@ import argparse
 import time
 
 import numpy as np
+
 import toroid
 
 BLACK = 0

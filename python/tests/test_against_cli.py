@@ -5,8 +5,9 @@ import random
 
 import numpy as np
 import pytest
-import toroid
 from conftest import RULE_SETS, rule_set_id
+
+import toroid
 
 LETTER = {0: ".", 1: "b", 2: "w"}
 

@@ -5,6 +5,7 @@ import pickle
 
 import numpy as np
 import pytest
+
 import toroid
 
 

@@ -2,10 +2,11 @@
 
 import numpy as np
 import pytest
-import toroid
-import toroid.gymnasium
 from conftest import RULE_SETS, rule_set_id
 from gymnasium.utils.env_checker import check_env
+
+import toroid
+import toroid.gymnasium
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)

@@ -4,10 +4,11 @@ game, and OpenSpiel's MCTS bot plays a full game of toroid_hex_torus."""
 import numpy as np
 import pyspiel
 import pytest
-import toroid
-import toroid.openspiel
 from conftest import RULE_SETS, rule_set_id
 from open_spiel.python.algorithms import mcts
+
+import toroid
+import toroid.openspiel
 
 toroid.openspiel.register()
 

@@ -2,11 +2,12 @@
 set."""
 
 import pytest
-import toroid
-import toroid.pettingzoo
 from conftest import RULE_SETS, rule_set_id
 from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+import toroid
+import toroid.pettingzoo
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)

@@ -6,6 +6,7 @@ import inspect
 import pathlib
 
 import pytest
+
 import toroid
 import toroid._toroid as module
 

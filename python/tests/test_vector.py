@@ -3,8 +3,9 @@ from the games' winners; masks and observations as the games give them."""
 
 import numpy as np
 import pytest
-import toroid
 from conftest import RULE_SETS, rule_set_id
+
+import toroid
 
 
 def reward_for(mover, winner):
