@@ -1,0 +1,97 @@
+//! How positions and moves become numbers for learning code: integer actions, the legal-move
+//! mask and the observation planes. `Game` and `VectorEnv` both write through these
+//! functions, so one position always gives the same arrays (docs/python.md describes them).
+
+use toroid_rules::{AnyGame, Color, Move, Position, Topology};
+
+/// Observation planes, each `H × W` in the cell order of the board (row by row; hex boards
+/// in their odd-r layout):
+/// 0. the stones of the player the observation is for;
+/// 1. the opponent's stones;
+/// 2. empty cells;
+/// 3. all ones when the observation is for black (the rule sets are not symmetric);
+/// 4. the cells where the player to move may place a stone (none once the game is over);
+/// 5. all ones when the player to move may play `end`: in the middle of a CTOR turn, which
+///    the stones alone do not show.
+pub const PLANES: usize = 6;
+
+/// Actions of a board: one per cell, then `pass`, then `end` (CTOR ends a turn early with it;
+/// it is never legal in the other rule sets, but every rule set keeps the same numbering).
+pub fn action_count(topology: &Topology) -> usize {
+    topology.len() + 2
+}
+
+/// The action of a move: its cell index, `W*H` for `pass`, `W*H + 1` for `end`.
+pub fn action_of_move(topology: &Topology, mv: Move) -> usize {
+    match mv {
+        Move::Place(cell) => cell.index(),
+        Move::Pass => topology.len(),
+        Move::EndTurn => topology.len() + 1,
+    }
+}
+
+/// The move of an action, or why the number is not an action on this board.
+pub fn move_of_action(topology: &Topology, action: i64) -> Result<Move, String> {
+    let cells = topology.len() as i64;
+    match action {
+        a if (0..cells).contains(&a) => Ok(Move::Place(toroid_rules::Cell(a as u16))),
+        a if a == cells => Ok(Move::Pass),
+        a if a == cells + 1 => Ok(Move::EndTurn),
+        a => Err(format!(
+            "action {a} is not an action on this board: 0..{} are cells, {cells} is pass, {} is end",
+            cells - 1,
+            cells + 1
+        )),
+    }
+}
+
+/// The player an observation is for when the caller names none: the player to move, or
+/// black once the game is over.
+pub fn default_perspective(game: &AnyGame) -> Color {
+    game.turn().unwrap_or(Color::Black)
+}
+
+/// Writes the legal-move mask of `legal` (the game's legal moves) into `mask`, one entry per
+/// action.
+pub fn write_mask(topology: &Topology, legal: &[Move], mask: &mut [bool]) {
+    mask.fill(false);
+    for &mv in legal {
+        mask[action_of_move(topology, mv)] = true;
+    }
+}
+
+/// Writes the observation planes of `game` for `perspective` into `out` (`PLANES × W × H`
+/// values); `legal` are the game's legal moves. Generic so that a batch of games can call it
+/// on the rule set's own type, without a dispatch per cell.
+pub fn write_observation<P: Position>(
+    game: &P,
+    perspective: Color,
+    legal: &[Move],
+    out: &mut [f32],
+) {
+    let topology = game.topology();
+    let cells = topology.len();
+    out.fill(0.0);
+    let mut planes = out.chunks_exact_mut(cells);
+    let mut plane = || planes.next().expect("PLANES planes");
+    let (own, theirs, empty, black, placements, mid_turn) =
+        (plane(), plane(), plane(), plane(), plane(), plane());
+    for cell in topology.cells() {
+        let target = match game.stone(cell) {
+            Some(color) if color == perspective => &mut *own,
+            Some(_) => &mut *theirs,
+            None => &mut *empty,
+        };
+        target[cell.index()] = 1.0;
+    }
+    if perspective == Color::Black {
+        black.fill(1.0);
+    }
+    for mv in legal {
+        match mv {
+            Move::Place(cell) => placements[cell.index()] = 1.0,
+            Move::EndTurn => mid_turn.fill(1.0),
+            Move::Pass => {}
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! `toroid.VectorEnv`: many games of one rule set stepped together in Rust, across threads
+//! and without the GIL, writing into numpy arrays that it allocates once.
+
+use numpy::{
+    PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use toroid_rules::{AnyGame, Move, Position};
+
+use crate::encoding::{
+    action_count, action_of_move, default_perspective, move_of_action, write_mask,
+    write_observation, PLANES,
+};
+use crate::game::new_game;
+use crate::{value_error, IllegalMove};
+
+/// Environments handed to one thread at a time: enough to pay for the hand-over.
+const MIN_ENVS_PER_TASK: usize = 16;
+
+/// One environment: its game, its legal moves, and the random source of its sampled actions.
+struct Env {
+    game: AnyGame,
+    legal: Vec<Move>,
+    rng: Xoshiro256PlusPlus,
+}
+
+/// The rows of the output arrays that belong to one environment.
+struct EnvOutput<'a> {
+    observation: &'a mut [f32],
+    mask: &'a mut [bool],
+    to_move: &'a mut i8,
+    reward: &'a mut f32,
+    done: &'a mut bool,
+}
+
+impl Env {
+    /// Brings the legal moves and the output rows up to date with the game.
+    fn publish(&mut self, out: &mut EnvOutput<'_>) {
+        let Env { game, legal, .. } = self;
+        let perspective = default_perspective(game);
+        toroid_rules::with_game!(&*game, g => {
+            legal.clear();
+            g.legal_moves(legal);
+            write_observation(g, perspective, legal, &mut *out.observation);
+        });
+        write_mask(game.topology(), legal, &mut *out.mask);
+        *out.to_move = perspective.index() as i8;
+    }
+}
+
+fn env_rng(seed: u64, index: usize) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_add(index as u64))
+}
+
+/// A batch of games of one rule set. `reset()` and `step(actions)` return arrays that the
+/// environment reuses: each call overwrites what the last one returned (copy what you keep).
+/// Actions are integers as in `Game` (cell index, `W*H` pass, `W*H + 1` end). A finished
+/// game starts again at once: its `done` flag is set and its row already shows the new game.
+#[pyclass(module = "toroid._toroid", name = "VectorEnv")]
+pub struct VectorEnv {
+    start: AnyGame,
+    envs: Vec<Env>,
+    /// `(N, PLANES, H, W)` float32, for the player to move in each game.
+    observations: Py<PyArray4<f32>>,
+    /// `(N, A)` bool, true where an action is legal.
+    masks: Py<PyArray2<bool>>,
+    /// `(N,)` float32: +1 when the step's mover won, -1 when it lost, 0 otherwise.
+    rewards: Py<PyArray1<f32>>,
+    /// `(N,)` bool: the step ended the game.
+    dones: Py<PyArray1<bool>>,
+    /// `(N,)` int8: who moves next, 0 black, 1 white (CTOR players move twice in a row).
+    to_move: Py<PyArray1<i8>>,
+    /// `(N,)` int64: the last `sample_actions()`.
+    sampled: Py<PyArray1<i64>>,
+}
+
+impl VectorEnv {
+    fn observation_len(&self) -> usize {
+        PLANES * self.start.topology().len()
+    }
+
+    /// Runs `work` on every environment (with its index) and its output rows, across
+    /// threads, without the GIL.
+    fn for_each_env(
+        &mut self,
+        py: Python<'_>,
+        work: impl Fn(usize, &mut Env, EnvOutput<'_>) + Sync,
+    ) -> PyResult<()> {
+        let observation_len = self.observation_len();
+        let action_len = action_count(self.start.topology());
+        let mut observations = self.observations.bind(py).try_readwrite()?;
+        let mut masks = self.masks.bind(py).try_readwrite()?;
+        let mut rewards = self.rewards.bind(py).try_readwrite()?;
+        let mut dones = self.dones.bind(py).try_readwrite()?;
+        let mut to_move = self.to_move.bind(py).try_readwrite()?;
+        let observations = observations.as_slice_mut()?;
+        let masks = masks.as_slice_mut()?;
+        let rewards = rewards.as_slice_mut()?;
+        let dones = dones.as_slice_mut()?;
+        let to_move = to_move.as_slice_mut()?;
+        let envs = &mut self.envs;
+        py.detach(|| {
+            let outputs = (observations.par_chunks_mut(observation_len))
+                .zip(masks.par_chunks_mut(action_len))
+                .zip(to_move.par_iter_mut())
+                .zip(rewards.par_iter_mut())
+                .zip(dones.par_iter_mut())
+                .map(
+                    |((((observation, mask), to_move), reward), done)| EnvOutput {
+                        observation,
+                        mask,
+                        to_move,
+                        reward,
+                        done,
+                    },
+                );
+            (envs.par_iter_mut().enumerate())
+                .zip(outputs)
+                .with_min_len(MIN_ENVS_PER_TASK)
+                .for_each(|((i, env), out)| work(i, env, out));
+        });
+        Ok(())
+    }
+
+    /// Whether environment `index` can play `action`.
+    fn playable(&self, index: usize, action: i64) -> bool {
+        let env = &self.envs[index];
+        move_of_action(env.game.topology(), action).is_ok_and(|mv| env.legal.contains(&mv))
+    }
+
+    /// Why environment `index` cannot play `action`.
+    fn refusal(&self, index: usize, action: i64) -> PyErr {
+        let env = &self.envs[index];
+        let topology = env.game.topology();
+        let mv = match move_of_action(topology, action) {
+            Ok(mv) => mv,
+            Err(why) => return value_error(format!("environment {index}: {why}")),
+        };
+        let reason = match env.game.check(mv) {
+            Err(reason) => reason.to_string(),
+            Ok(()) => "it is not among the legal moves".to_string(),
+        };
+        IllegalMove::new_err(format!(
+            "environment {index}: action {action} ({}): {reason}",
+            mv.notation(topology)
+        ))
+    }
+
+    /// The actions as a contiguous int64 array, refusing anything but integers.
+    fn read_actions<'py>(
+        &self,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<PyReadonlyArray1<'py, i64>> {
+        let numpy = actions.py().import("numpy")?;
+        let array = numpy.call_method1("asarray", (actions,))?;
+        let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+        if !matches!(kind.as_str(), "i" | "u") {
+            return Err(PyTypeError::new_err(format!(
+                "actions must be integers, not an array of dtype kind '{kind}'"
+            )));
+        }
+        let array = numpy.call_method1("ascontiguousarray", (array, "int64"))?;
+        let array: PyReadonlyArray1<'py, i64> = array.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "actions must be a one-dimensional array of {} integers",
+                self.envs.len()
+            ))
+        })?;
+        if array.len() != self.envs.len() {
+            return Err(value_error(format!(
+                "{} actions for {} environments",
+                array.len(),
+                self.envs.len()
+            )));
+        }
+        Ok(array)
+    }
+}
+
+#[pymethods]
+impl VectorEnv {
+    #[new]
+    #[pyo3(signature = (name, num_envs, seed = 0, **params))]
+    fn new(
+        py: Python<'_>,
+        name: &str,
+        num_envs: usize,
+        seed: u64,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<VectorEnv> {
+        if num_envs == 0 {
+            return Err(value_error("num_envs must be at least 1"));
+        }
+        let start = new_game(name, params)?;
+        let topology = start.topology();
+        let (width, height) = (topology.width(), topology.height());
+        let actions = action_count(topology);
+        let envs = (0..num_envs)
+            .map(|i| Env {
+                game: start.clone(),
+                legal: Vec::with_capacity(actions),
+                rng: env_rng(seed, i),
+            })
+            .collect();
+        let mut env = VectorEnv {
+            observations: PyArray4::zeros(py, [num_envs, PLANES, height, width], false).unbind(),
+            masks: PyArray2::zeros(py, [num_envs, actions], false).unbind(),
+            rewards: PyArray1::zeros(py, num_envs, false).unbind(),
+            dones: PyArray1::zeros(py, num_envs, false).unbind(),
+            to_move: PyArray1::zeros(py, num_envs, false).unbind(),
+            sampled: PyArray1::zeros(py, num_envs, false).unbind(),
+            start,
+            envs,
+        };
+        env.reset(py, None)?;
+        Ok(env)
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.envs.len()
+    }
+
+    #[getter]
+    fn num_actions(&self) -> usize {
+        action_count(self.start.topology())
+    }
+
+    /// `(PLANES, H, W)`: the shape of one environment's observation.
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize, usize) {
+        let topology = self.start.topology();
+        (PLANES, topology.height(), topology.width())
+    }
+
+    /// Who moves next in each game: 0 black, 1 white (a reused array).
+    #[getter]
+    fn to_move(&self, py: Python<'_>) -> Py<PyArray1<i8>> {
+        self.to_move.clone_ref(py)
+    }
+
+    /// Starts every game again (and, given a seed, the random sources of
+    /// `sample_actions`); returns the observations and the legal masks.
+    #[pyo3(signature = (seed = None))]
+    fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<Py<PyAny>> {
+        if let Some(seed) = seed {
+            for (i, env) in self.envs.iter_mut().enumerate() {
+                env.rng = env_rng(seed, i);
+            }
+        }
+        let start = self.start.clone();
+        self.for_each_env(py, |_, env, mut out| {
+            env.game = start.clone();
+            *out.reward = 0.0;
+            *out.done = false;
+            env.publish(&mut out);
+        })?;
+        let result = (self.observations.clone_ref(py), self.masks.clone_ref(py));
+        Ok(result.into_pyobject(py)?.into_any().unbind())
+    }
+
+    /// Plays one action in every game. Returns observations, rewards (for the player who
+    /// moved), done flags and legal masks. If any action is illegal, raises `IllegalMove`
+    /// (`ValueError` for a number that is no action) naming the first such environment,
+    /// and no game changes.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let actions = self.read_actions(actions)?;
+        let actions = actions.as_slice()?;
+        let refused = py.detach(|| {
+            (0..actions.len())
+                .into_par_iter()
+                .with_min_len(MIN_ENVS_PER_TASK)
+                .find_first(|&i| !self.playable(i, actions[i]))
+        });
+        if let Some(index) = refused {
+            return Err(self.refusal(index, actions[index]));
+        }
+        let start = self.start.clone();
+        let topology = start.topology();
+        self.for_each_env(py, |i, env, mut out| {
+            let mv = move_of_action(topology, actions[i]).expect("actions were checked");
+            let mover = env.game.turn().expect("a game with a legal move is on");
+            env.game.play(mv).expect("actions were checked");
+            *out.reward = 0.0;
+            *out.done = false;
+            if let Some(outcome) = env.game.outcome() {
+                *out.reward = match outcome.winner {
+                    Some(winner) if winner == mover => 1.0,
+                    Some(_) => -1.0,
+                    None => 0.0,
+                };
+                *out.done = true;
+                env.game = start.clone();
+            }
+            env.publish(&mut out);
+        })?;
+        let result = (
+            self.observations.clone_ref(py),
+            self.rewards.clone_ref(py),
+            self.dones.clone_ref(py),
+            self.masks.clone_ref(py),
+        );
+        Ok(result.into_pyobject(py)?.into_any().unbind())
+    }
+
+    /// A uniformly random legal action for every game, drawn from each environment's own
+    /// random source (seeded by `seed`; a reused array).
+    fn sample_actions(&mut self, py: Python<'_>) -> PyResult<Py<PyArray1<i64>>> {
+        {
+            let mut sampled = self.sampled.bind(py).try_readwrite()?;
+            let sampled = sampled.as_slice_mut()?;
+            let envs = &mut self.envs;
+            py.detach(|| {
+                (envs.par_iter_mut().zip(sampled.par_iter_mut()))
+                    .with_min_len(MIN_ENVS_PER_TASK)
+                    .for_each(|(env, action)| {
+                        let mv = *env.legal.choose(&mut env.rng).expect("games restart");
+                        *action = action_of_move(env.game.topology(), mv) as i64;
+                    })
+            });
+        }
+        Ok(self.sampled.clone_ref(py))
+    }
+}

@@ -1,0 +1,82 @@
+"""`toroid.Bot`: house bots choose legal moves and report their analysis."""
+
+import threading
+import time
+
+import pytest
+
+import toroid
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "beginner"])
+def test_bots_choose_legal_moves(level):
+    game = toroid.Game("hex-torus", width=6, height=6)
+    bot = toroid.Bot(level, seed=1, **({"playouts": 50} if level == "beginner" else {}))
+    for _ in range(6):
+        move = bot.genmove(game)
+        assert move in game.legal_moves()
+        game.play(move)
+
+
+def test_a_playout_budget_is_deterministic_under_the_seed():
+    game = toroid.Game("go", size=7)
+    moves = {toroid.Bot("casual", seed=5, playouts=300).genmove(game) for _ in range(2)}
+    assert len(moves) == 1
+
+
+def test_analysis_reports_moves_visits_and_the_visit_map():
+    game = toroid.Game("torus", size=6)
+    analysis = toroid.Bot("beginner", seed=2, playouts=400).analyse(game)
+    assert analysis["simulations"] > 0 and analysis["seconds"] >= 0
+    best = analysis["moves"][0]
+    assert best["move"] in game.legal_moves()
+    assert best["action"] == game.move_to_action(best["move"])
+    assert best["pv"][0] == best["move"] and 0 <= best["win_rate"] <= 1
+    assert best["proof"] in (None, "win", "loss")
+    visit_map = analysis["visit_map"]
+    assert visit_map.shape == (6, 6)
+    x, y = best["action"] % 6, best["action"] // 6
+    assert visit_map[y, x] == best["visits"]
+
+
+def test_seconds_budget():
+    analysis = toroid.Bot("strong", seconds=0.05).analyse(toroid.Game("go", size=5))
+    assert analysis["seconds"] < 2
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ({"level": "godlike"}, "unknown level"),
+        ({"level": "casual", "seconds": 1, "playouts": 10}, "not both"),
+        ({"level": "casual", "seconds": -1}, "positive"),
+        ({"level": "casual", "playouts": 0}, "at least 1"),
+        ({"level": "random", "playouts": 10}, "does not search"),
+    ],
+)
+def test_bad_bots_are_refused(args, message):
+    with pytest.raises(ValueError, match=message):
+        toroid.Bot(**args)
+
+
+def test_a_finished_game_has_no_move_and_plain_levels_no_analysis():
+    game = toroid.Game("go", size=5)
+    game.play("pass")
+    with pytest.raises(ValueError, match="does not search"):
+        toroid.Bot("greedy").analyse(game)
+    game.play("pass")
+    with pytest.raises(ValueError, match="the game is over"):
+        toroid.Bot("random").genmove(game)
+
+
+def test_a_search_lets_other_python_threads_run():
+    game = toroid.Game("go", size=9)
+    search = threading.Thread(target=toroid.Bot("strong", seconds=0.6).genmove, args=(game,))
+    search.start()
+    longest_pause, last = 0.0, time.perf_counter()
+    while search.is_alive():
+        now = time.perf_counter()
+        longest_pause, last = max(longest_pause, now - last), now
+    search.join()
+    # Holding the GIL through the search would stop this loop for the whole 0.6 s.
+    assert longest_pause < 0.3

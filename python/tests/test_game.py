@@ -1,0 +1,216 @@
+"""`toroid.Game`: actions, observations, records, copies, and clear errors."""
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import toroid
+
+
+def test_games_lists_every_rule_set_with_its_parameters():
+    games = {g["name"]: g for g in toroid.games()}
+    assert list(games) == ["torus", "hex-torus", "m-torus", "ctor", "capture-go", "go"]
+    size = next(p for p in games["go"]["params"] if p["name"] == "size")
+    assert (size["kind"], size["default"], size["min"], size["max"]) == ("int", 9, 2, 25)
+
+
+def test_actions_number_cells_then_pass_then_end():
+    game = toroid.Game("ctor", size=6)
+    assert game.num_actions == 6 * 6 + 2
+    assert game.move_to_action("aa") == 0
+    assert game.move_to_action("ba") == 1
+    assert game.move_to_action("ab") == 6
+    assert game.move_to_action("pass") == 36
+    assert game.move_to_action("end") == 37
+    for action in range(game.num_actions):
+        assert game.move_to_action(game.action_to_move(action)) == action
+    game.play(7)
+    game.play("cc")
+    assert game.moves() == ["bb", "cc"]
+    # CTOR: after the first placement of a turn (black's first turn has one) the mover may
+    # end it.
+    assert game.to_move() == "white"
+    assert "end" in game.legal_moves() and game.legal_mask()[37]
+    assert (game.observation()[5] == 1).all(), "the planes show a turn half played"
+    game.play("end")
+    assert game.to_move() == "black"
+    assert (game.observation()[5] == 0).all()
+
+
+def test_observation_planes():
+    game = toroid.Game("go", size=5)
+    game.play("cc")
+    game.play("aa")
+    game.play("bb")
+    obs = game.observation()
+    assert obs.shape == (toroid.PLANES, 5, 5) and obs.dtype == np.float32
+    mine, theirs, empty, black, legal, mid_turn = obs
+    assert game.to_move() == "white"
+    assert mine[0, 0] == 1 and mine.sum() == 1
+    assert theirs[2, 2] == 1 and theirs[1, 1] == 1 and theirs.sum() == 2
+    assert (empty == (game.board() == 0)).all()
+    assert black.sum() == 0
+    placements = game.legal_mask()[: 5 * 5].reshape(5, 5)
+    assert (legal == placements).all()
+    assert mid_turn.sum() == 0
+    as_black = game.observation("black")
+    assert (as_black[0] == theirs).all() and (as_black[1] == mine).all()
+    assert (as_black[3] == 1).all()
+
+
+def test_hex_boards_are_in_odd_r_layout():
+    game = toroid.Game("hex-torus", width=4, height=4)
+    game.play("cb")  # x=2, y=1: an odd row, drawn half a cell to the right
+    assert game.board()[1, 2] == 1
+    topology = game.topology()
+    assert topology["lattice"] == "hex-odd-r"
+    cell = 1 * 4 + 2
+    neighbours = sorted(
+        tuple(topology["cells"][to]) for frm, to in topology["edges"] if frm == cell
+    )
+    assert neighbours == [(1, 1), (2, 0), (2, 2), (3, 0), (3, 1), (3, 2)]
+
+
+def test_topology_labels_seam_crossings():
+    topology = toroid.Game("go", size=5, topology="torus").topology()
+    assert (topology["left_right"], topology["top_bottom"]) == ("straight", "straight")
+    crossings = {
+        (int(f), int(t)): tuple(s) for (f, t), s in zip(topology["edges"], topology["seams"])
+    }
+    assert crossings[(4, 0)] == (1, 0)  # from column 4 right to column 0
+    assert crossings[(0, 20)] == (0, -1)  # from row 0 up to row 4
+    assert crossings[(6, 7)] == (0, 0)
+
+
+def test_sgf_round_trip_keeps_moves_and_result():
+    game = toroid.Game("go", size=5, komi=0.5)
+    for move in ["cc", "pass", "pass"]:
+        game.play(move)
+    assert game.is_over() and game.reason() == "two-passes"
+    sgf = game.to_sgf()
+    assert "RE[B+" in sgf
+    again = toroid.Game.from_sgf(sgf)
+    assert again.moves() == game.moves()
+    assert again.winner() == game.winner() == "black"
+    assert (again.board() == game.board()).all()
+
+
+def test_sgf_setup_stones_are_played_out():
+    game = toroid.Game.from_sgf("(;GM[1]FF[4]SZ[5]AB[aa][bb]AW[cc];W[dd])")
+    assert game.board()[0, 0] == 1 and game.board()[2, 2] == 2 and game.board()[3, 3] == 2
+    assert game.to_move() == "black"
+    assert "AB[aa][bb]" in game.to_sgf()
+
+
+def test_clone_is_independent():
+    game = toroid.Game("torus", size=5)
+    game.play("cc")
+    for other in (game.clone(), copy.copy(game), copy.deepcopy(game)):
+        other.play("dd")
+        assert game.moves() == ["cc"] and other.moves() == ["cc", "dd"]
+
+
+def test_games_pickle_as_their_record():
+    game = toroid.Game("ctor", size=5)
+    for move in ["aa", "bb", "end", "cc"]:
+        game.play(move)
+    again = pickle.loads(pickle.dumps(game))
+    assert again.moves() == game.moves() and again.to_move() == game.to_move()
+    assert (again.observation() == game.observation()).all()
+
+
+def test_params_resolve_defaults():
+    game = toroid.Game("go", size=7, komi=6)
+    assert game.params() == {
+        "size": 7,
+        "topology": "plane",
+        "komi": 6.0,
+        "scoring": "area",
+        "ko": "simple",
+        "max_moves": 147,
+    }
+    assert (game.width, game.height, game.name) == (7, 7, "go")
+
+
+# Errors: each a Python exception that says what is wrong, and the game unchanged.
+
+
+def test_an_illegal_move_raises_illegal_move_with_the_reason():
+    game = toroid.Game("go", size=5)
+    game.play("cc")
+    with pytest.raises(toroid.IllegalMove, match="cc: the cell is occupied"):
+        game.play("cc")
+    with pytest.raises(toroid.IllegalMove, match="end"):
+        game.play("end")
+    assert isinstance(toroid.IllegalMove("x"), ValueError)
+    assert game.moves() == ["cc"] and game.to_move() == "white"
+
+
+def test_a_move_after_the_end_is_illegal():
+    game = toroid.Game("go", size=5)
+    game.play("pass")
+    game.play("pass")
+    with pytest.raises(toroid.IllegalMove, match="the game is over"):
+        game.play("aa")
+
+
+@pytest.mark.parametrize("action", [-1, 5 * 5 + 2, 10**30])
+def test_a_bad_action_index_raises_value_error(action):
+    game = toroid.Game("go", size=5)
+    with pytest.raises((ValueError, OverflowError), match="action|int"):
+        game.play(action)
+    with pytest.raises((ValueError, OverflowError)):
+        game.action_to_move(action)
+    assert game.ply() == 0
+
+
+@pytest.mark.parametrize("move", ["zz", "e", "", "e5"])
+def test_a_malformed_move_raises_value_error(move):
+    game = toroid.Game("go", size=5)
+    with pytest.raises(ValueError, match="not a move on this board"):
+        game.play(move)
+
+
+def test_a_move_of_another_type_raises_type_error():
+    with pytest.raises(TypeError):
+        toroid.Game("go", size=5).play(1.5)
+    with pytest.raises(TypeError):
+        toroid.Game("go", size=5).play(True)
+
+
+@pytest.mark.parametrize(
+    "name, params, error, message",
+    [
+        ("chess", {}, ValueError, "unknown game 'chess'"),
+        ("go", {"colour": "red"}, ValueError, "unknown parameter 'colour'"),
+        ("go", {"size": 1}, ValueError, "expected an integer from 2 to 25"),
+        ("go", {"size": 9.5}, ValueError, "bad value '9.5' for parameter 'size'"),
+        ("go", {"ko": "none"}, ValueError, "expected one of simple"),
+        ("go", {"komi": float("nan")}, ValueError, "komi"),
+        ("go", {"size": True}, TypeError, "not bool"),
+        ("go", {"size": [9]}, TypeError, "not list"),
+        ("hex-torus", {"height": 5}, ValueError, "height must be even"),
+    ],
+)
+def test_a_bad_parameter_raises_a_clear_error(name, params, error, message):
+    with pytest.raises(error, match=message):
+        toroid.Game(name, **params)
+
+
+@pytest.mark.parametrize(
+    "sgf, message",
+    [
+        ("(;GM[1]SZ[9];B[ee]", "SGF"),
+        ("not sgf at all", "SGF"),
+        ("", "no game|SGF"),
+        ("(;GM[1]SZ[9];B[ee];B[dd])", "move 2"),
+        ("(;GM[1]SZ[9];B[ee];W[ee])", "occupied"),
+        ("(;GM[100]TG[chess])", "unknown game"),
+        ("(;GM[1]SZ[99])", "SZ|size"),
+    ],
+)
+def test_a_malformed_sgf_raises_value_error(sgf, message):
+    with pytest.raises(ValueError, match=message):
+        toroid.Game.from_sgf(sgf)

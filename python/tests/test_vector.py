@@ -1,0 +1,116 @@
+"""`toroid.VectorEnv` against `toroid.Game`: same seed, same games; rewards and done flags
+from the games' winners; masks and observations as the games give them."""
+
+import numpy as np
+import pytest
+from conftest import RULE_SETS, rule_set_id
+
+import toroid
+
+
+def reward_for(mover, winner):
+    if winner == "draw":
+        return 0.0
+    return 1.0 if winner == mover else -1.0
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)
+def test_steps_match_games_played_one_by_one(rule_set):
+    name, params = rule_set
+    num_envs = 8
+    env = toroid.VectorEnv(name, num_envs, seed=3, **params)
+    games = [toroid.Game(name, **params) for _ in range(num_envs)]
+    observations, masks = env.reset()
+    finished = 0
+    for _ in range(150):
+        for i, game in enumerate(games):
+            assert (masks[i] == game.legal_mask()).all()
+            assert sorted(np.flatnonzero(masks[i])) == sorted(game.legal_actions())
+            assert (observations[i] == game.observation()).all()
+            assert env.to_move[i] == ["black", "white"].index(game.to_move())
+        actions = env.sample_actions().copy()
+        movers = [game.to_move() for game in games]
+        for game, action in zip(games, actions):
+            game.play(int(action))
+        observations, rewards, dones, masks = env.step(actions)
+        for i, game in enumerate(games):
+            assert dones[i] == game.is_over()
+            if game.is_over():
+                assert rewards[i] == reward_for(movers[i], game.winner())
+                finished += 1
+                games[i] = toroid.Game(name, **params)
+            else:
+                assert rewards[i] == 0.0
+    assert finished > 0
+
+
+def play(env, steps):
+    boards = []
+    for _ in range(steps):
+        observations, _, _, _ = env.step(env.sample_actions())
+        boards.append(observations.copy())
+    return np.array(boards)
+
+
+def test_same_seed_same_games():
+    first = play(toroid.VectorEnv("go", 16, seed=7, size=5), 60)
+    second = play(toroid.VectorEnv("go", 16, seed=7, size=5), 60)
+    other = play(toroid.VectorEnv("go", 16, seed=8, size=5), 60)
+    assert (first == second).all()
+    assert not (first == other).all()
+    reseeded = toroid.VectorEnv("go", 16, seed=8, size=5)
+    reseeded.reset(seed=7)
+    assert (play(reseeded, 60) == first).all()
+
+
+def test_buffers_are_reused():
+    env = toroid.VectorEnv("torus", 4, size=5)
+    observations, masks = env.reset()
+    step = env.step(env.sample_actions())
+    assert step[0] is observations and step[3] is masks
+    assert env.observation_shape == (toroid.PLANES, 5, 5) and env.num_actions == 27
+    assert observations.shape == (4, toroid.PLANES, 5, 5) and masks.shape == (4, 27)
+
+
+def test_an_illegal_action_names_the_environment_and_changes_nothing():
+    env = toroid.VectorEnv("go", 4, seed=1, size=5)
+    env.reset()
+    env.step([12, 12, 12, 12])
+    buffers = env.step(env.sample_actions())
+    before = [a.copy() for a in buffers]
+    actions = env.sample_actions().copy()
+    actions[2] = 12  # occupied since the first step
+    with pytest.raises(
+        toroid.IllegalMove, match=r"environment 2: action 12 \(cc\): the cell is occupied"
+    ):
+        env.step(actions)
+    actions[2] = 27
+    with pytest.raises(ValueError, match="environment 2: action 27 is not an action"):
+        env.step(actions)
+    for buffer, copy in zip(buffers, before):
+        assert (buffer == copy).all(), "a refused step writes nothing"
+    after = env.step(np.full(4, 25))  # everyone passes: the empty cells stay as they were
+    assert (after[0][:, 2] == before[0][:, 2]).all(), "the refused steps placed no stone"
+
+
+@pytest.mark.parametrize(
+    "actions, error, message",
+    [
+        ([0, 0, 0], ValueError, "3 actions for 4 environments"),
+        ([0.5, 0, 0, 0], TypeError, "integers"),
+        ([[0, 0], [0, 0]], ValueError, "one-dimensional array of 4 integers"),
+    ],
+)
+def test_bad_action_arrays_are_refused(actions, error, message):
+    env = toroid.VectorEnv("go", 4, size=5)
+    with pytest.raises(error, match=message):
+        env.step(actions)
+
+
+def test_bad_construction_is_refused():
+    with pytest.raises(ValueError, match="unknown game"):
+        toroid.VectorEnv("chess", 4)
+    with pytest.raises(ValueError, match="at least 1"):
+        toroid.VectorEnv("go", 0)
+    with pytest.raises(ValueError, match="size"):
+        toroid.VectorEnv("go", 4, size=100)
