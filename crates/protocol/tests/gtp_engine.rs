@@ -169,6 +169,31 @@ fn komi_changes_keep_the_moves() {
 }
 
 #[test]
+fn kgs_rules_set_the_scoring_and_keep_the_moves() {
+    let (mut e, _) = engine();
+    script(
+        &mut e,
+        &[
+            ("boardsize 5", Some("= \n\n")),
+            ("komi 0", Some("= \n\n")),
+            ("play black C3", Some("= \n\n")),
+            // Area: the stone and the 24 empty points around it.
+            ("final_score", Some("= B+25\n\n")),
+            ("kgs-rules japanese", Some("= \n\n")),
+            ("final_score", Some("= B+24\n\n")),
+            ("kgs-rules new_zealand", Some("= \n\n")),
+            ("final_score", Some("= B+25\n\n")),
+            ("kgs-rules tromp-taylor", Some("? unknown rules\n\n")),
+            ("kgs-rules", Some("? syntax error\n\n")),
+            ("kgs-rules Japanese", Some("= \n\n")),
+        ],
+    );
+    let board = e.handle("toroid-board").unwrap().to_string();
+    let rules = [r#""scoring":"territory""#, r#""ko":"simple""#, r#""ply":1"#];
+    assert!(rules.iter().all(|r| board.contains(r)), "{board}");
+}
+
+#[test]
 fn handicap_commands() {
     let (mut e, _) = engine();
     script(

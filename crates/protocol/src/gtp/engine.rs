@@ -46,6 +46,7 @@ pub const COMMANDS: &[&str] = &[
     "gogui-analyze_commands",
     "kgs-genmove_cleanup",
     "kgs-game_over",
+    "kgs-rules",
     "loadsgf",
     "printsgf",
     "cputime",
@@ -239,6 +240,7 @@ impl Engine {
                 Ok(String::new())
             }
             "komi" => self.komi(args),
+            "kgs-rules" => self.kgs_rules(args),
             "play" => self.play(args, false),
             "toroid-play" => self.play(args, true),
             // KGS asks for a move that captures dead stones before scoring; every move of
@@ -345,6 +347,24 @@ impl Engine {
             self.game = self.replay(&params, &self.moves)?;
             self.params = params;
         }
+        Ok(String::new())
+    }
+
+    /// KGS's `kgs-rules NAME` (`japanese`, `chinese`, `aga`, `new_zealand`, or any of the
+    /// rule set's named rules): the scoring and ko rule those rules mean, for the game so
+    /// far, which the bot then plays for.
+    fn kgs_rules(&mut self, args: &[String]) -> Result<String, String> {
+        arity(args, 1)?;
+        let name = match args[0].as_str() {
+            "new_zealand" => "NZ",
+            name => name,
+        };
+        let named =
+            (self.kind.rule_set().rules_named(name)).ok_or_else(|| "unknown rules".to_string())?;
+        let pairs: Vec<_> = named.assignments().collect();
+        let params = self.params_with(&pairs)?;
+        self.game = self.replay(&params, &self.moves)?;
+        self.params = params;
         Ok(String::new())
     }
 

@@ -8,8 +8,8 @@ use std::str::FromStr;
 
 use toroid_rules::cell::parse_point;
 use toroid_rules::{
-    BoardSize, Cell, Color, GameKind, Move, NamedRules, ParamValue, Params, Reason, RuleSet,
-    Surface, TOROID_SGF_GAME,
+    BoardSize, Cell, Color, GameKind, Move, NamedRules, ParamValue, Params, Reason, Surface,
+    TOROID_SGF_GAME,
 };
 
 use super::{read_sgf_result, sgf_result, simple_text, Record, RecordError, RecordNode};
@@ -50,9 +50,9 @@ impl Record {
         if let Some(komi) = rule_set.komi {
             params.assign_text(komi, info("KM").map_or("0", |(_, v)| v.trim()))?;
         }
-        let named = info("RU").and_then(|(_, name)| named_rules(rule_set, name));
-        for &(key, value) in named.map_or(&[][..], |named| named.params) {
-            params.assign(key, ParamValue::Choice(value))?;
+        let named = info("RU").and_then(|(_, name)| rule_set.rules_named(name));
+        for (key, value) in named.into_iter().flat_map(NamedRules::assignments) {
+            params.assign(key, value)?;
         }
         // TP's assignments come last: they win over what SZ, KM and RU said.
         for value in root.get("TP").map_or(&[][..], |p| &p.values) {
@@ -296,11 +296,6 @@ fn size_params(
     board
         .assignments(number(w)?, number(h)?)
         .ok_or_else(|| bad(0, "SZ", value, "this game's board is square"))
-}
-
-/// The standard rule name of `RU` (any case) that the rule set knows.
-fn named_rules(rule_set: &RuleSet, name: &str) -> Option<&'static NamedRules> {
-    (rule_set.named_rules.iter()).find(|named| named.name.eq_ignore_ascii_case(name.trim()))
 }
 
 fn bad(node: usize, property: &str, value: &str, why: &str) -> RecordError {

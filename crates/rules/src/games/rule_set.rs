@@ -33,6 +33,14 @@ pub struct RuleSet {
     pub reasons: &'static [Reason],
 }
 
+impl RuleSet {
+    /// The standard rules called `name` (any case, surrounding spaces ignored), if the rule
+    /// set knows them.
+    pub fn rules_named(&self, name: &str) -> Option<&'static NamedRules> {
+        (self.named_rules.iter()).find(|named| named.name.eq_ignore_ascii_case(name.trim()))
+    }
+}
+
 /// The `GM` number of toroid's own rule sets in SGF (with `TG` naming the rule set).
 pub const TOROID_SGF_GAME: u16 = 100;
 
@@ -74,4 +82,11 @@ impl BoardSize {
 pub struct NamedRules {
     pub name: &'static str,
     pub params: &'static [(&'static str, &'static str)],
+}
+
+impl NamedRules {
+    /// The parameter values, to assign.
+    pub fn assignments(&self) -> impl Iterator<Item = (&'static str, ParamValue)> {
+        (self.params.iter()).map(|&(key, value)| (key, ParamValue::Choice(value)))
+    }
 }
