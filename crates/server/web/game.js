@@ -326,6 +326,7 @@ class GamePage {
     this.resignButton.hidden = !(s.you && s.status === 'live');
     this.takebackButton.hidden = !(s.you && s.takebacks && view.movers.includes(s.you[0]) && s.takeback_offer !== s.you);
     this.showOffers();
+    this.showChat();
     this.moveForm.hidden = !(s.you && s.status === 'live');
     this.score.textContent = this.scoreLine();
     const hasClock = !!s.clocks;
@@ -629,7 +630,6 @@ class GamePage {
     if (this.chatRoom !== room) {
       this.chatRoom = room;
       this.chatTitle.textContent = room === 'players' ? 'Chat with your opponent' : "Spectators' chat";
-      this.chatToggle.el.hidden = false;
       this.showChat();
     }
     for (const line of lines) {
@@ -641,8 +641,14 @@ class GamePage {
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
   }
 
+  // The chat shows once the server has sent its room, unless turned off; a player talks
+  // only to a person (bots read no chat), spectators always to each other.
   showChat() {
-    this.chatBox.hidden = !this.chatRoom || !this.chatToggle.input.checked;
+    const s = this.state;
+    const opponent = s.you && s.players[s.you === 'black' ? 'white' : 'black'];
+    const listener = this.chatRoom === 'spectators' || (opponent && opponent.kind === 'person');
+    this.chatToggle.el.hidden = !this.chatRoom || !listener;
+    this.chatBox.hidden = this.chatToggle.el.hidden || !this.chatToggle.input.checked;
   }
 
   say() {
