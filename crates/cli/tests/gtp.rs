@@ -88,6 +88,8 @@ fn a_scripted_session_uses_every_command() {
         ("clear_board", Is("")),
         ("komi 6.5", Is("")),
         ("komi lots", Fails("syntax error")),
+        ("kgs-rules chinese", Is("")),
+        ("kgs-rules tromp-taylor", Fails("unknown rules")),
         ("play black D4", Is("")),
         ("play black D4", Fails("illegal move")),
         ("play purple D5", Fails("syntax error")),
@@ -198,4 +200,46 @@ fn a_bad_level_is_refused() {
         stderr.starts_with("toroid: unknown level 'godlike'"),
         "{stderr}"
     );
+}
+
+/// At the end of a game, `final_status_list dead` of a house bot names the stones GNU Go
+/// names: a white stone in black's area and a black one in white's, each in atari, while
+/// both walls live.
+#[test]
+fn dead_stones_agree_with_gnu_go() {
+    use toroid_protocol::gtp::client::Client;
+    let gnugo = ["/usr/games/gnugo", "/usr/bin/gnugo"]
+        .into_iter()
+        .find(|path| std::path::Path::new(path).exists())
+        .expect("GNU Go is installed (scripts/test installs the gnugo package)");
+    let mut setup = vec!["boardsize 9".to_string(), "clear_board".into()];
+    for row in 1..=9 {
+        setup.push(format!("play black E{row}"));
+        setup.push(format!("play white F{row}"));
+    }
+    for stone in ["black B8", "black C7", "black B6", "white B7"] {
+        setup.push(format!("play {stone}"));
+    }
+    for stone in ["white H6", "white G5", "white H4", "black H5"] {
+        setup.push(format!("play {stone}"));
+    }
+    let toroid = format!("{} gtp --level strong", env!("CARGO_BIN_EXE_toroid"));
+    let judged: Vec<Vec<String>> = [format!("{gnugo} --mode gtp"), toroid]
+        .iter()
+        .map(|command| {
+            let mut engine = Client::spawn(command, std::time::Duration::from_secs(60))
+                .unwrap_or_else(|e| panic!("{command}: {e}"));
+            for line in &setup {
+                engine
+                    .send(line)
+                    .unwrap_or_else(|e| panic!("{command}: {line}: {e}"));
+            }
+            let dead = engine.send("final_status_list dead").unwrap();
+            let mut dead: Vec<String> = dead.split_whitespace().map(str::to_uppercase).collect();
+            dead.sort();
+            dead
+        })
+        .collect();
+    assert_eq!(judged[0], ["B7", "H5"], "GNU Go");
+    assert_eq!(judged[1], judged[0], "toroid against GNU Go");
 }

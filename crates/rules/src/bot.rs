@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use crate::cell::Cell;
 use crate::games::AnyGame;
 use crate::moves::Move;
 
@@ -27,4 +28,12 @@ pub trait Bot: Send {
     /// Chooses a legal move for the player to move in `game`, which is not over. `time` is
     /// the mover's clock when the game has one.
     fn choose(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Move;
+
+    /// The stones of `game` this player judges dead, to be removed before counting (GTP's
+    /// `final_status_list dead`, which GUIs mark). A player without a judgement of its own
+    /// takes every stone as alive.
+    fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
+        let _ = game;
+        Vec::new()
+    }
 }

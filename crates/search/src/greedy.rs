@@ -12,10 +12,11 @@ use std::sync::Arc;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{AnyGame, Bot, Move, TimeLeft};
+use toroid_rules::{AnyGame, Bot, Cell, Move, TimeLeft};
 
 use crate::budget::{move_deadline, moves_left, Pace, Stop};
 use crate::knowledge::Knowledge;
+use crate::ownership::JUDGEMENT_SEED;
 use crate::tactics::lets_opponent_win;
 
 /// What letting the opponent win at once costs, far beyond any evaluation.
@@ -58,6 +59,10 @@ impl Bot for GreedyBot {
             let stop = Stop::new(move_deadline(None, time, moves_left(g)), self.pace.clone());
             self.choose_in(g, &stop)
         })
+    }
+
+    fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
+        toroid_rules::with_game!(game, g => crate::ownership::dead_stones(g, JUDGEMENT_SEED))
     }
 }
 

@@ -12,6 +12,7 @@ pub mod greedy;
 pub mod knowledge;
 pub mod level;
 pub mod mcts;
+pub mod ownership;
 pub mod policy;
 pub mod random;
 pub mod search;

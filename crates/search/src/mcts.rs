@@ -10,11 +10,12 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
-use toroid_rules::{AnyGame, Move};
+use toroid_rules::{AnyGame, Cell, Move};
 
 use crate::analysis::Analysis;
 use crate::budget::{moves_left, Budget, Pace, SearchLimits};
 use crate::knowledge::Knowledge;
+use crate::ownership::JUDGEMENT_SEED;
 use crate::search::{Searcher, Settings, ROOT_THREATS};
 use toroid_rules::{Bot, TimeLeft};
 
@@ -145,5 +146,9 @@ impl Bot for Mcts {
         self.analyse(game, time)
             .best_move()
             .expect("choose is only called on games that are not over")
+    }
+
+    fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
+        toroid_rules::with_game!(game, g => crate::ownership::dead_stones(g, JUDGEMENT_SEED))
     }
 }

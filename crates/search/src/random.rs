@@ -2,9 +2,11 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{AnyGame, Move, Position};
+use toroid_rules::{AnyGame, Cell, Move, Position};
 
 use toroid_rules::{Bot, TimeLeft};
+
+use crate::ownership::JUDGEMENT_SEED;
 
 /// Plays a uniformly random legal move. Deterministic under its seed.
 pub struct RandomBot {
@@ -27,5 +29,9 @@ impl Bot for RandomBot {
     fn choose(&mut self, game: &AnyGame, _time: Option<TimeLeft>) -> Move {
         game.uniform_move(&mut self.rng)
             .expect("choose is only called on games that are not over")
+    }
+
+    fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
+        toroid_rules::with_game!(game, g => crate::ownership::dead_stones(g, JUDGEMENT_SEED))
     }
 }

@@ -124,3 +124,38 @@ fn playouts_answer_shape_with_pattern_moves_around_the_last_move() {
     let lone = position(&["", "", "", "", "....b...."], Color::White);
     assert_eq!(tactical(&lone, at(4, 4), 1), None);
 }
+
+#[test]
+fn dead_stones_are_those_the_playouts_give_to_the_opponent() {
+    use toroid_search::ownership::{dead_stones, JUDGEMENT_SEED};
+    // The end of a game: black walls off the left, white the right; a white stone in
+    // black's area and a black stone in white's, each in atari, are dead, the walls alive.
+    let rows = [
+        "....bw...",
+        ".b..bw...",
+        ".wb.bw...",
+        ".b..bw.w.",
+        "....bwwb.",
+        "....bw.w.",
+        "....bw...",
+        "....bw...",
+        "....bw...",
+    ];
+    let g = position(&rows, Color::Black);
+    assert_eq!(dead_stones(&g, JUDGEMENT_SEED), [at(1, 2), at(7, 4)]);
+    // A settled position is judged alike whatever the seed.
+    for seed in 0..4 {
+        assert_eq!(dead_stones(&g, seed), [at(1, 2), at(7, 4)], "seed {seed}");
+    }
+    // Without the intruders nothing is dead; without territory nothing is judged.
+    let clean: Vec<String> = rows
+        .iter()
+        .map(|r| r.replacen(".wb", "..b", 1).replacen("wb.", "w..", 1))
+        .collect();
+    let clean: Vec<&str> = clean.iter().map(String::as_str).collect();
+    let none = dead_stones(&position(&clean, Color::Black), JUDGEMENT_SEED);
+    assert!(none.is_empty(), "{clean:?}: {none:?}");
+    let defaults = Params::defaults(toroid_rules::games::capture_go::CAPTURE_GO_PARAMS);
+    let capture_go = Go::capture_go(&defaults).unwrap();
+    assert!(dead_stones(&capture_go, JUDGEMENT_SEED).is_empty());
+}

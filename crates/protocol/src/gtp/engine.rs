@@ -491,21 +491,22 @@ impl Engine {
     }
 
     /// Every stone is alive: the engine does not judge life and death.
-    fn final_status_list(&self, args: &[String]) -> Result<String, String> {
+    /// The stones that the bot judges alive or dead (`Bot::dead_stones`); no seki is told
+    /// apart (those stones are alive).
+    fn final_status_list(&mut self, args: &[String]) -> Result<String, String> {
         arity(args, 1)?;
-        match args[0].as_str() {
-            "alive" => {
-                let topology = self.game.topology();
-                let stones: Vec<String> = topology
-                    .cells()
-                    .filter(|&c| self.game.stone(c).is_some())
-                    .map(|c| self.vertex(Move::Place(c)))
-                    .collect();
-                Ok(stones.join(" "))
-            }
-            "dead" | "seki" => Ok(String::new()),
-            _ => Err(SYNTAX.into()),
-        }
+        let wanted_dead = match args[0].as_str() {
+            "alive" => false,
+            "dead" => true,
+            "seki" => return Ok(String::new()),
+            _ => return Err(SYNTAX.into()),
+        };
+        let dead = self.bot.dead_stones(&self.game);
+        let stones: Vec<String> = (self.game.topology().cells())
+            .filter(|&c| self.game.stone(c).is_some() && dead.contains(&c) == wanted_dead)
+            .map(|c| self.vertex(Move::Place(c)))
+            .collect();
+        Ok(stones.join(" "))
     }
 
     /// Places handicap stones on an empty board: black placements with white passes between
