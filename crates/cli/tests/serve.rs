@@ -237,7 +237,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 44] = [
+const SCREENSHOTS: [&str; 45] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -253,6 +253,7 @@ const SCREENSHOTS: [&str; 44] = [
     "finished-m-torus.png",
     "finished-go-territory.png",
     "finished-capture-go.png",
+    "game-people-takeback.png",
     "narrow-hex-torus.png",
     "sign-up.png",
     "leaderboard-capture-go.png",

@@ -668,6 +668,7 @@ async function tour() {
     await page.click('button.takeback');
     await expectText(page, '.offers', 'waiting for your opponent');
     await expectText(bob, '.offers', 'Your opponent asks to take back their last move.');
+    await shot(bob, 'game-people-takeback.png', '.game');
     await bob.click('.offers button.accept-takeback');
     for (const p of [page, bob]) {
       await p.waitForFunction(() => document.querySelectorAll('ol.moves button.move').length === 0, null, WAIT);
