@@ -562,9 +562,7 @@ impl Game {
         let keep = self
             .takeback_point(asker)
             .ok_or(GameError::NothingToTakeBack)?;
-        let start = (self.position.kind().start(self.position.params()))
-            .expect("the game's parameters made it");
-        let mut position = start;
+        let mut position = self.start_position();
         for &(_, mv) in &self.moves[..keep] {
             position
                 .play(mv)
@@ -863,10 +861,14 @@ impl Game {
         })
     }
 
+    /// The position the game started from: its rule set's at its parameters.
+    pub fn start_position(&self) -> AnyGame {
+        (self.position.kind().start(self.position.params())).expect("the game's parameters made it")
+    }
+
     /// Every board from the start to now, as the rules made them.
     pub fn history(&self) -> HistoryView {
-        let start = (self.position.kind().start(self.position.params()))
-            .expect("the game's parameters made it");
+        let start = self.start_position();
         let moves: Vec<Move> = self.moves.iter().map(|&(_, mv)| mv).collect();
         HistoryView::new(&start, &moves).expect("the moves were legal when they were played")
     }

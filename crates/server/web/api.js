@@ -90,7 +90,6 @@ export const api = {
   /** A new invite link for the waiting game its creator made; the old one stops working. */
   newInvite: (id) => request('POST', gamePath(id) + '/invite'),
   move: (id, move, ply) => request('POST', gamePath(id) + '/moves', { move, ply }),
-  resign: (id) => request('POST', gamePath(id) + '/resign'),
   /** A player's action (`takeback`, `rematch`, `decline-rematch`, …); the GameState after it. */
   act: (id, action) => request('POST', `${gamePath(id)}/${action}`),
   analysis: (id, ms) => request('GET', `${gamePath(id)}/analysis?ms=${ms}`),

@@ -7,6 +7,11 @@ export function colorName(color) {
   return COLOR_NAMES[color] || '';
 }
 
+/** The other player's colour: 'white' for 'black', and the other way round. */
+export function otherColor(color) {
+  return color === 'black' ? 'white' : 'black';
+}
+
 /** A player as the page names it: "alice", "casual (house bot)", "waiting…". */
 export function playerLabel(player) {
   if (!player) return 'waiting for a player…';

@@ -8,7 +8,7 @@
 import { api, openGameSocket } from './api.js';
 import { BoardView } from './board.js';
 import { h, replaceChildren } from './dom.js';
-import { clockText, colorName, paramsText, playerHref, playerLabel, resultText } from './format.js';
+import { clockText, colorName, otherColor, paramsText, playerHref, playerLabel, resultText } from './format.js';
 import { CellNames } from './coords.js';
 import { rulesPanel } from './rules.js';
 import { Geometry } from './geometry.js';
@@ -507,12 +507,7 @@ class GamePage {
     }
     button.classList.remove('confirm');
     button.textContent = 'Resign';
-    if (this.socket.send({ type: 'resign' })) return;
-    try {
-      this.apply(await api.resign(this.id));
-    } catch (err) {
-      this.refused(err.code, err.message);
-    }
+    this.act('resign');
   }
 
   // What is on the keyboard cursor's cell, for screen readers.
@@ -589,7 +584,7 @@ class GamePage {
   showOffers() {
     const s = this.state;
     const you = s.you;
-    const them = you && (you === 'black' ? 'white' : 'black');
+    const them = you && otherColor(you);
     const act = (label, cls, action) => h('button', { type: 'button', class: cls, onclick: () => this.act(action) }, label);
     let parts = [];
     if (you && s.status === 'live' && s.takeback_offer === them) {
@@ -614,7 +609,14 @@ class GamePage {
     this.offers.hidden = parts.length === 0;
   }
 
-  // Takeback and rematch requests and answers: over the socket, or over HTTP when it is down.
+  // The viewer's opponent (`{kind, name}`), if the viewer plays.
+  opponent() {
+    const s = this.state;
+    return s.you && s.players[otherColor(s.you)];
+  }
+
+  // A player's action (resign, takebacks, rematches): over the socket, or over HTTP when it
+  // is down.
   async act(action) {
     this.error.textContent = '';
     if (this.socket.send({ type: action })) return;
@@ -644,8 +646,7 @@ class GamePage {
   // The chat shows once the server has sent its room, unless turned off; a player talks
   // only to a person (bots read no chat), spectators always to each other.
   showChat() {
-    const s = this.state;
-    const opponent = s.you && s.players[s.you === 'black' ? 'white' : 'black'];
+    const opponent = this.opponent();
     const listener = this.chatRoom === 'spectators' || (opponent && opponent.kind === 'person');
     this.chatToggle.el.hidden = !this.chatRoom || !listener;
     this.chatBox.hidden = this.chatToggle.el.hidden || !this.chatToggle.input.checked;
@@ -680,7 +681,7 @@ class GamePage {
     this.afterGame.hidden = !over;
     if (!over || this.afterGame.childElementCount) return;
     const s = this.state;
-    const opponent = s.you && s.players[s.you === 'black' ? 'white' : 'black'];
+    const opponent = this.opponent();
     // A person is offered the rematch; a house bot plays it at once.
     const offer = opponent && opponent.kind === 'person' ? () => this.act('rematch') : null;
     const house = opponent && opponent.kind === 'house' ? () => this.rematch(opponent.name) : null;
@@ -700,7 +701,7 @@ class GamePage {
         params: s.params,
         clock: s.clock,
         opponent: { kind: 'house', level },
-        color: s.you === 'black' ? 'white' : 'black',
+        color: otherColor(s.you),
         rated: s.rated,
       });
       this.navigate(`/game/${encodeURIComponent(game.id)}`);

@@ -4,7 +4,7 @@
 import { guestForm } from './account.js';
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { clockSettingsText, colorName, paramsText, playerLabel } from './format.js';
+import { clockSettingsText, colorName, otherColor, paramsText, playerLabel } from './format.js';
 import { rulesPanel } from './rules.js';
 
 /** Shows invitation `code` in `root`; `onSession` takes a new guest session. */
@@ -31,7 +31,7 @@ export async function showInvitation(root, code, session, onSession, navigate) {
   };
   const host = game.players.black || game.players.white;
   const hostColor = game.players.black ? 'black' : 'white';
-  const yours = hostColor === 'black' ? 'white' : 'black';
+  const yours = otherColor(hostColor);
   const clock = game.clock ? clockSettingsText(game.clock) : 'no clock';
   const details = h('dl', { class: 'invitation-details' },
     h('dt', null, 'Rule set'), h('dd', null, `${game.game} ${game.position.width}×${game.position.height}`),

@@ -196,8 +196,7 @@ impl Hub {
         actor: Actor<'_>,
     ) -> Result<(), ApiError> {
         self.room_for_a_game()?;
-        let start = (game.position.kind().start(game.position.params()))
-            .expect("the game's parameters made it");
+        let start = game.start_position();
         let clock = game.clock.map(|c| c.control);
         let id = new_id();
         let mut link = game.rematched(&id, now_ms());

@@ -44,7 +44,9 @@ use crate::house::House;
 use crate::ids::now_ms;
 use crate::rating::Rating;
 use crate::referee;
-use crate::storage::{GameRow, RatingRow, SessionRow, Status, Storage, StorageError, Write};
+use crate::storage::{
+    GameRow, MoveRow, RatingRow, SessionRow, Status, Storage, StorageError, Write,
+};
 use toroid_rules::{Color, Outcome, Position, Reason};
 
 /// A game that clients and the referee share.
@@ -679,10 +681,8 @@ impl Hub {
         let clocks = match control {
             None => None,
             Some(control) => {
-                let row = (self.storage.game(id).await?)
-                    .ok_or_else(|| ApiError::NotFound(format!("game '{id}'")))?;
                 let start = PerColor::from_array([control.initial_ms; 2]);
-                let stored = self.storage.moves(&row).await?;
+                let stored = self.stored_moves(id).await?;
                 let after: Option<Vec<_>> = stored
                     .iter()
                     .map(|m| m.clocks.map(PerColor::from_array))
@@ -696,6 +696,13 @@ impl Hub {
             }
         };
         Ok(GameHistory { history, clocks })
+    }
+
+    /// Game `id`'s moves as stored, with the clocks after each.
+    async fn stored_moves(&self, id: &str) -> Result<Vec<MoveRow>, ApiError> {
+        let row = (self.storage.game(id).await?)
+            .ok_or_else(|| ApiError::NotFound(format!("game '{id}'")))?;
+        Ok(self.storage.moves(&row).await?)
     }
 
     pub async fn record(&self, id: &str) -> Result<Record, ApiError> {

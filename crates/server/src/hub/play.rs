@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::game::{Actor, Game, GameError, MoveInput, RematchStep};
 use crate::ids::now_ms;
 use crate::seat::Seat;
-use crate::storage::{MoveRow, Offer, StorageError};
+use crate::storage::Offer;
 
 use super::{lock, Hub, LiveGame};
 
@@ -63,8 +63,8 @@ impl Hub {
         Ok(game.state(actor.viewer(), Instant::now()))
     }
 
-    /// `actor` resigns, offers or declines a draw, aborts or claims victory in game `live`;
-    /// the state after it.
+    /// `actor` resigns, offers, accepts or declines a draw, a takeback or a rematch, aborts
+    /// or claims victory in game `live`; the state after it.
     pub async fn act(
         self: &Arc<Hub>,
         live: &LiveGame,
@@ -103,12 +103,6 @@ impl Hub {
         }
         self.acted(live, &game, actor).await;
         Ok(game.state(actor.viewer(), Instant::now()))
-    }
-
-    /// Game `id`'s stored moves, with their clocks.
-    async fn stored_moves(&self, id: &str) -> Result<Vec<MoveRow>, ApiError> {
-        let row = (self.storage.game(id).await?).ok_or(StorageError::NoSuchGame)?;
-        Ok(self.storage.moves(&row).await?)
     }
 
     /// A person who acts in a game is present in it.

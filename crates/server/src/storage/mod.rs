@@ -540,39 +540,6 @@ impl Storage {
     /// The moves of `game` in order, as many as its row counts: moves stored after the row
     /// was read belong to a later state of the game. A gap in their plies is corruption, not a
     /// shorter game.
-    /// The latest `limit` lines of game `game_id`'s chat in `room`, oldest first.
-    pub async fn chat(
-        &self,
-        game_id: &str,
-        room: &str,
-        limit: u32,
-    ) -> Result<Vec<ChatRow>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT id, game_id, room, author, body, at FROM chat
-             WHERE game_id = $1 AND room = $2 ORDER BY at DESC, id DESC LIMIT $3",
-        )
-        .bind(game_id)
-        .bind(room)
-        .bind(i64::from(limit))
-        .fetch_all(&self.readers)
-        .await?;
-        let mut lines = rows
-            .iter()
-            .map(|r| {
-                Ok(ChatRow {
-                    id: r.try_get("id")?,
-                    game_id: r.try_get("game_id")?,
-                    room: r.try_get("room")?,
-                    author: r.try_get("author")?,
-                    body: r.try_get("body")?,
-                    at: r.try_get("at")?,
-                })
-            })
-            .collect::<Result<Vec<_>, StorageError>>()?;
-        lines.reverse();
-        Ok(lines)
-    }
-
     pub async fn moves(&self, game: &GameRow) -> Result<Vec<MoveRow>, StorageError> {
         let game_id = &game.id;
         let rows = sqlx::query(
@@ -605,6 +572,39 @@ impl Storage {
                 }
             })
             .collect()
+    }
+
+    /// The latest `limit` lines of game `game_id`'s chat in `room`, oldest first.
+    pub async fn chat(
+        &self,
+        game_id: &str,
+        room: &str,
+        limit: u32,
+    ) -> Result<Vec<ChatRow>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT id, game_id, room, author, body, at FROM chat
+             WHERE game_id = $1 AND room = $2 ORDER BY at DESC, id DESC LIMIT $3",
+        )
+        .bind(game_id)
+        .bind(room)
+        .bind(i64::from(limit))
+        .fetch_all(&self.readers)
+        .await?;
+        let mut lines = rows
+            .iter()
+            .map(|r| {
+                Ok(ChatRow {
+                    id: r.try_get("id")?,
+                    game_id: r.try_get("game_id")?,
+                    room: r.try_get("room")?,
+                    author: r.try_get("author")?,
+                    body: r.try_get("body")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect::<Result<Vec<_>, StorageError>>()?;
+        lines.reverse();
+        Ok(lines)
     }
 }
 
