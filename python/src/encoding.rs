@@ -15,18 +15,22 @@ use toroid_rules::{AnyGame, Color, Move, Position, Topology};
 ///    the stones alone do not show.
 pub const PLANES: usize = 6;
 
-/// Actions of a board: one per cell, then `pass`, then `end` (CTOR ends a turn early with it;
-/// it is never legal in the other rule sets, but every rule set keeps the same numbering).
+/// Actions of a board: one per cell, then `pass`, `end` and `swap` (CTOR ends a turn early
+/// with `end`, `hex-torus` and `m-torus` with `swap=true` take over black's first stone with
+/// `swap`; each is never legal in the other rule sets, but every rule set keeps the same
+/// numbering).
 pub fn action_count(topology: &Topology) -> usize {
-    topology.len() + 2
+    topology.len() + 3
 }
 
-/// The action of a move: its cell index, `W*H` for `pass`, `W*H + 1` for `end`.
+/// The action of a move: its cell index, `W*H` for `pass`, `W*H + 1` for `end`, `W*H + 2`
+/// for `swap`.
 pub fn action_of_move(topology: &Topology, mv: Move) -> usize {
     match mv {
         Move::Place(cell) => cell.index(),
         Move::Pass => topology.len(),
         Move::EndTurn => topology.len() + 1,
+        Move::Swap => topology.len() + 2,
     }
 }
 
@@ -37,10 +41,12 @@ pub fn move_of_action(topology: &Topology, action: i64) -> Result<Move, String> 
         a if (0..cells).contains(&a) => Ok(Move::Place(toroid_rules::Cell(a as u16))),
         a if a == cells => Ok(Move::Pass),
         a if a == cells + 1 => Ok(Move::EndTurn),
+        a if a == cells + 2 => Ok(Move::Swap),
         a => Err(format!(
-            "action {a} is not an action on this board: 0..{} are cells, {cells} is pass, {} is end",
+            "action {a} is not an action on this board: 0..{} are cells, {cells} is pass, {} is end, {} is swap",
             cells - 1,
-            cells + 1
+            cells + 1,
+            cells + 2
         )),
     }
 }
@@ -91,7 +97,7 @@ pub fn write_observation<P: Position>(
         match mv {
             Move::Place(cell) => placements[cell.index()] = 1.0,
             Move::EndTurn => mid_turn.fill(1.0),
-            Move::Pass => {}
+            Move::Pass | Move::Swap => {}
         }
     }
 }

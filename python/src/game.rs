@@ -30,7 +30,8 @@ pub fn new_game(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<AnyG
     kind.start(&params).map_err(value_error)
 }
 
-/// A parameter value as the JSON reader takes it: a number, or a string for its text.
+/// A parameter value as the JSON reader takes it: a number, or a string for its text (a
+/// bool is the text `true` or `false`, as in `swap=True`).
 fn param_json(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Value> {
     let refuse = || {
         let kind = value
@@ -38,11 +39,11 @@ fn param_json(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Value> {
             .name()
             .map_or_else(|_| "?".to_string(), |n| n.to_string());
         PyTypeError::new_err(format!(
-            "parameter '{name}' must be an int, a float or a str, not {kind}"
+            "parameter '{name}' must be an int, a float, a bool or a str, not {kind}"
         ))
     };
     if value.is_instance_of::<PyBool>() {
-        Err(refuse())
+        Ok(Value::String(value.is_truthy()?.to_string()))
     } else if let Ok(v) = value.extract::<i64>() {
         Ok(v.into())
     } else if let Ok(v) = value.extract::<f64>() {

@@ -18,7 +18,7 @@ def test_games_lists_every_rule_set_with_its_parameters():
 
 def test_actions_number_cells_then_pass_then_end():
     game = toroid.Game("ctor", size=6)
-    assert game.num_actions == 6 * 6 + 2
+    assert game.num_actions == 6 * 6 + 3
     assert game.move_to_action("aa") == 0
     assert game.move_to_action("ba") == 1
     assert game.move_to_action("ab") == 6
@@ -156,7 +156,7 @@ def test_a_move_after_the_end_is_illegal():
         game.play("aa")
 
 
-@pytest.mark.parametrize("action", [-1, 5 * 5 + 2, 10**30])
+@pytest.mark.parametrize("action", [-1, 5 * 5 + 3, 10**30])
 def test_a_bad_action_index_raises_value_error(action):
     game = toroid.Game("go", size=5)
     with pytest.raises((ValueError, OverflowError), match="action|int"):
@@ -189,7 +189,7 @@ def test_a_move_of_another_type_raises_type_error():
         ("go", {"size": 9.5}, ValueError, "bad value '9.5' for parameter 'size'"),
         ("go", {"ko": "none"}, ValueError, "expected one of simple"),
         ("go", {"komi": float("nan")}, ValueError, "komi"),
-        ("go", {"size": True}, TypeError, "not bool"),
+        ("go", {"size": True}, ValueError, "bad value 'true' for parameter 'size'"),
         ("go", {"size": [9]}, TypeError, "not list"),
         ("hex-torus", {"height": 5}, ValueError, "height must be even"),
     ],
@@ -214,3 +214,18 @@ def test_a_bad_parameter_raises_a_clear_error(name, params, error, message):
 def test_a_malformed_sgf_raises_value_error(sgf, message):
     with pytest.raises(ValueError, match=message):
         toroid.Game.from_sgf(sgf)
+
+
+@pytest.mark.parametrize("name, params", [("hex-torus", {}), ("m-torus", {"height": 9})])
+def test_the_pie_rule_is_one_action_legal_exactly_at_move_2(name, params):
+    game = toroid.Game(name, swap=True, **params)
+    swap = game.move_to_action("swap")
+    assert swap == game.width * game.height + 2
+    assert "swap" not in game.legal_moves() and not game.legal_mask()[swap]
+    game.play("cc")
+    assert "swap" in game.legal_moves() and game.legal_mask()[swap]
+    game.play(swap)
+    assert game.to_move() == "black" and game.board()[2, 2] == 2
+    with pytest.raises(toroid.IllegalMove, match="swap"):
+        game.play("swap")
+    assert toroid.Game(name, **params).params()["swap"] == "false"

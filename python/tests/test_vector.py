@@ -68,7 +68,7 @@ def test_buffers_are_reused():
     observations, masks = env.reset()
     step = env.step(env.sample_actions())
     assert step[0] is observations and step[3] is masks
-    assert env.observation_shape == (toroid.PLANES, 5, 5) and env.num_actions == 27
+    assert env.observation_shape == (toroid.PLANES, 5, 5) and env.num_actions == 28
     assert observations.shape == (4, toroid.PLANES, 5, 5) and masks.shape == (4, 27)
 
 

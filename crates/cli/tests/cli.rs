@@ -519,7 +519,7 @@ fn replay_text_shows_the_board_the_turn_and_the_outcome() {
         "{text}"
     );
     assert!(
-        text.contains("\nm-torus 5×5 on the projective plane (width=5, height=5)\n"),
+        text.contains("\nm-torus 5×5 on the projective plane (width=5, height=5, swap=false)\n"),
         "{text}"
     );
 }

@@ -188,6 +188,35 @@ fn a_scripted_session_uses_every_command() {
 }
 
 #[test]
+fn the_pie_rule_swap_is_a_move_at_move_2() {
+    session(
+        "random",
+        &[
+            ("toroid-game hex-torus width=4 height=4 swap=true", Is("")),
+            ("toroid-play white swap", Fails("wrong colour")),
+            (
+                "toroid-play black swap",
+                Fails("illegal move: 'swap' is only allowed at move 2"),
+            ),
+            ("toroid-play black bb", Is("")),
+            (
+                "toroid-legal",
+                Is("aa ba ca da ab cb db ac bc cc dc ad bd cd dd swap"),
+            ),
+            ("toroid-play white swap", Is("")),
+            ("toroid-board", Starts("{\"board\":[\"....\",\".w..\"")),
+            (
+                "toroid-play black swap",
+                Fails("illegal move: 'swap' is only allowed"),
+            ),
+            ("toroid-game m-torus", Is("")),
+            ("play black A1", Is("")),
+            ("play white swap", Fails("illegal move")),
+        ],
+    );
+}
+
+#[test]
 fn a_bad_level_is_refused() {
     let out = Command::new(env!("CARGO_BIN_EXE_toroid"))
         .args(["gtp", "--level", "godlike"])

@@ -251,6 +251,7 @@ const SCREENSHOTS: [&str; 45] = [
     "finished-go.png",
     "finished-hex-torus.png",
     "finished-m-torus.png",
+    "swap-hex-torus.png",
     "finished-go-territory.png",
     "finished-capture-go.png",
     "game-people-takeback.png",

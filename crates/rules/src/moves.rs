@@ -1,4 +1,5 @@
-//! Moves and their notation: a point (`ee`), `pass`, or `end` (ends a CTOR turn early).
+//! Moves and their notation: a point (`ee`), `pass`, `end` (ends a CTOR turn early) or `swap`
+//! (the pie rule).
 
 use std::fmt;
 
@@ -16,6 +17,9 @@ pub enum Move {
     Pass,
     /// End a CTOR turn after its first placement.
     EndTurn,
+    /// Take over the opponent's first stone: the pie rule of `hex-torus` and `m-torus`
+    /// with `swap=true`, legal exactly at move 2.
+    Swap,
 }
 
 /// Why a string is not a move on a given board.
@@ -34,6 +38,7 @@ impl Move {
             "" => Err(ParseMoveError::Empty),
             "pass" => Ok(Move::Pass),
             "end" => Ok(Move::EndTurn),
+            "swap" => Ok(Move::Swap),
             _ => {
                 let (x, y) = parse_point(s, topology.width(), topology.height())?;
                 Ok(Move::Place(
@@ -67,6 +72,7 @@ impl fmt::Display for MoveName<'_> {
             Move::Place(c) => self.1.point_name(c).fmt(f),
             Move::Pass => f.write_str("pass"),
             Move::EndTurn => f.write_str("end"),
+            Move::Swap => f.write_str("swap"),
         }
     }
 }
@@ -94,4 +100,6 @@ pub enum IllegalMove {
     PassNotAllowed,
     #[error("'end' is only allowed after the first placement of a CTOR turn")]
     EndNotAllowed,
+    #[error("'swap' is only allowed at move 2 of a game with swap=true")]
+    SwapNotAllowed,
 }

@@ -22,6 +22,32 @@ fn game(w: usize, h: usize) -> HexTorus {
     HexTorus::new(&params).unwrap()
 }
 
+/// A game with the pie rule on (`swap=true`).
+fn pie_game(w: usize, h: usize) -> HexTorus {
+    let params = Params::parse(
+        HexTorus::PARAMS,
+        &[
+            format!("width={w}"),
+            format!("height={h}"),
+            "swap=true".into(),
+        ],
+    )
+    .unwrap();
+    HexTorus::new(&params).unwrap()
+}
+
+#[test]
+fn swap_is_refused_without_the_pie_rule() {
+    let mut g = game(8, 8);
+    g.play(Move::Place(Cell(10))).unwrap();
+    let before = snapshot(&g);
+    assert_eq!(g.play(Move::Swap), Err(IllegalMove::SwapNotAllowed));
+    assert_eq!(snapshot(&g), before);
+    let mut legal = vec![];
+    g.legal_moves(&mut legal);
+    assert!(!legal.contains(&Move::Swap));
+}
+
 fn cells(g: &HexTorus, xy: &[(usize, usize)]) -> Vec<Cell> {
     xy.iter()
         .map(|&(x, y)| g.topology().cell_at(x, y).unwrap())
@@ -430,9 +456,16 @@ proptest! {
 
     /// Random moves of every kind never panic, and refused ones change nothing.
     #[test]
-    fn random_moves_never_panic(w in 4usize..=14, h in 2usize..=7, seed: u64) {
-        let g = random_abuse(game(w, 2 * h), seed);
+    fn random_moves_never_panic(w in 4usize..=14, h in 2usize..=7, seed: u64, pie: bool) {
+        let g = if pie { random_abuse(pie_game(w, 2 * h), seed) } else { random_abuse(game(w, 2 * h), seed) };
         prop_assert!(g.outcome().is_some());
+    }
+
+    /// With `swap=true`, white may take over black's first stone exactly at move 2.
+    #[test]
+    fn the_pie_rule_is_legal_exactly_at_move_2(w in 4usize..=14, h in 2usize..=7, seed: u64, take: bool) {
+        let g = play_with_pie_rule(pie_game(w, 2 * h), seed, take);
+        prop_assert!(g.outcome().unwrap().winner.is_some());
     }
 
     /// Random playouts end with a win, at any size (possibly on the last empty cell).

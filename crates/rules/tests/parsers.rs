@@ -182,11 +182,11 @@ fn constructors_refuse_parameters_of_another_rule_set() {
     assert_eq!(MTorus::new(&torus).err(), Some(unknown("width", "size")));
     assert_eq!(
         Torus::new(&hex).err(),
-        Some(unknown("size", "width, height"))
+        Some(unknown("size", "width, height, swap"))
     );
     assert_eq!(
         Ctor::new(&hex).err(),
-        Some(unknown("size", "width, height"))
+        Some(unknown("size", "width, height, swap"))
     );
     let capture_go = Params::defaults(CAPTURE_GO_PARAMS);
     assert_eq!(

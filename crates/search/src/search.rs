@@ -100,14 +100,18 @@ pub struct Searcher {
     stamp: u32,
 }
 
-/// Index of a move among a board's `cells` cells, `pass` and `end`.
+/// Index of a move among a board's `cells` cells, `pass`, `end` and `swap`.
 fn move_index(mv: Move, cells: usize) -> usize {
     match mv {
         Move::Place(c) => c.index(),
         Move::Pass => cells,
         Move::EndTurn => cells + 1,
+        Move::Swap => cells + 2,
     }
 }
+
+/// The moves that are not placements: `pass`, `end` and `swap`.
+const OTHER_MOVES: usize = 3;
 
 fn result_for(winner: Option<Color>, color: Color) -> f32 {
     match winner {
@@ -226,7 +230,7 @@ impl Searcher {
         settings: &Settings,
     ) -> u64 {
         let cells = root.topology().len();
-        self.stamps.resize(2 * (cells + 2), 0);
+        self.stamps.resize(2 * (cells + OTHER_MOVES), 0);
         let start = Instant::now();
         let mut done = 0;
         while !limits.exhausted(done) {
@@ -429,7 +433,7 @@ impl Searcher {
             self.stamps.fill(0);
             self.stamp = 1;
         }
-        let stride = cells + 2;
+        let stride = cells + OTHER_MOVES;
         let mark = |stamps: &mut [u32], stamp, (mv, mover): (Move, Color)| {
             stamps[mover.index() * stride + move_index(mv, cells)] = stamp;
         };

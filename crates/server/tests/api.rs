@@ -1316,7 +1316,10 @@ async fn a_rematch_between_people_opens_when_both_agree() {
     assert_eq!(rematch["status"], "live");
     assert_eq!(rematch["you"], "white");
     assert_eq!(rematch["players"]["black"]["name"], "bob");
-    assert_eq!(rematch["params"], json!({"width": 6, "height": 6}));
+    assert_eq!(
+        rematch["params"],
+        json!({"width": 6, "height": 6, "swap": "false"})
+    );
     assert_eq!(
         rematch["clock"],
         json!({"initial_s": 300.0, "increment_s": 2.0})
@@ -1380,4 +1383,34 @@ async fn quiet_games_leave_the_list_of_live_games() {
     assert_eq!(moved.status, 200, "{:?}", moved.body);
     assert!(listed(&alice.get("/api/games?status=live").await.body));
     run.server.stop().await;
+}
+
+/// The pie rule over the API: white's `swap` at move 2 turns black's stone white, is refused
+/// later, and is kept in the record.
+#[tokio::test]
+async fn white_may_take_over_the_first_stone_with_the_pie_rule() {
+    let run = start(loose()).await;
+    let game = json!({"game": "m-torus", "params": {"width": 5, "height": 5, "swap": "true"}});
+    let (alice, bob, id) = people_game(&run.base, game, Value::Null).await;
+    let moves = format!("/api/games/{id}/moves");
+    let first = alice.post(&moves, json!({"move": "cc", "ply": 0})).await;
+    assert_eq!(first.status, 200, "{:?}", first.body);
+    assert!(first.body["position"]["legal_moves"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("swap")));
+    let swapped = bob.post(&moves, json!({"move": "swap", "ply": 1})).await;
+    assert_eq!(swapped.status, 200, "{:?}", swapped.body);
+    let position = &swapped.body["position"];
+    assert_eq!(position["moves"], json!(["cc", "swap"]));
+    assert_eq!(position["board"][2], "..w..", "{position}");
+    assert_eq!(position["to_move"], "black");
+    let late = alice.post(&moves, json!({"move": "swap", "ply": 2})).await;
+    assert_eq!((late.status, late.code()), (422, "illegal-move"));
+    let (_, _, sgf) = alice.get_text(&format!("/api/games/{id}/sgf")).await;
+    assert!(
+        sgf.contains("TP[swap=true]") && sgf.contains(";W[swap]"),
+        "{sgf}"
+    );
+    assert_eq!(Record::read(&sgf).unwrap().move_notation(), ["cc", "swap"]);
 }

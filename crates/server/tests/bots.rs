@@ -100,7 +100,10 @@ async fn a_person_challenges_a_bot_and_they_play_to_the_end() {
         (challenge["game"].as_str(), challenge["color"].as_str()),
         (Some("hex-torus"), Some("black"))
     );
-    assert_eq!(challenge["params"], json!({"width": 4, "height": 4}));
+    assert_eq!(
+        challenge["params"],
+        json!({"width": 4, "height": 4, "swap": "false"})
+    );
     let id = challenge["challenge"].clone();
     bot.send(json!({"type": "decline", "challenge": id, "reason": "busy"}))
         .await;

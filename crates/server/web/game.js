@@ -139,6 +139,7 @@ class GamePage {
     this.score = h('p', { class: 'score' });
     this.passButton = button('Pass', 'pass', () => this.play('pass'), 'Pass (play no stone)');
     this.endButton = button('End turn', 'end-turn', () => this.play('end'), 'End the turn after one placement');
+    this.swapButton = button('Swap', 'swap', () => this.play('swap'), "Swap: take over black's first stone (pie rule)");
     this.resignButton = button('Resign', 'resign danger', () => this.resign());
     this.takebackButton = button('Take back', 'takeback', () => this.act('takeback'), 'Ask to take back your last move');
     // Standing offers: a takeback asked for, a rematch offered, and the answers to them.
@@ -217,7 +218,7 @@ class GamePage {
         this.result, this.afterGame, this.offers, this.invite,
         h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),
         this.score,
-        h('div', { class: 'actions' }, this.passButton, this.endButton, this.takebackButton, this.resignButton),
+        h('div', { class: 'actions' }, this.passButton, this.endButton, this.swapButton, this.takebackButton, this.resignButton),
         this.moveForm, this.error,
         h('div', { class: 'toggles' }, ghostToggle, this.soundToggle.el, this.chatToggle.el, this.analysisToggle.el,
           h('a', { href: api.sgfUrl(this.id), download: `toroid-${this.id}.sgf`, class: 'sgf' }, 'Download SGF')),
@@ -323,6 +324,7 @@ class GamePage {
     const legal = new Set(view.legal_moves);
     this.passButton.hidden = !(mine && legal.has('pass'));
     this.endButton.hidden = !(mine && legal.has('end'));
+    this.swapButton.hidden = !(mine && legal.has('swap'));
     this.resignButton.hidden = !(s.you && s.status === 'live');
     this.takebackButton.hidden = !(s.you && s.takebacks && view.movers.includes(s.you[0]) && s.takeback_offer !== s.you);
     this.showOffers();
@@ -800,12 +802,12 @@ function toggle(name, label, checked, onChange) {
   return { input, el: h('label', { class: `toggle toggle-${name}`, for: `toggle-${name}` }, input, ' ', label) };
 }
 
-// The moves of the turn that led to `ply`: the run of moves its player made last, without
-// `end` and `pass`.
+// The cells of the turn that led to `ply`: the run of moves its player made last, without
+// `end` and `pass`; a `swap` marks the first stone, which it took over.
 function lastTurnMoves(view, ply) {
   const moves = [];
   for (let i = ply - 1; i >= 0 && view.movers[i] === view.movers[ply - 1]; i--) moves.push(view.moves[i]);
-  return moves.filter((m) => m !== 'end' && m !== 'pass');
+  return moves.map((m) => (m === 'swap' ? view.moves[0] : m)).filter((m) => m !== 'end' && m !== 'pass');
 }
 
 function scoreText(view, state, ply) {

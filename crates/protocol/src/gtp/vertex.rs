@@ -53,7 +53,7 @@ fn looks_like_vertex(s: &str) -> bool {
     !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Reads a move token: `pass` (any case), a GTP vertex, or toroid notation (`ee`, `end`).
+/// Reads a move token: `pass` (any case), a GTP vertex, or toroid notation (`ee`, `end`, `swap`).
 pub fn parse_move(s: &str, topology: &Topology) -> Option<Move> {
     if s.eq_ignore_ascii_case("pass") {
         return Some(Move::Pass);
@@ -104,6 +104,7 @@ mod tests {
         assert_eq!(parse_move("ee", &t), Some(Move::Place(e5)));
         assert_eq!(parse_move("PASS", &t), Some(Move::Pass));
         assert_eq!(parse_move("end", &t), Some(Move::EndTurn));
+        assert_eq!(parse_move("swap", &t), Some(Move::Swap));
         assert_eq!(parse_move("zz", &t), None);
         assert_eq!(parse_move("é1", &t), None);
         assert_eq!(move_vertex(Move::Place(e5), &t), "E5");

@@ -220,6 +220,7 @@ impl Record {
                 Move::Place(cell) => self.topology().point_name(cell).to_string(),
                 Move::Pass => String::new(),
                 Move::EndTurn => "end".into(),
+                Move::Swap => "swap".into(),
             };
             out.push(id, [value]);
         }
@@ -245,7 +246,7 @@ impl Record {
     }
 
     /// A `B`/`W` value: a point, `[]` for a pass (also `[tt]` on Go boards up to 19×19),
-    /// `[end]` for the end of a CTOR turn.
+    /// `[end]` for the end of a CTOR turn, `[swap]` for the pie rule.
     fn parse_move(&self, node: usize, id: &str, value: &str) -> Result<Move, RecordError> {
         let topology = self.topology();
         let small_go =

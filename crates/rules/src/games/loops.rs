@@ -23,7 +23,7 @@ use crate::color::Color;
 use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
-use crate::params::{ParamError, Params};
+use crate::params::{ParamError, ParamSpec, Params};
 use crate::position::Position;
 use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Seam, Surface, Topology};
@@ -82,11 +82,22 @@ pub trait LoopRules: Copy + Debug + Send + Sync + 'static {
     fn spanning_reason(owner: Color) -> Reason;
 }
 
-/// A loop game's parameters, read and checked: the width and height of its hexagonal board.
+/// The pie rule's parameter, off by default because Steere's rules have none.
+pub(crate) const SWAP: ParamSpec = ParamSpec::choice(
+    "swap",
+    "false",
+    &["false", "true"],
+    "pie rule: white may take over black's first stone",
+);
+
+/// A loop game's parameters, read and checked: the width and height of its hexagonal board,
+/// and whether the pie rule is on.
 #[derive(Clone, Debug)]
 pub struct LoopConfig<R: LoopRules> {
     pub width: usize,
     pub height: usize,
+    /// White may answer black's first stone with [`Move::Swap`].
+    pub swap: bool,
     params: Params,
     rules: PhantomData<R>,
 }
@@ -99,6 +110,7 @@ impl<R: LoopRules> LoopConfig<R> {
         Ok(LoopConfig {
             width,
             height,
+            swap: params.required_choice("swap", |v| Some(v == "true"))?,
             params: params.clone(),
             rules: PhantomData,
         })
@@ -152,6 +164,8 @@ pub struct LoopGame<R: LoopRules> {
     outcome: Option<Outcome>,
     /// The stone that ended the game: every winning loop passes through it.
     last: Option<Cell>,
+    /// Black's first stone while white may still take it over (`swap=true`, move 2).
+    swappable: Option<Cell>,
     rules: PhantomData<R>,
 }
 
@@ -243,13 +257,28 @@ impl<R: LoopRules> LoopGame<R> {
             hash: 0,
             outcome: None,
             last: None,
+            swappable: None,
             rules: PhantomData,
         }
+    }
+
+    /// White takes over black's first stone: the same cell now holds a white stone, and
+    /// black moves. A lone stone is a group of its own, so the forest needs no change.
+    fn swap(&mut self, cell: Cell) {
+        self.groups.nodes[cell.index()].stone = Some(Color::White);
+        self.hash ^= zobrist::stone(cell.index(), Color::Black)
+            ^ zobrist::stone(cell.index(), Color::White)
+            ^ zobrist::WHITE_TO_MOVE;
+        self.ply += 1;
+        self.to_move = Color::Black;
+        self.swappable = None;
     }
 
     /// Puts the mover's stone on the empty cell `cell` and judges the loops it closes.
     fn place(&mut self, cell: usize) {
         let me = self.to_move;
+        let first = self.ply == 0 && self.empty.len() == self.groups.nodes.len();
+        self.swappable = (self.shared.config.swap && first).then_some(Cell(cell as u16));
         let slot = self.groups.nodes[cell].slot as usize;
         self.empty.swap_remove(slot);
         if let Some(&moved) = self.empty.get(slot) {
@@ -394,6 +423,9 @@ impl<R: LoopRules> Position for LoopGame<R> {
                     .filter(|(_, n)| n.stone.is_none())
                     .map(|(i, _)| Move::Place(Cell(i as u16))),
             );
+            if self.swappable.is_some() {
+                out.push(Move::Swap);
+            }
         }
     }
 
@@ -405,6 +437,13 @@ impl<R: LoopRules> Position for LoopGame<R> {
             // A full board always holds a winning loop, so a placement is always possible.
             Move::Pass => Err(IllegalMove::PassNotAllowed),
             Move::EndTurn => Err(IllegalMove::EndNotAllowed),
+            Move::Swap => match self.swappable {
+                Some(cell) => {
+                    self.swap(cell);
+                    Ok(())
+                }
+                None => Err(IllegalMove::SwapNotAllowed),
+            },
             Move::Place(cell) => match self.groups.nodes.get(cell.index()) {
                 None => Err(IllegalMove::OffBoard),
                 Some(n) if n.stone.is_some() => Err(IllegalMove::Occupied),
@@ -439,6 +478,7 @@ impl<R: LoopRules> Position for LoopGame<R> {
             }
         }
         rebuilt.ply = self.ply;
+        rebuilt.swappable = None;
         rebuilt.to_move = to_move;
         rebuilt.hash = zobrist::board(&stones)
             ^ if to_move == Color::White {
@@ -470,7 +510,11 @@ impl<R: LoopRules> Position for LoopGame<R> {
         if self.outcome.is_some() || self.empty.is_empty() {
             return None;
         }
-        let cell = self.empty[rng.random_range(0..self.empty.len())];
-        Some(Move::Place(Cell(cell)))
+        // At move 2 of a game with the pie rule, the swap is one more choice.
+        let choices = self.empty.len() + usize::from(self.swappable.is_some());
+        match self.empty.get(rng.random_range(0..choices)) {
+            Some(&cell) => Some(Move::Place(Cell(cell))),
+            None => Some(Move::Swap),
+        }
     }
 }

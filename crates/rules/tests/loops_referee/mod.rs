@@ -7,7 +7,7 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{Cell, Color, IllegalMove, Move, Position, Topology};
+use toroid_rules::{zobrist, Cell, Color, IllegalMove, Move, Position, Topology};
 
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -217,7 +217,7 @@ pub fn snapshot<P: Position>(p: &P) -> impl PartialEq + std::fmt::Debug {
     )
 }
 
-/// Plays random moves of every kind (points on and off the board, `pass`, `end`) from
+/// Plays random moves of every kind (points on and off the board, `pass`, `end`, `swap`) from
 /// `p` until the game is over and a few more, checking that every refused move changes
 /// nothing and that `check` agrees with `play`. Returns the finished game.
 pub fn random_abuse<P: Position>(mut p: P, seed: u64) -> P {
@@ -229,9 +229,10 @@ pub fn random_abuse<P: Position>(mut p: P, seed: u64) -> P {
         if p.outcome().is_some() {
             after -= 1;
         }
-        let mv = match rng.random_range(0..10) {
+        let mv = match rng.random_range(0..11) {
             0 => Move::Pass,
             1 => Move::EndTurn,
+            10 => Move::Swap,
             2 => Move::Place(Cell(rng.random_range(n..=u16::MAX))),
             _ => Move::Place(Cell(rng.random_range(0..n))),
         };
@@ -243,10 +244,17 @@ pub fn random_abuse<P: Position>(mut p: P, seed: u64) -> P {
         match played {
             Ok(()) => {
                 assert_eq!(p.ply(), ply + 1);
-                let Move::Place(c) = mv else {
-                    panic!("{mv:?} accepted: only placements are legal");
-                };
-                assert_eq!(p.stone(c), mover);
+                match mv {
+                    Move::Place(c) => assert_eq!(p.stone(c), mover),
+                    // The pie rule: only at move 2, and black's one stone turns white.
+                    Move::Swap => {
+                        assert_eq!(ply, 1);
+                        let stones: Vec<_> =
+                            p.topology().cells().filter_map(|c| p.stone(c)).collect();
+                        assert_eq!(stones, [Color::White]);
+                    }
+                    _ => panic!("{mv:?} accepted: only placements and the swap are legal"),
+                }
             }
             Err(e) => {
                 assert_eq!(
@@ -258,6 +266,7 @@ pub fn random_abuse<P: Position>(mut p: P, seed: u64) -> P {
                     _ if p.outcome().is_some() => IllegalMove::GameOver,
                     Move::Pass => IllegalMove::PassNotAllowed,
                     Move::EndTurn => IllegalMove::EndNotAllowed,
+                    Move::Swap => IllegalMove::SwapNotAllowed,
                     Move::Place(c) if c.0 >= n => IllegalMove::OffBoard,
                     Move::Place(_) => IllegalMove::Occupied,
                 };
@@ -291,4 +300,40 @@ pub fn play_until_over<P: Position>(p: &mut P, black: &[Cell], white: &[Cell]) -
         }
     }
     last.expect("at least one stone to play")
+}
+
+/// Plays a random game with the pie rule on from the empty board `p`, checking before every
+/// move that `swap` is legal exactly at move 2 (in the legal moves, by `check` and by
+/// `play`), and taking it at move 2 when `take`. Returns the finished game.
+pub fn play_with_pie_rule<P: Position>(mut p: P, seed: u64, take: bool) -> P {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut legal = Vec::new();
+    while p.outcome().is_none() {
+        let ply = p.ply();
+        legal.clear();
+        p.legal_moves(&mut legal);
+        assert_eq!(legal.contains(&Move::Swap), ply == 1, "at ply {ply}");
+        assert_eq!(p.check(Move::Swap).is_ok(), ply == 1, "at ply {ply}");
+        if ply == 1 && take {
+            let first = p
+                .topology()
+                .cells()
+                .find(|&c| p.stone(c).is_some())
+                .unwrap();
+            p.play(Move::Swap).unwrap();
+            assert_eq!(p.stone(first), Some(Color::White));
+            assert_eq!(p.turn(), Some(Color::Black));
+            assert_eq!(p.hash(), zobrist::stone(first.index(), Color::White));
+            continue;
+        }
+        if ply != 1 {
+            let before = snapshot(&p);
+            assert_eq!(p.play(Move::Swap), Err(IllegalMove::SwapNotAllowed));
+            assert_eq!(snapshot(&p), before);
+        }
+        let placements: Vec<Move> = legal.iter().copied().filter(|m| *m != Move::Swap).collect();
+        p.play(placements[rng.random_range(0..placements.len())])
+            .unwrap();
+    }
+    p
 }

@@ -51,7 +51,7 @@ process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 5;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 30 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 31 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -806,6 +806,23 @@ async function tour() {
       await page.waitForSelector('svg.board .win-cell', WAIT);
       await shot(page, `finished-${game}.png`, '.game');
     }
+  });
+
+  await step('the pie rule: white takes over the first stone', page, async () => {
+    await createGame(page, { game: 'hex-torus', params: { width: 4, height: 4, swap: 'true' }, color: 'white' });
+    await page.locator('button.swap').waitFor(WAIT);
+    const label = await page.locator('button.swap').getAttribute('aria-label');
+    expect(label === "Swap: take over black's first stone (pie rule)", `the Swap button is labelled ${label}`);
+    await page.click('button.swap');
+    await waitPlies(page, 2);
+    const moves = await page.locator('ol.moves button.move').allTextContents();
+    expect(moves[1].includes('swap'), `move 2 is ${moves[1]}`);
+    // The house bot, black, now moves against the white stone it placed itself.
+    await waitPlies(page, 3);
+    const stones = (await boardOf(page)).replace(/[^bw]/g, '');
+    expect(stones.split('').sort().join('') === 'bw', `after the swap and black's reply the stones are ${stones}`);
+    expect(!(await page.locator('button.swap').isVisible()), 'the Swap button is gone after move 2');
+    await shot(page, 'swap-hex-torus.png', '.game');
   });
 
   const phone = await newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, storageState: await alice.storageState() });

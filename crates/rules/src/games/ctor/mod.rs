@@ -162,6 +162,7 @@ impl Ctor {
             Move::Pass => Err(IllegalMove::PassNotAllowed),
             Move::EndTurn if self.first_placement.is_none() => Err(IllegalMove::EndNotAllowed),
             Move::EndTurn => Ok(()),
+            Move::Swap => Err(IllegalMove::SwapNotAllowed),
         }
     }
 

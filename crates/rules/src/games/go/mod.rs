@@ -481,6 +481,7 @@ impl Position for Go {
             Move::Place(cell) => self.check_placement(cell),
             Move::Pass => self.running(),
             Move::EndTurn => self.running().and(Err(IllegalMove::EndNotAllowed)),
+            Move::Swap => self.running().and(Err(IllegalMove::SwapNotAllowed)),
         }
     }
 

@@ -1,5 +1,5 @@
 //! What `hex-torus` takes and says about itself: its parameters, read once into a [`HexTorusConfig`]
-//! (the board's width and height), and its [`RuleSet`] descriptor.
+//! (the board's width and height, the pie rule), and its [`RuleSet`] descriptor.
 
 use super::{HexRules, HexTorus};
 use crate::games::loops::LoopConfig;
@@ -27,5 +27,6 @@ impl HexTorus {
     pub const PARAMS: &[ParamSpec] = &[
         ParamSpec::int("width", 8, 4, 52, "cells per row"),
         ParamSpec::int("height", 8, 4, 52, "rows (even)"),
+        crate::games::loops::SWAP,
     ];
 }

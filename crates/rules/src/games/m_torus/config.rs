@@ -1,5 +1,5 @@
 //! What `m-torus` takes and says about itself: its parameters, read once into an
-//! [`MTorusConfig`] (the board's width and height), and its [`RuleSet`] descriptor.
+//! [`MTorusConfig`] (the board's width and height, the pie rule), and its [`RuleSet`] descriptor.
 
 use super::{MRules, MTorus};
 use crate::games::loops::LoopConfig;
@@ -27,5 +27,6 @@ impl MTorus {
     pub const PARAMS: &[ParamSpec] = &[
         ParamSpec::int("width", 9, 4, 52, "cells per row"),
         ParamSpec::int("height", 9, 5, 51, "rows (odd)"),
+        crate::games::loops::SWAP,
     ];
 }

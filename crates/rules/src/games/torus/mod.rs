@@ -307,6 +307,7 @@ impl Torus {
             Move::Pass if self.has_legal_placement() => Err(IllegalMove::PassNotAllowed),
             Move::Pass => Ok(Action::Pass),
             Move::EndTurn => Err(IllegalMove::EndNotAllowed),
+            Move::Swap => Err(IllegalMove::SwapNotAllowed),
         }
     }
 
