@@ -28,24 +28,24 @@ const DEAD_SHARE: f64 = 0.7;
 /// `seed`. Only a game whose ends have territory (`go` under area or territory scoring)
 /// judges: in the others every stone counts as it stands.
 pub fn dead_stones<P: Knowledge>(game: &P, seed: u64) -> Vec<Cell> {
-    let Some(shares) = opponent_shares(game, JUDGEMENT_PLAYOUTS, seed) else {
+    let Some(shares) = owner_shares(game, JUDGEMENT_PLAYOUTS, seed) else {
         return Vec::new();
     };
     (game.topology().cells())
-        .filter(|&cell| shares[cell.index()] > DEAD_SHARE)
+        .filter(|&cell| {
+            game.stone(cell)
+                .is_some_and(|color| shares[cell.index()][color.opponent().index()] > DEAD_SHARE)
+        })
         .collect()
 }
 
-/// For each stone of `game`, the share of `playouts` playouts at whose end its point is the
-/// opponent's (a stone of the opponent's, or the opponent's territory); 0 for empty points.
-/// `None` where the game's ends have no territory.
-pub fn opponent_shares<P: Knowledge>(game: &P, playouts: usize, seed: u64) -> Option<Vec<f64>> {
+/// For each point of `game`, the shares of `playouts` playouts at whose end it is black's
+/// and white's (a stone of theirs, or their territory), indexed by [`Color::index`]. `None`
+/// where the game's ends have no territory.
+pub fn owner_shares<P: Knowledge>(game: &P, playouts: usize, seed: u64) -> Option<Vec<[f64; 2]>> {
     game.territory()?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let cells: Vec<(Cell, Color)> = (game.topology().cells())
-        .filter_map(|cell| Some((cell, game.stone(cell)?)))
-        .collect();
-    let mut lost = vec![0u32; game.topology().len()];
+    let mut owned = vec![[0u32; 2]; game.topology().len()];
     let mut recent: Vec<(Move, Color)> = Vec::new();
     for _ in 0..playouts {
         let mut end = game.clone();
@@ -57,16 +57,12 @@ pub fn opponent_shares<P: Knowledge>(game: &P, playouts: usize, seed: u64) -> Op
             recent.push((mv, mover));
         }
         let territory = end.territory()?;
-        for &(cell, color) in &cells {
-            let owner = end.stone(cell).or(territory[cell.index()]);
-            if owner == Some(color.opponent()) {
-                lost[cell.index()] += 1;
+        for cell in game.topology().cells() {
+            if let Some(owner) = end.stone(cell).or(territory[cell.index()]) {
+                owned[cell.index()][owner.index()] += 1;
             }
         }
     }
-    Some(
-        lost.iter()
-            .map(|&n| f64::from(n) / playouts as f64)
-            .collect(),
-    )
+    let share = |n: u32| f64::from(n) / playouts as f64;
+    Some(owned.iter().map(|&[b, w]| [share(b), share(w)]).collect())
 }

@@ -7,11 +7,17 @@ use toroid_rules::games::go::GO_PARAMS;
 use toroid_rules::games::Go;
 use toroid_rules::{Cell, Color, Move, Params, Position};
 use toroid_search::games::go::patterns::mogo;
+use toroid_search::games::go::settled_territory;
 use toroid_search::knowledge::Knowledge;
 
 /// A 9×9 Go position: `rows` from the top, `b` and `w` stones, `to_move` to play.
 fn position(rows: &[&str], to_move: Color) -> Go {
-    let mut g = Go::go(&Params::defaults(GO_PARAMS)).unwrap();
+    position_with(&[], rows, to_move)
+}
+
+/// The same under the parameters `params`.
+fn position_with(params: &[&str], rows: &[&str], to_move: Color) -> Go {
+    let mut g = Go::go(&Params::parse(GO_PARAMS, params).unwrap()).unwrap();
     let stones: Vec<_> = rows
         .iter()
         .enumerate()
@@ -158,4 +164,83 @@ fn dead_stones_are_those_the_playouts_give_to_the_opponent() {
     let defaults = Params::defaults(toroid_rules::games::capture_go::CAPTURE_GO_PARAMS);
     let capture_go = Go::capture_go(&defaults).unwrap();
     assert!(dead_stones(&capture_go, JUDGEMENT_SEED).is_empty());
+}
+
+/// Black has walled off the left, white the right: black's 36 points against white's 27 and
+/// 7.5 of komi.
+const SPLIT: [&str; 9] = [
+    "....bw...",
+    "....bw...",
+    "....bw...",
+    "....bw...",
+    "....bw...",
+    "....bw...",
+    "....bw...",
+    "....bw...",
+    "....bw...",
+];
+
+#[test]
+fn under_territory_scoring_the_bot_does_not_fill_its_own_territory() {
+    use toroid_rules::{AnyGame, Bot};
+    use toroid_search::budget::Budget;
+    use toroid_search::mcts::{Mcts, MctsConfig};
+    let territory = position_with(&["scoring=territory"], &SPLIT, Color::Black);
+    let settled = settled_territory(&territory);
+    for c in territory.topology().cells() {
+        let (x, _) = territory.topology().xy(c);
+        let owner = match x {
+            0..=3 => Some(Color::Black),
+            6..=8 => Some(Color::White),
+            _ => None,
+        };
+        assert_eq!(
+            settled[c.index()],
+            owner,
+            "({x}, {:?})",
+            territory.topology().xy(c)
+        );
+    }
+    let avoid = territory.avoid(1, &Default::default());
+    assert!(avoid.contains(&Move::Place(at(0, 0))) && !avoid.contains(&Move::Pass));
+    // A stone of black's own costs a point: black passes, or invades, but never fills.
+    for seed in 1..=3 {
+        let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(3_000), 1), seed);
+        let mv = bot.choose(&AnyGame::Go(territory.clone()), None);
+        let filled = mv.cell().is_some_and(|c| territory.topology().xy(c).0 < 4);
+        assert!(
+            !filled,
+            "seed {seed}: black played {mv:?} in its own territory"
+        );
+    }
+    // Under area scoring nothing is settled: a stone in one's own area costs nothing.
+    let area = position_with(&["scoring=area"], &SPLIT, Color::Black);
+    assert!(settled_territory(&area).iter().all(Option::is_none));
+}
+
+#[test]
+fn an_eye_shape_with_a_vital_point_is_not_settled() {
+    // Black's corner group has three points of eye space in a row and no other liberty:
+    // whoever plays the middle point decides its life, so it is black's territory by the
+    // count but not settled; black's area on the left below is.
+    let rows = [
+        "...bw....",
+        "bbbbw....",
+        "wwwww....",
+        "bbbbw....",
+        "...bw....",
+        "...bw....",
+        "...bw....",
+        "...bw....",
+        "...bw....",
+    ];
+    let g = position_with(&["scoring=territory"], &rows, Color::White);
+    let settled = settled_territory(&g);
+    for x in 0..3 {
+        assert_eq!(settled[at(x, 0).index()], None, "({x}, 0)");
+    }
+    assert_eq!(settled[at(1, 6).index()], Some(Color::Black));
+    assert!(!g
+        .avoid(1, &Default::default())
+        .contains(&Move::Place(at(1, 0))));
 }

@@ -189,6 +189,14 @@ impl Go {
         self.board.neighborhood(cell.index())
     }
 
+    /// How the game is scored; `None` in `capture-go`, which captures decide.
+    pub fn scoring(&self) -> Option<Scoring> {
+        match &*self.rules {
+            Rules::Go(config) => Some(config.scoring),
+            Rules::CaptureGo(_) => None,
+        }
+    }
+
     /// The passes played in a row just before this position (1: the opponent just passed).
     pub fn consecutive_passes(&self) -> u8 {
         self.passes
