@@ -1,9 +1,11 @@
 //! One game between two players from start to end: the players (a house bot or an external
 //! engine), how the game ended, and the record it leaves.
 
-use toroid_protocol::gtp::{Answer, EngineFault, RemotePlayer};
-use toroid_protocol::record::{Record, RecordError};
-use toroid_rules::{AnyGame, Bot, Color, Fault, IllegalMove, Move, Outcome, Position};
+use std::time::Duration;
+
+use toroid_protocol::gtp::{Answer, EngineFault, EngineLimits, RemotePlayer};
+use toroid_protocol::record::{sgf_result, Record, RecordError};
+use toroid_rules::{AnyGame, Bot, Color, Fault, IllegalMove, Move, Outcome, Position, Reason};
 
 /// A player in one game: asked for its moves and told its opponent's.
 pub trait Player {
@@ -98,6 +100,8 @@ pub struct Played {
     pub ending: Outcome,
     /// The offence that forfeited the game, in words (`black played the illegal move ...`).
     pub offence: Option<String>,
+    /// Who counted the game where a referee did, in words, with toroid's own count.
+    pub counted_by: Option<String>,
 }
 
 impl Played {
@@ -107,6 +111,7 @@ impl Played {
             moves,
             ending: Outcome::forfeit(offender, offence.fault()),
             offence: Some(offence.describe(game, offender)),
+            counted_by: None,
         }
     }
 
@@ -119,9 +124,10 @@ impl Played {
     /// The ending in words, like `black wins: a ring was completed`, with the offence of a
     /// forfeit in full.
     pub fn describe(&self) -> String {
-        match &self.offence {
-            Some(offence) => format!("{} wins: {offence}", self.ending.winner_name()),
-            None => self.ending.to_string(),
+        match (&self.offence, &self.counted_by) {
+            (Some(offence), _) => format!("{} wins: {offence}", self.ending.winner_name()),
+            (None, Some(counted_by)) => format!("{} ({counted_by})", self.ending),
+            (None, None) => self.ending.to_string(),
         }
     }
 
@@ -159,6 +165,7 @@ fn play_moves(game: &mut AnyGame, seats: &mut [Box<dyn Player>; 2]) -> Played {
                 moves,
                 ending,
                 offence: None,
+                counted_by: None,
             };
         }
         let color = game
@@ -171,6 +178,7 @@ fn play_moves(game: &mut AnyGame, seats: &mut [Box<dyn Player>; 2]) -> Played {
                     moves,
                     ending: Outcome::resignation(color),
                     offence: None,
+                    counted_by: None,
                 }
             }
             Err(offence) => return Played::forfeit(moves, game, color, offence),
@@ -186,6 +194,80 @@ fn play_moves(game: &mut AnyGame, seats: &mut [Box<dyn Player>; 2]) -> Played {
         let opponent = color.opponent();
         if let Err(offence) = seats[opponent.index()].observe(game, color, mv) {
             return Played::forfeit(moves, game, opponent, offence);
+        }
+    }
+}
+
+/// A GTP engine that counts finished Go games in toroid's place (`toroid match --referee`):
+/// toroid's count keeps every stone on the board, as the rules say, while players that
+/// expect dead stones to be removed (GNU Go without `--capture-all-dead`) pass with dead
+/// stones left. A referee that judges them, like GNU Go's `final_score`, counts such games as
+/// those players meant.
+pub struct Referee {
+    command: String,
+}
+
+impl Referee {
+    /// How long the referee may take to start and to count (GNU Go reads life and death).
+    const LIMITS: EngineLimits = EngineLimits {
+        setup: Duration::from_secs(60),
+        genmove: Duration::from_secs(60),
+        move_time: None,
+    };
+
+    /// The engine of `command` as the referee of games from `start`, which must be Go
+    /// counted by score on a board that a GTP engine can play; it is started once to check.
+    pub fn new(command: &str, start: &AnyGame) -> Result<Referee, String> {
+        if start.score().is_none() {
+            return Err(format!(
+                "--referee counts games of go, which end by a count, not of {}",
+                start.kind()
+            ));
+        }
+        let engine = RemotePlayer::start(command, start, Referee::LIMITS)
+            .map_err(|e| format!("the referee '{command}' cannot count this game: {e}"))?;
+        engine.finish();
+        Ok(Referee {
+            command: command.to_string(),
+        })
+    }
+
+    /// `played` from `start` as the referee counts it, where the rules ended it by a count
+    /// (two passes or the move limit); other endings stand. Should the referee fail, toroid's
+    /// count stands and the game says so.
+    pub fn recount(&self, start: &AnyGame, played: Played) -> Played {
+        if !matches!(played.ending.reason, Reason::TwoPasses | Reason::MoveLimit)
+            || played.offence.is_some()
+        {
+            return played;
+        }
+        let own = sgf_result(&played.ending);
+        let counted = RemotePlayer::start(&self.command, start, Referee::LIMITS)
+            .map_err(|e| e.to_string())
+            .and_then(|mut engine| {
+                let score = engine
+                    .replay(start, &played.moves)
+                    .and_then(|()| engine.final_score())
+                    .map_err(|e| e.to_string());
+                engine.finish();
+                score
+            });
+        match counted {
+            Ok(ending) => Played {
+                ending,
+                counted_by: Some(format!(
+                    "counted by '{}' with final_score; toroid's own count: {own}",
+                    self.command
+                )),
+                ..played
+            },
+            Err(e) => Played {
+                counted_by: Some(format!(
+                    "toroid's own count: the referee '{}' failed: {e}",
+                    self.command
+                )),
+                ..played
+            },
         }
     }
 }

@@ -177,6 +177,54 @@ fn toroid_gtp_plays_gnu_go_to_the_end() {
     assert_eq!(report["summary"]["games"], 2);
 }
 
+/// GNU Go without `--capture-all-dead` passes with dead stones on the board, which toroid's
+/// count keeps; GNU Go as the referee counts those games as the players meant.
+#[test]
+fn a_referee_counts_go_games_with_its_final_score() {
+    let referee = "gnugo --mode gtp --chinese-rules";
+    let report = match_report(&[
+        "go",
+        "-p",
+        "size=7",
+        "--black",
+        "beginner",
+        "--white",
+        "gnugo --mode gtp --level 1 --chinese-rules",
+        "--games",
+        "2",
+        "--referee",
+        referee,
+    ]);
+    for (_, winner, reason, detail) in games(&report) {
+        assert_eq!(reason, "score", "{detail}");
+        let counted = format!("(counted by '{referee}' with final_score; toroid's own count: ");
+        assert!(detail.contains(&counted), "{detail}");
+        assert!(
+            detail.starts_with(&format!("{winner} wins by ")),
+            "{detail}"
+        );
+    }
+    // Only Go is counted, and only by an engine that runs.
+    for (game, engine, message) in [
+        ("hex-torus", referee, "--referee counts games of go"),
+        (
+            "go",
+            "no-such-referee",
+            "the referee 'no-such-referee' cannot count",
+        ),
+    ] {
+        let out = Command::new(TOROID)
+            .args(["match", game, "--black", "random", "--white", "random"])
+            .args(["--games", "2", "--referee", engine])
+            .env("PATH", path_with_games())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+    }
+}
+
 #[test]
 fn toroid_gtp_plays_every_rule_set_through_the_extension() {
     let ours = format!("{TOROID} gtp --level greedy --seed 2");

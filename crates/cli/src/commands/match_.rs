@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use toroid::arena::Played;
+use toroid::arena::{Played, Referee};
 use toroid::elo::{Elo, Tally};
 use toroid::player::{play_between, PlayerSpec, Timing};
 use toroid::render::params_line;
@@ -56,6 +56,11 @@ pub struct Args {
     /// The records' format.
     #[arg(long, value_enum, default_value_t = RecordFormat::Sgf)]
     record_format: RecordFormat,
+    /// A GTP Go engine that counts every go game ended by two passes or the move limit, with
+    /// its final_score, in place of toroid's count (which keeps dead stones on the board),
+    /// like "gnugo --mode gtp --chinese-rules".
+    #[arg(long, value_name = "ENGINE")]
+    referee: Option<String>,
 }
 
 /// How games between named players are run: the options `toroid match` and
@@ -191,6 +196,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     for player in [&a, &b] {
         player.check(&start, timing).map_err(Failure::usage)?;
     }
+    let referee = (args.referee.as_deref())
+        .map(|command| Referee::new(command, &start))
+        .transpose()
+        .map_err(Failure::usage)?;
     super::kill_engines_on_interrupt();
     let players = Players([a, b]);
     let games = args.games as usize;
@@ -208,13 +217,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let saved = thread::scope(|scope| {
         for _ in 0..parallel {
             let sender = sender.clone();
-            let (next, start, players) = (&next, &start, &players);
+            let (next, start, players, referee) = (&next, &start, &players, &referee);
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 if index >= games {
                     break;
                 }
-                let played = play_one(start, players, timing, args.running.seed, index);
+                let mut played = play_one(start, players, timing, args.running.seed, index);
+                if let Some(referee) = referee {
+                    played = referee.recount(start, played);
+                }
                 if sender.send((index, played)).is_err() {
                     break;
                 }

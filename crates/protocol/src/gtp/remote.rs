@@ -11,11 +11,14 @@
 use std::time::Duration;
 
 use thiserror::Error;
-use toroid_rules::{AnyGame, Color, Fault, Lattice, Move, Position, Surface, Topology};
+use toroid_rules::{
+    AnyGame, Color, Fault, Lattice, Move, Outcome, Position, Reason, Surface, Topology,
+};
 
 use crate::gtp::board::speaks_vertices;
 use crate::gtp::client::{Client, ClientError};
 use crate::gtp::vertex::{move_vertex, parse_color, parse_move};
+use crate::record::read_sgf_result;
 
 /// How long an engine may take.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,6 +41,9 @@ pub enum EngineFault {
     /// Its answer to `genmove` is not a move of this board.
     #[error("answered '{answer}' to '{command}', which is not a move on this board")]
     NotAMove { command: String, answer: String },
+    /// Its answer to `final_score` is not a score (`B+3.5`, `W+12.5`, `0`).
+    #[error("answered '{answer}' to 'final_score', which is not a score")]
+    NotAScore { answer: String },
     /// Its answer to `genmove` names a colour other than the one asked for.
     #[error("was asked to move for {asked} but answered '{answer}'")]
     WrongColour { asked: Color, answer: String },
@@ -52,9 +58,9 @@ impl EngineFault {
                 Fault::Crash
             }
             EngineFault::Client(ClientError::Timeout { .. }) => Fault::Timeout,
-            EngineFault::Client(ClientError::Malformed { .. }) | EngineFault::NotAMove { .. } => {
-                Fault::MalformedAnswer
-            }
+            EngineFault::Client(ClientError::Malformed { .. })
+            | EngineFault::NotAMove { .. }
+            | EngineFault::NotAScore { .. } => Fault::MalformedAnswer,
             EngineFault::Client(ClientError::Refused { .. }) => Fault::RefusedCommand,
             EngineFault::WrongColour { .. } => Fault::WrongColour,
         }
@@ -231,6 +237,34 @@ impl RemotePlayer {
             format!("play {} {}", color.name(), move_vertex(mv, topology))
         };
         self.send(&command).map(drop)
+    }
+
+    /// Tells the engine every move of a game from `start`, each with its mover.
+    pub fn replay(&mut self, start: &AnyGame, moves: &[Move]) -> Result<(), EngineFault> {
+        let mut game = start.clone();
+        for &mv in moves {
+            let Some(color) = game.turn() else { break };
+            self.tell(game.topology(), color, mv)?;
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine's count of the position it has been told, by `final_score` (`B+3.5`,
+    /// `W+12.5`, `0`), as an ending by [`Reason::Score`]. An engine that judges dead stones
+    /// (GNU Go) thus referees games that end with dead stones still on the board, which
+    /// toroid's own count keeps.
+    pub fn final_score(&mut self) -> Result<Outcome, EngineFault> {
+        let answer = self.send("final_score")?;
+        match read_sgf_result(&answer) {
+            Some(outcome) if outcome.reason == Reason::Score => Ok(outcome),
+            Some(outcome) if outcome.winner.is_none() && outcome.reason == Reason::Unknown => {
+                Ok(Outcome::draw(Reason::Score))
+            }
+            _ => Err(EngineFault::NotAScore { answer }),
+        }
     }
 
     /// Asks the engine to quit and makes sure it is gone.
