@@ -9,12 +9,14 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
-# Every rule set on a small board (so that random games end within a few dozen moves), and
-# the Go family on wrapped and reversed surfaces too.
+# Every rule set on a small board (so that random games end within a few dozen moves), the
+# Go family on wrapped and reversed surfaces too, and the loop games with the pie rule.
 RULE_SETS = [
     ("torus", {"size": 5}),
     ("hex-torus", {"width": 5, "height": 6}),
+    ("hex-torus", {"width": 4, "height": 4, "swap": "true"}),
     ("m-torus", {"width": 5, "height": 5}),
+    ("m-torus", {"width": 5, "height": 5, "swap": "true"}),
     ("ctor", {"size": 5}),
     ("capture-go", {"size": 5, "target": 2}),
     ("capture-go", {"size": 5, "topology": "klein", "target": 3}),

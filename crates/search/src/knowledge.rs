@@ -43,6 +43,13 @@ pub trait Knowledge: Position {
         None
     }
 
+    /// Whether `mv` is never worth searching, at the root or below it (a big group's
+    /// self-atari, an escape into a ladder): the tree leaves it out unless nothing else is
+    /// left.
+    fn hopeless(&self, _mv: Move) -> bool {
+        false
+    }
+
     /// A move worth playing now in a playout given the `recent` moves of the simulation with
     /// their movers (the last one last), if the policy sees one. It may be illegal (the
     /// playout then falls back to [`Position::playout_move`]). Runs for every playout move,

@@ -162,7 +162,7 @@ impl Searcher {
         let mut proving = true;
         for c in self.tree.children(ROOT) {
             let child = self.tree.node_mut(c);
-            child.pruned = avoid.contains(&child.mv);
+            child.pruned = avoid.contains(&child.mv) || root.hopeless(child.mv);
             // Below the root a win at once is found when its child is first tried, which a
             // low exploration term may put off for long; at the root it must not be missed.
             proving = proving && !stop.now();
@@ -199,8 +199,12 @@ impl Searcher {
         // Ties between untried children go to the first: shuffle against bias.
         self.moves.shuffle(&mut self.rng);
         self.tree.expand(id, &self.moves, mover);
-        for c in self.tree.children(id) {
+        // Hopeless moves are left out unless nothing else is left.
+        let hopeless: Vec<bool> = self.moves.iter().map(|&mv| pos.hopeless(mv)).collect();
+        let hopeful = hopeless.contains(&false);
+        for (c, hopeless) in self.tree.children(id).zip(hopeless) {
             let child = self.tree.node_mut(c);
+            child.pruned = hopeful && hopeless;
             if let Some(p) = pos.prior(child.mv) {
                 child.amaf_visits = settings.prior_weight;
                 child.amaf_wins = settings.prior_weight as f32 * p;

@@ -244,3 +244,73 @@ fn an_eye_shape_with_a_vital_point_is_not_settled() {
         .avoid(1, &Default::default())
         .contains(&Move::Place(at(1, 0))));
 }
+
+/// White's stone at e5 is in atari; extending at its liberty gives it two liberties and black
+/// chases it down to the lower left, where nothing of white's helps it.
+const LADDER: [&str; 9] = [
+    ".........",
+    ".........",
+    ".........",
+    "....b....",
+    "...bwb...",
+    ".....b...",
+    ".........",
+    ".........",
+    ".........",
+];
+
+#[test]
+fn an_escape_into_a_ladder_is_hopeless_and_a_ladder_breaker_saves_it() {
+    use toroid_search::games::go::ladder::captured_in_ladder;
+    let caught = position(&LADDER, Color::White);
+    assert!(captured_in_ladder(&caught, at(4, 4)));
+    assert!(caught.hopeless(Move::Place(at(4, 5))));
+    assert_eq!(prior(&caught, at(4, 5)), Some(0.1));
+    // A white stone on the ladder's path breaks it.
+    let mut rows = LADDER.map(String::from);
+    rows[7] = "..w......".into();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let broken = position(&rows, Color::White);
+    assert!(!captured_in_ladder(&broken, at(4, 4)));
+    assert!(!broken.hopeless(Move::Place(at(4, 5))));
+    assert_eq!(prior(&broken, at(4, 5)), Some(0.8));
+    // Not in atari, or not the owner's turn: no ladder to read.
+    assert!(!captured_in_ladder(
+        &position(&LADDER, Color::Black),
+        at(4, 4)
+    ));
+}
+
+#[test]
+fn an_atari_that_starts_a_working_ladder_is_urgent() {
+    // White's e5 has two liberties, f5 and e4 (cells (5, 4) and (4, 5)); black's atari at
+    // f5 leaves it e4, and the ladder from there works. Neither liberty is urgent by
+    // itself: only the ladder makes the atari worth the capture prior.
+    let rows = [
+        ".........",
+        ".........",
+        ".........",
+        "....b....",
+        "...bw....",
+        ".....b...",
+        ".........",
+        ".........",
+        ".........",
+    ];
+    let g = position(&rows, Color::Black);
+    assert_eq!(g.liberties(at(4, 4)), 2);
+    assert_eq!(prior(&g, at(5, 4)), Some(0.8), "the atari from the right");
+}
+
+#[test]
+fn the_bot_does_not_run_into_a_ladder() {
+    use toroid_rules::{AnyGame, Bot};
+    use toroid_search::budget::Budget;
+    use toroid_search::mcts::{Mcts, MctsConfig};
+    let caught = AnyGame::Go(position(&LADDER, Color::White));
+    for seed in 1..=3 {
+        let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(3_000), 1), seed);
+        let mv = bot.choose(&caught, None);
+        assert_ne!(mv, Move::Place(at(4, 5)), "seed {seed}");
+    }
+}

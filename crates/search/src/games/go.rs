@@ -3,6 +3,7 @@
 //! answer the last move's shape and avoid self-ataris of groups; greedy likes liberties and
 //! ataris.
 
+pub mod ladder;
 pub mod patterns;
 
 use rand::Rng;
@@ -15,6 +16,7 @@ use crate::knowledge::{captured, Knowledge};
 use crate::ownership::{owner_shares, JUDGEMENT_SEED};
 use crate::policy::placed;
 use crate::tactics::losing_moves;
+use ladder::captured_in_ladder;
 use patterns::mogo;
 
 /// Prior values of Go moves ([`Knowledge::prior`]): a pass while the opponent has not
@@ -24,6 +26,10 @@ const PASS_PRIOR: f32 = 0.1;
 const ATARI_PRIOR: f32 = 0.8;
 const PATTERN_PRIOR: f32 = 0.6;
 const SELF_ATARI_PRIOR: f32 = 0.1;
+
+/// A group this large is never put in atari by its own player in the tree: throw-ins and
+/// sacrifices that kill are of fewer stones.
+const BIG_GROUP: usize = 4;
 
 impl Knowledge for Go {
     /// Also a pass, while the opponent has not just passed and a point is left that is
@@ -62,15 +68,16 @@ impl Knowledge for Go {
     }
 
     /// A pass starts low unless the opponent just passed, for the same reason. A placement
-    /// starts high when it captures or saves a chain in atari, fairly high when its shape
-    /// is a MoGo pattern, low when it puts a group in atari; other placements have no
-    /// prior.
+    /// starts high when it captures, saves a chain in atari that a ladder would not catch,
+    /// or starts a ladder that catches an enemy chain; fairly high when its shape is a MoGo
+    /// pattern; low when it puts a group in atari or runs into a ladder; other placements
+    /// have no prior.
     fn prior(&self, mv: Move) -> Option<f32> {
         let Some(c) = mv.cell() else {
             return (self.consecutive_passes() == 0).then_some(PASS_PRIOR);
         };
         let me = self.turn()?;
-        if self.self_atari(c, me).is_some_and(|size| size >= 2) {
+        if self.self_atari(c, me).is_some_and(|size| size >= 2) || runs_into_ladder(self, c, me) {
             return Some(SELF_ATARI_PRIOR);
         }
         // The last liberty of an adjacent chain: a capture, or an escape (an escape that
@@ -79,12 +86,23 @@ impl Knowledge for Go {
             .topology()
             .adjacent(c)
             .any(|n| self.atari_point(n) == Some(c));
-        if urgent {
+        if urgent || starts_ladder(self, c, me) {
             Some(ATARI_PRIOR)
         } else {
             mogo()
                 .matches(self.neighborhood(c))
                 .then_some(PATTERN_PRIOR)
+        }
+    }
+
+    /// A self-atari of a big group, or an escape into a ladder.
+    fn hopeless(&self, mv: Move) -> bool {
+        match (mv.cell(), self.turn()) {
+            (Some(c), Some(me)) => {
+                self.self_atari(c, me).is_some_and(|size| size >= BIG_GROUP)
+                    || runs_into_ladder(self, c, me)
+            }
+            _ => false,
         }
     }
 
@@ -110,6 +128,9 @@ impl Knowledge for Go {
 
     /// A self-atari of a group: random playouts play them far too often, which makes
     /// living groups look dead and dead ones alive (a lone stone may still throw in).
+    /// Ladders are read in the tree only: a read copies the position at every move it
+    /// tries, and reading the escapes of the playouts made them 43% slower on 9×9 and 90%
+    /// on 19×19.
     fn unwise(&self, mv: Move) -> bool {
         match (mv.cell(), self.turn()) {
             (Some(c), Some(me)) => self.self_atari(c, me).is_some_and(|size| size >= 2),
@@ -201,6 +222,44 @@ pub fn settled_territory(go: &Go) -> Vec<Option<Color>> {
             (safe[region] && shares[c.index()][owner.index()] >= SETTLED_SHARE).then_some(owner)
         })
         .collect()
+}
+
+/// Whether `me` playing `c` only extends an own chain in atari (capturing nothing) into a
+/// ladder that catches it.
+fn runs_into_ladder(go: &Go, c: Cell, me: Color) -> bool {
+    let topology = go.topology();
+    let captures = topology
+        .adjacent(c)
+        .any(|n| go.stone(n) == Some(me.opponent()) && go.atari_point(n) == Some(c));
+    // Three empty points around the extension are three liberties: no ladder to read.
+    let open = topology
+        .adjacent(c)
+        .filter(|&n| go.stone(n).is_none())
+        .count()
+        >= 3;
+    !captures
+        && !open
+        && topology.adjacent(c).any(|n| {
+            go.stone(n) == Some(me) && go.atari_point(n) == Some(c) && captured_in_ladder(go, n)
+        })
+}
+
+/// Whether `me` playing `c` puts an enemy chain in atari (from two liberties) that a ladder
+/// then catches, without leaving the new stone in atari.
+fn starts_ladder(go: &Go, c: Cell, me: Color) -> bool {
+    let mut targets = go
+        .topology()
+        .adjacent(c)
+        .filter(|&n| go.stone(n) == Some(me.opponent()) && go.liberties(n) == 2)
+        .peekable();
+    if targets.peek().is_none() {
+        return false;
+    }
+    let mut after = go.clone();
+    if after.play(Move::Place(c)).is_err() || after.liberties(c) < 2 {
+        return false;
+    }
+    targets.any(|t| after.in_atari(t) && captured_in_ladder(&after, t))
 }
 
 /// A random one of the empty cells around `c` whose 3×3 shape is a MoGo pattern, leaving
