@@ -314,3 +314,57 @@ fn the_bot_does_not_run_into_a_ladder() {
         assert_ne!(mv, Move::Place(at(4, 5)), "seed {seed}");
     }
 }
+
+#[test]
+fn vital_points_of_small_eye_spaces_and_liberties_in_races() {
+    use toroid_search::games::go::life::{is_vital_point, presses_a_race};
+    // White's straight three on the top edge: its middle point is vital, its ends are not;
+    // the open board has no eye space at all.
+    let rows = [
+        "...wb....",
+        "wwwwb....",
+        "bbbbb....",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ];
+    let g = position(&rows, Color::Black);
+    assert!(is_vital_point(&g, at(1, 0)));
+    assert!(!is_vital_point(&g, at(0, 0)) && !is_vital_point(&g, at(2, 0)));
+    assert!(!is_vital_point(&g, at(6, 6)));
+    // A square four has no vital point: every point touches two others.
+    let rows = [
+        "..wb.....",
+        "..wb.....",
+        "wwwb.....",
+        "bbbb.....",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ];
+    let g = position(&rows, Color::Black);
+    assert!((0..2).all(|y| (0..2).all(|x| !is_vital_point(&g, at(x, y)))));
+    // Two chains of three, two liberties each, side by side: taking a liberty of white's
+    // presses the race, a point away from them does not.
+    let rows = [
+        ".bw......",
+        "wbwb.....",
+        ".bw......",
+        ".wbb.....",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ];
+    let g = position(&rows, Color::Black);
+    assert_eq!((g.liberties(at(1, 0)), g.liberties(at(2, 0))), (2, 2));
+    assert!(presses_a_race(&g, at(3, 0), Color::Black));
+    assert!(presses_a_race(&g, at(3, 2), Color::Black));
+    assert!(!presses_a_race(&g, at(6, 6), Color::Black));
+}

@@ -4,6 +4,7 @@
 //! ataris.
 
 pub mod ladder;
+pub mod life;
 pub mod patterns;
 
 use rand::Rng;
@@ -17,6 +18,7 @@ use crate::ownership::{owner_shares, JUDGEMENT_SEED};
 use crate::policy::placed;
 use crate::tactics::losing_moves;
 use ladder::captured_in_ladder;
+use life::{is_vital_point, presses_a_race};
 use patterns::mogo;
 
 /// Prior values of Go moves ([`Knowledge::prior`]): a pass while the opponent has not
@@ -25,6 +27,8 @@ use patterns::mogo;
 const PASS_PRIOR: f32 = 0.1;
 const ATARI_PRIOR: f32 = 0.8;
 const PATTERN_PRIOR: f32 = 0.6;
+const VITAL_POINT_PRIOR: f32 = 0.8;
+const RACE_PRIOR: f32 = 0.7;
 const SELF_ATARI_PRIOR: f32 = 0.1;
 
 /// A group this large is never put in atari by its own player in the tree: throw-ins and
@@ -69,9 +73,10 @@ impl Knowledge for Go {
 
     /// A pass starts low unless the opponent just passed, for the same reason. A placement
     /// starts high when it captures, saves a chain in atari that a ladder would not catch,
-    /// or starts a ladder that catches an enemy chain; fairly high when its shape is a MoGo
-    /// pattern; low when it puts a group in atari or runs into a ladder; other placements
-    /// have no prior.
+    /// starts a ladder that catches an enemy chain, or takes the vital point of a small eye
+    /// space; fairly high when it takes a liberty in a capturing race, or its shape is a
+    /// MoGo pattern; low when it puts a group in atari or runs into a ladder; other
+    /// placements have no prior.
     fn prior(&self, mv: Move) -> Option<f32> {
         let Some(c) = mv.cell() else {
             return (self.consecutive_passes() == 0).then_some(PASS_PRIOR);
@@ -88,6 +93,10 @@ impl Knowledge for Go {
             .any(|n| self.atari_point(n) == Some(c));
         if urgent || starts_ladder(self, c, me) {
             Some(ATARI_PRIOR)
+        } else if is_vital_point(self, c) {
+            Some(VITAL_POINT_PRIOR)
+        } else if presses_a_race(self, c, me) {
+            Some(RACE_PRIOR)
         } else {
             mogo()
                 .matches(self.neighborhood(c))
