@@ -14,9 +14,9 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 RULE_SETS = [
     ("torus", {"size": 5}),
     ("hex-torus", {"width": 5, "height": 6}),
-    ("hex-torus", {"width": 4, "height": 4, "swap": "true"}),
+    ("hex-torus", {"width": 4, "height": 4, "swap": True}),
     ("m-torus", {"width": 5, "height": 5}),
-    ("m-torus", {"width": 5, "height": 5, "swap": "true"}),
+    ("m-torus", {"width": 5, "height": 5, "swap": True}),
     ("ctor", {"size": 5}),
     ("capture-go", {"size": 5, "target": 2}),
     ("capture-go", {"size": 5, "topology": "klein", "target": 3}),
@@ -50,8 +50,13 @@ class Cli:
         return self.json("topology", name, *param_args(params))
 
 
+def param_text(value):
+    """A parameter value as the command line takes it (`swap=true`)."""
+    return str(value).lower() if isinstance(value, bool) else value
+
+
 def param_args(params):
-    return [arg for k, v in params.items() for arg in ("-p", f"{k}={v}")]
+    return [arg for k, v in params.items() for arg in ("-p", f"{k}={param_text(v)}")]
 
 
 @pytest.fixture(scope="session")

@@ -69,7 +69,7 @@ def test_buffers_are_reused():
     step = env.step(env.sample_actions())
     assert step[0] is observations and step[3] is masks
     assert env.observation_shape == (toroid.PLANES, 5, 5) and env.num_actions == 28
-    assert observations.shape == (4, toroid.PLANES, 5, 5) and masks.shape == (4, 27)
+    assert observations.shape == (4, toroid.PLANES, 5, 5) and masks.shape == (4, 28)
 
 
 def test_an_illegal_action_names_the_environment_and_changes_nothing():
@@ -85,7 +85,13 @@ def test_an_illegal_action_names_the_environment_and_changes_nothing():
     ):
         env.step(actions)
     actions[2] = 27
-    with pytest.raises(ValueError, match="environment 2: action 27 is not an action"):
+    with pytest.raises(
+        toroid.IllegalMove,
+        match=r"environment 2: action 27 \(swap\): 'swap' is only allowed at move 2",
+    ):
+        env.step(actions)
+    actions[2] = 28
+    with pytest.raises(ValueError, match="environment 2: action 28 is not an action"):
         env.step(actions)
     for buffer, copy in zip(buffers, before):
         assert (buffer == copy).all(), "a refused step writes nothing"

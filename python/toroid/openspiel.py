@@ -47,9 +47,18 @@ def register():
             _register(rule_set)
 
 
+def _default(param):
+    """A parameter's default as OpenSpiel types it: OpenSpiel reads `true` and `false` in a
+    game string as bools, so a choice of exactly those two (the pie rule's `swap`) is a bool,
+    which `toroid.Game` takes too."""
+    if param.get("choices") == ["false", "true"]:
+        return param["default"] == "true"
+    return param["default"]
+
+
 def _register(rule_set):
     name = rule_set["name"]
-    defaults = {p["name"]: p["default"] for p in rule_set["params"] if not p["default_derived"]}
+    defaults = {p["name"]: _default(p) for p in rule_set["params"] if not p["default_derived"]}
     game_type = pyspiel.GameType(
         short_name=game_name(name),
         long_name=f"toroid {name}",

@@ -237,7 +237,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 45] = [
+const SCREENSHOTS: [&str; 46] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",

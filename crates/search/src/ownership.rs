@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::{Cell, Color, Move};
 
+use crate::budget::Stop;
 use crate::knowledge::Knowledge;
 use crate::policy::{playout_step, Rollout};
 
@@ -28,7 +29,7 @@ const DEAD_SHARE: f64 = 0.7;
 /// `seed`. Only a game whose ends have territory (`go` under area or territory scoring)
 /// judges: in the others every stone counts as it stands.
 pub fn dead_stones<P: Knowledge>(game: &P, seed: u64) -> Vec<Cell> {
-    let Some(shares) = owner_shares(game, JUDGEMENT_PLAYOUTS, seed) else {
+    let Some(shares) = owner_shares(game, JUDGEMENT_PLAYOUTS, seed, &Stop::default()) else {
         return Vec::new();
     };
     (game.topology().cells())
@@ -40,14 +41,22 @@ pub fn dead_stones<P: Knowledge>(game: &P, seed: u64) -> Vec<Cell> {
 }
 
 /// For each point of `game`, the shares of `playouts` playouts at whose end it is black's
-/// and white's (a stone of theirs, or their territory), indexed by [`Color::index`]. `None`
-/// where the game's ends have no territory.
-pub fn owner_shares<P: Knowledge>(game: &P, playouts: usize, seed: u64) -> Option<Vec<[f64; 2]>> {
+/// and white's (a stone of theirs, or their territory), indexed by [`Color::index`]; fewer
+/// playouts where `stop` says so first. `None` where the game's ends have no territory, or
+/// no playout was played.
+pub fn owner_shares<P: Knowledge>(
+    game: &P,
+    playouts: usize,
+    seed: u64,
+    stop: &Stop,
+) -> Option<Vec<[f64; 2]>> {
     game.territory()?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut owned = vec![[0u32; 2]; game.topology().len()];
     let mut recent: Vec<(Move, Color)> = Vec::new();
-    for _ in 0..playouts {
+    let mut played = 0;
+    while played < playouts && !stop.now() {
+        played += 1;
         let mut end = game.clone();
         recent.clear();
         while let Some(mover) = end.turn() {
@@ -63,6 +72,9 @@ pub fn owner_shares<P: Knowledge>(game: &P, playouts: usize, seed: u64) -> Optio
             }
         }
     }
-    let share = |n: u32| f64::from(n) / playouts as f64;
+    if played == 0 {
+        return None;
+    }
+    let share = |n: u32| f64::from(n) / played as f64;
     Some(owned.iter().map(|&[b, w]| [share(b), share(w)]).collect())
 }

@@ -159,10 +159,14 @@ impl Searcher {
         if !self.tree.root().expanded {
             self.expand(ROOT, root, settings);
         }
+        // Hopeless moves are left out too, unless that would leave nothing.
+        let kept = |mv: Move| !avoid.contains(&mv);
+        let hopeful = (self.tree.children(ROOT))
+            .any(|c| kept(self.tree.node(c).mv) && !root.hopeless(self.tree.node(c).mv));
         let mut proving = true;
         for c in self.tree.children(ROOT) {
             let child = self.tree.node_mut(c);
-            child.pruned = avoid.contains(&child.mv) || root.hopeless(child.mv);
+            child.pruned = !kept(child.mv) || (hopeful && root.hopeless(child.mv));
             // Below the root a win at once is found when its child is first tried, which a
             // low exploration term may put off for long; at the root it must not be missed.
             proving = proving && !stop.now();

@@ -186,7 +186,7 @@ fn under_territory_scoring_the_bot_does_not_fill_its_own_territory() {
     use toroid_search::budget::Budget;
     use toroid_search::mcts::{Mcts, MctsConfig};
     let territory = position_with(&["scoring=territory"], &SPLIT, Color::Black);
-    let settled = settled_territory(&territory);
+    let settled = settled_territory(&territory, &Default::default());
     for c in territory.topology().cells() {
         let (x, _) = territory.topology().xy(c);
         let owner = match x {
@@ -215,7 +215,9 @@ fn under_territory_scoring_the_bot_does_not_fill_its_own_territory() {
     }
     // Under area scoring nothing is settled: a stone in one's own area costs nothing.
     let area = position_with(&["scoring=area"], &SPLIT, Color::Black);
-    assert!(settled_territory(&area).iter().all(Option::is_none));
+    assert!(settled_territory(&area, &Default::default())
+        .iter()
+        .all(Option::is_none));
 }
 
 #[test]
@@ -235,7 +237,7 @@ fn an_eye_shape_with_a_vital_point_is_not_settled() {
         "...bw....",
     ];
     let g = position_with(&["scoring=territory"], &rows, Color::White);
-    let settled = settled_territory(&g);
+    let settled = settled_territory(&g, &Default::default());
     for x in 0..3 {
         assert_eq!(settled[at(x, 0).index()], None, "({x}, 0)");
     }
@@ -367,4 +369,22 @@ fn vital_points_of_small_eye_spaces_and_liberties_in_races() {
     assert!(presses_a_race(&g, at(3, 0), Color::Black));
     assert!(presses_a_race(&g, at(3, 2), Color::Black));
     assert!(!presses_a_race(&g, at(6, 6), Color::Black));
+}
+
+#[test]
+fn a_bot_whose_only_placements_are_hopeless_passes() {
+    use toroid_rules::{AnyGame, Bot};
+    use toroid_search::budget::Budget;
+    use toroid_search::mcts::{Mcts, MctsConfig};
+    // Black fills a 5×5 board but for a two-point eye: a stone in it puts the whole group in
+    // atari, and so does the other point; the one move left is a pass.
+    let mut g = Go::go(&Params::parse(GO_PARAMS, &["size=5"]).unwrap()).unwrap();
+    let stones: Vec<_> = (2..25)
+        .map(|i| (Cell(i as u16), Some(Color::Black)))
+        .collect();
+    g.setup(&stones, Color::Black).unwrap();
+    assert!(g.hopeless(Move::Place(Cell(0))) && g.hopeless(Move::Place(Cell(1))));
+    assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
+    let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(500), 1), 1);
+    assert_eq!(bot.choose(&AnyGame::Go(g), None), Move::Pass);
 }

@@ -37,8 +37,8 @@ const BIG_GROUP: usize = 4;
 
 impl Knowledge for Go {
     /// Also a pass, while the opponent has not just passed and a point is left that is
-    /// worth playing (not an own eye, not a move that loses at once, not settled territory
-    /// under territory scoring). Playouts hardly punish a lost tempo, so a pass looks about
+    /// worth playing (not an own eye, not a move that loses at once or is hopeless, not
+    /// settled territory under territory scoring). Playouts hardly punish a lost tempo, so a pass looks about
     /// as good as any move and, with little exploration, could collect the most visits in
     /// the middle of a game.
     ///
@@ -50,7 +50,7 @@ impl Knowledge for Go {
         let Some(me) = self.turn() else {
             return avoid;
         };
-        let settled = settled_territory(self);
+        let settled = settled_territory(self, stop);
         avoid.extend(
             (self.topology().cells())
                 .filter(|c| settled[c.index()] == Some(me))
@@ -63,6 +63,7 @@ impl Knowledge for Go {
                 mv.cell()
                     .is_some_and(|c| !self.is_own_eye(c, me) && settled[c.index()].is_none())
                     && !avoid.contains(&mv)
+                    && !self.hopeless(mv)
             });
             if worth_playing {
                 avoid.push(Move::Pass);
@@ -174,8 +175,9 @@ const SETTLED_SIZE: usize = 7;
 /// An eye shape with a vital point, where a stone decides life, is therefore not settled.
 /// The opponent may still invade; the owner answers then, as the invaded region borders the
 /// invader and is no longer territory. Nothing is settled under area and stone scoring,
-/// where a stone in one's own territory costs nothing.
-pub fn settled_territory(go: &Go) -> Vec<Option<Color>> {
+/// where a stone in one's own territory costs nothing, nor when `stop` ends the search before
+/// a playout.
+pub fn settled_territory(go: &Go, stop: &Stop) -> Vec<Option<Color>> {
     let topology = go.topology();
     let cells = topology.len();
     let territory = match (go.scoring(), go.territory()) {
@@ -221,7 +223,7 @@ pub fn settled_territory(go: &Go) -> Vec<Option<Color>> {
             *size >= SETTLED_SIZE || chains.iter().all(|c| regions_around(c) >= 2)
         })
         .collect();
-    let Some(shares) = owner_shares(go, SETTLED_PLAYOUTS, JUDGEMENT_SEED) else {
+    let Some(shares) = owner_shares(go, SETTLED_PLAYOUTS, JUDGEMENT_SEED, stop) else {
         return vec![None; cells];
     };
     (topology.cells())
