@@ -38,14 +38,7 @@ fn pie_game(w: usize, h: usize) -> HexTorus {
 
 #[test]
 fn swap_is_refused_without_the_pie_rule() {
-    let mut g = game(8, 8);
-    g.play(Move::Place(Cell(10))).unwrap();
-    let before = snapshot(&g);
-    assert_eq!(g.play(Move::Swap), Err(IllegalMove::SwapNotAllowed));
-    assert_eq!(snapshot(&g), before);
-    let mut legal = vec![];
-    g.legal_moves(&mut legal);
-    assert!(!legal.contains(&Move::Swap));
+    swap_needs_the_pie_rule(game(8, 8));
 }
 
 fn cells(g: &HexTorus, xy: &[(usize, usize)]) -> Vec<Cell> {

@@ -337,3 +337,14 @@ pub fn play_with_pie_rule<P: Position>(mut p: P, seed: u64, take: bool) -> P {
     }
     p
 }
+
+/// In `p`, a game without the pie rule, `swap` is refused at move 2 and changes nothing.
+pub fn swap_needs_the_pie_rule<P: Position>(mut p: P) {
+    p.play(Move::Place(Cell(10))).unwrap();
+    let before = snapshot(&p);
+    assert_eq!(p.play(Move::Swap), Err(IllegalMove::SwapNotAllowed));
+    assert_eq!(snapshot(&p), before);
+    let mut legal = vec![];
+    p.legal_moves(&mut legal);
+    assert!(!legal.contains(&Move::Swap));
+}
