@@ -388,3 +388,25 @@ fn a_bot_whose_only_placements_are_hopeless_passes() {
     let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(500), 1), 1);
     assert_eq!(bot.choose(&AnyGame::Go(g), None), Move::Pass);
 }
+
+#[test]
+fn a_pass_that_ends_a_game_lost_once_dead_stones_are_off_is_not_played() {
+    // Black's stone in white's area, in atari, is dead. The rules' count, which keeps it, spoils
+    // white's area and gives black the game; counted as players count, without it, white
+    // wins by half a point. After white's pass, black's pass would end the game: it is left
+    // out while a point is worth playing.
+    let mut rows = SPLIT.map(String::from);
+    rows[3] = "....bw.w.".into();
+    rows[4] = "....bwwb.".into();
+    rows[5] = "....bw.w.".into();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut g = position_with(&["komi=9.5"], &rows, Color::White);
+    g.play(Move::Pass).unwrap();
+    let [black, white] = g.score().unwrap();
+    assert!(black > white, "the rules' count: {black} to {white}");
+    assert!(g.avoid(1, &Default::default()).contains(&Move::Pass));
+    // Without the dead stone black is ahead as counted too, and may pass.
+    let mut g = position_with(&["komi=7.5"], &SPLIT, Color::White);
+    g.play(Move::Pass).unwrap();
+    assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
+}

@@ -10,11 +10,11 @@ pub mod patterns;
 use rand::Rng;
 use toroid_rules::games::go::Scoring;
 use toroid_rules::games::Go;
-use toroid_rules::{Cell, Color, Move, Position};
+use toroid_rules::{Cell, Color, Move, Position, SetupChange};
 
 use crate::budget::Stop;
 use crate::knowledge::{captured, Knowledge};
-use crate::ownership::{owner_shares, JUDGEMENT_SEED};
+use crate::ownership::{dead_stones, owner_shares, JUDGEMENT_SEED};
 use crate::policy::placed;
 use crate::tactics::losing_moves;
 use ladder::captured_in_ladder;
@@ -36,9 +36,10 @@ const SELF_ATARI_PRIOR: f32 = 0.1;
 const BIG_GROUP: usize = 4;
 
 impl Knowledge for Go {
-    /// Also a pass, while the opponent has not just passed and a point is left that is
-    /// worth playing (not an own eye, not a move that loses at once or is hopeless, not
-    /// settled territory under territory scoring). Playouts hardly punish a lost tempo, so a pass looks about
+    /// Also a pass, while a point is left that is worth playing (not an own eye, not a move
+    /// that loses at once or is hopeless, not settled territory under territory scoring) and
+    /// either the opponent has not just passed, or it has and the game counted now with its
+    /// dead stones taken off would not be won. Playouts hardly punish a lost tempo, so a pass looks about
     /// as good as any move and, with little exploration, could collect the most visits in
     /// the middle of a game.
     ///
@@ -56,7 +57,16 @@ impl Knowledge for Go {
                 .filter(|c| settled[c.index()] == Some(me))
                 .map(Move::Place),
         );
-        if self.consecutive_passes() == 0 && !avoid.contains(&Move::Pass) {
+        // A pass is left out in the middle of the game, and where it would end the game
+        // (the opponent just passed) while the count with the dead stones taken off, as
+        // players and referees count, is not a win: the rules' own count keeps dead stones,
+        // so a lost game could look won to the playouts' last move.
+        let passing_is_pointless = match self.consecutive_passes() {
+            0 => true,
+            1 => !wins_when_counted(self, me, stop),
+            _ => false,
+        };
+        if passing_is_pointless && !avoid.contains(&Move::Pass) {
             let mut moves = Vec::new();
             self.legal_moves(&mut moves);
             let worth_playing = moves.iter().any(|&mv| {
@@ -153,6 +163,25 @@ impl Knowledge for Go {
         let eye = if self.is_own_eye(cell, me) { 20.0 } else { 0.0 };
         10.0 * captured(self, after, me) + go_shape(after, cell, me) - eye
     }
+}
+
+/// Whether `me` wins `go` if it ends now and is counted with the stones that the playouts
+/// judge dead taken off ([`dead_stones`]), as players and referees count a finished game.
+/// True where nothing is counted (`capture-go`), or where `stop` leaves no time to judge.
+fn wins_when_counted(go: &Go, me: Color, stop: &Stop) -> bool {
+    if go.score().is_none() || stop.now() {
+        return true;
+    }
+    let dead: Vec<SetupChange> = (dead_stones(go, JUDGEMENT_SEED).into_iter())
+        .map(|cell| (cell, None))
+        .collect();
+    let mut counted = go.clone();
+    if counted.setup(&dead, me).is_err() {
+        return true;
+    }
+    counted
+        .score()
+        .is_none_or(|score| score[me.index()] > score[me.opponent().index()])
 }
 
 /// Playouts behind the judgement of settled territory.
