@@ -18,37 +18,31 @@ pub const PLANES: usize = 6;
 /// Actions of a board: one per cell, then `pass`, `end` and `swap` (CTOR ends a turn early
 /// with `end`, `hex-torus` and `m-torus` with `swap=true` take over black's first stone with
 /// `swap`; each is never legal in the other rule sets, but every rule set keeps the same
-/// numbering).
+/// numbering, [`Move::index`]).
 pub fn action_count(topology: &Topology) -> usize {
-    topology.len() + 3
+    topology.len() + Move::BEYOND_CELLS
 }
 
 /// The action of a move: its cell index, `W*H` for `pass`, `W*H + 1` for `end`, `W*H + 2`
 /// for `swap`.
 pub fn action_of_move(topology: &Topology, mv: Move) -> usize {
-    match mv {
-        Move::Place(cell) => cell.index(),
-        Move::Pass => topology.len(),
-        Move::EndTurn => topology.len() + 1,
-        Move::Swap => topology.len() + 2,
-    }
+    mv.index(topology.len())
 }
 
 /// The move of an action, or why the number is not an action on this board.
 pub fn move_of_action(topology: &Topology, action: i64) -> Result<Move, String> {
-    let cells = topology.len() as i64;
-    match action {
-        a if (0..cells).contains(&a) => Ok(Move::Place(toroid_rules::Cell(a as u16))),
-        a if a == cells => Ok(Move::Pass),
-        a if a == cells + 1 => Ok(Move::EndTurn),
-        a if a == cells + 2 => Ok(Move::Swap),
-        a => Err(format!(
-            "action {a} is not an action on this board: 0..{} are cells, {cells} is pass, {} is end, {} is swap",
-            cells - 1,
-            cells + 1,
-            cells + 2
-        )),
-    }
+    let cells = topology.len();
+    usize::try_from(action)
+        .ok()
+        .and_then(|a| Move::from_index(a, cells))
+        .ok_or_else(|| {
+            format!(
+                "action {action} is not an action on this board: 0..{} are cells, {cells} is pass, {} is end, {} is swap",
+                cells - 1,
+                cells + 1,
+                cells + 2
+            )
+        })
 }
 
 /// The player an observation is for when the caller names none: the player to move, or

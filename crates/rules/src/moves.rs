@@ -61,6 +61,31 @@ impl Move {
             _ => None,
         }
     }
+
+    /// How many moves number past a board's cells in [`Move::index`]: `pass`, `end`, `swap`.
+    pub const BEYOND_CELLS: usize = 3;
+
+    /// The move's number on a board of `cells` cells, the same in every rule set: a cell's
+    /// index, then `cells` for `pass`, `cells + 1` for `end`, `cells + 2` for `swap`.
+    pub fn index(self, cells: usize) -> usize {
+        match self {
+            Move::Place(c) => c.index(),
+            Move::Pass => cells,
+            Move::EndTurn => cells + 1,
+            Move::Swap => cells + 2,
+        }
+    }
+
+    /// The move numbered `index` on a board of `cells` cells ([`Move::index`]), if any.
+    pub fn from_index(index: usize, cells: usize) -> Option<Move> {
+        match index.checked_sub(cells) {
+            None => Some(Move::Place(Cell(index as u16))),
+            Some(0) => Some(Move::Pass),
+            Some(1) => Some(Move::EndTurn),
+            Some(2) => Some(Move::Swap),
+            Some(_) => None,
+        }
+    }
 }
 
 /// Displays a move in notation.

@@ -209,3 +209,15 @@ fn constructors_refuse_parameters_of_another_rule_set() {
         .start(&Params::defaults(Torus::PARAMS))
         .is_ok());
 }
+
+#[test]
+fn moves_number_cells_first_then_pass_end_and_swap() {
+    let cells = 81;
+    for index in 0..cells + Move::BEYOND_CELLS {
+        let mv = Move::from_index(index, cells).unwrap();
+        assert_eq!(mv.index(cells), index, "{mv:?}");
+    }
+    assert_eq!(Move::from_index(cells, cells), Some(Move::Pass));
+    assert_eq!(Move::from_index(cells + 2, cells), Some(Move::Swap));
+    assert_eq!(Move::from_index(cells + Move::BEYOND_CELLS, cells), None);
+}

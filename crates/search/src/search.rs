@@ -100,19 +100,6 @@ pub struct Searcher {
     stamp: u32,
 }
 
-/// Index of a move among a board's `cells` cells, `pass`, `end` and `swap`.
-fn move_index(mv: Move, cells: usize) -> usize {
-    match mv {
-        Move::Place(c) => c.index(),
-        Move::Pass => cells,
-        Move::EndTurn => cells + 1,
-        Move::Swap => cells + 2,
-    }
-}
-
-/// The moves that are not placements: `pass`, `end` and `swap`.
-const OTHER_MOVES: usize = 3;
-
 fn result_for(winner: Option<Color>, color: Color) -> f32 {
     match winner {
         Some(w) if w == color => 1.0,
@@ -238,7 +225,7 @@ impl Searcher {
         settings: &Settings,
     ) -> u64 {
         let cells = root.topology().len();
-        self.stamps.resize(2 * (cells + OTHER_MOVES), 0);
+        self.stamps.resize(2 * (cells + Move::BEYOND_CELLS), 0);
         let start = Instant::now();
         let mut done = 0;
         while !limits.exhausted(done) {
@@ -441,9 +428,9 @@ impl Searcher {
             self.stamps.fill(0);
             self.stamp = 1;
         }
-        let stride = cells + OTHER_MOVES;
+        let stride = cells + Move::BEYOND_CELLS;
         let mark = |stamps: &mut [u32], stamp, (mv, mover): (Move, Color)| {
-            stamps[mover.index() * stride + move_index(mv, cells)] = stamp;
+            stamps[mover.index() * stride + mv.index(cells)] = stamp;
         };
         for &m in &self.played[in_tree..] {
             mark(&mut self.stamps, self.stamp, m);
@@ -464,7 +451,7 @@ impl Searcher {
             let played = &self.stamps[mover.index() * stride..][..stride];
             let result = result_for(winner, mover);
             for child in children {
-                if played[move_index(child.mv, cells)] == self.stamp {
+                if played[child.mv.index(cells)] == self.stamp {
                     child.amaf_visits += 1;
                     child.amaf_wins += result;
                 }
