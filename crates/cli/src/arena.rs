@@ -236,9 +236,7 @@ impl Referee {
     /// (two passes or the move limit); other endings stand. Should the referee fail, toroid's
     /// count stands and the game says so.
     pub fn recount(&self, start: &AnyGame, played: Played) -> Played {
-        if !matches!(played.ending.reason, Reason::TwoPasses | Reason::MoveLimit)
-            || played.offence.is_some()
-        {
+        if !matches!(played.ending.reason, Reason::TwoPasses | Reason::MoveLimit) {
             return played;
         }
         let own = sgf_result(&played.ending);

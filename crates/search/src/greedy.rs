@@ -16,7 +16,6 @@ use toroid_rules::{AnyGame, Bot, Cell, Move, TimeLeft};
 
 use crate::budget::{move_deadline, moves_left, Pace, Stop};
 use crate::knowledge::Knowledge;
-use crate::ownership::JUDGEMENT_SEED;
 use crate::tactics::lets_opponent_win;
 
 /// What letting the opponent win at once costs, far beyond any evaluation.
@@ -62,7 +61,7 @@ impl Bot for GreedyBot {
     }
 
     fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
-        toroid_rules::with_game!(game, g => crate::ownership::dead_stones(g, JUDGEMENT_SEED))
+        crate::ownership::house_judgement(game)
     }
 }
 

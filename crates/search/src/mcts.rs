@@ -15,7 +15,6 @@ use toroid_rules::{AnyGame, Cell, Move};
 use crate::analysis::Analysis;
 use crate::budget::{moves_left, Budget, Pace, SearchLimits};
 use crate::knowledge::Knowledge;
-use crate::ownership::JUDGEMENT_SEED;
 use crate::search::{Searcher, Settings, ROOT_THREATS};
 use toroid_rules::{Bot, TimeLeft};
 
@@ -149,6 +148,6 @@ impl Bot for Mcts {
     }
 
     fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
-        toroid_rules::with_game!(game, g => crate::ownership::dead_stones(g, JUDGEMENT_SEED))
+        crate::ownership::house_judgement(game)
     }
 }

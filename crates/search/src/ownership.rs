@@ -6,7 +6,7 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{Cell, Color, Move};
+use toroid_rules::{AnyGame, Cell, Color, Move};
 
 use crate::budget::Stop;
 use crate::knowledge::Knowledge;
@@ -25,11 +25,17 @@ pub const JUDGEMENT_SEED: u64 = 0x0D_EAD5;
 /// playout.
 const DEAD_SHARE: f64 = 0.7;
 
+/// The house bots' answer to [`toroid_rules::Bot::dead_stones`]: [`dead_stones`] under the
+/// judgement's own seed, so that one position is always judged alike.
+pub fn house_judgement(game: &AnyGame) -> Vec<Cell> {
+    toroid_rules::with_game!(game, g => dead_stones(g, JUDGEMENT_SEED, &Stop::default()))
+}
+
 /// The stones of `game` that are dead by [`JUDGEMENT_PLAYOUTS`] playouts from it, seeded by
-/// `seed`. Only a game whose ends have territory (`go` under area or territory scoring)
-/// judges: in the others every stone counts as it stands.
-pub fn dead_stones<P: Knowledge>(game: &P, seed: u64) -> Vec<Cell> {
-    let Some(shares) = owner_shares(game, JUDGEMENT_PLAYOUTS, seed, &Stop::default()) else {
+/// `seed`, fewer where `stop` says so first. Only a game whose ends have territory (`go`
+/// under area or territory scoring) judges: in the others every stone counts as it stands.
+pub fn dead_stones<P: Knowledge>(game: &P, seed: u64, stop: &Stop) -> Vec<Cell> {
+    let Some(shares) = owner_shares(game, JUDGEMENT_PLAYOUTS, seed, stop) else {
         return Vec::new();
     };
     (game.topology().cells())

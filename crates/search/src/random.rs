@@ -6,8 +6,6 @@ use toroid_rules::{AnyGame, Cell, Move, Position};
 
 use toroid_rules::{Bot, TimeLeft};
 
-use crate::ownership::JUDGEMENT_SEED;
-
 /// Plays a uniformly random legal move. Deterministic under its seed.
 pub struct RandomBot {
     rng: Xoshiro256PlusPlus,
@@ -32,6 +30,6 @@ impl Bot for RandomBot {
     }
 
     fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
-        toroid_rules::with_game!(game, g => crate::ownership::dead_stones(g, JUDGEMENT_SEED))
+        crate::ownership::house_judgement(game)
     }
 }

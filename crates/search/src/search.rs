@@ -147,13 +147,15 @@ impl Searcher {
             self.expand(ROOT, root, settings);
         }
         // Hopeless moves are left out too, unless that would leave nothing.
-        let kept = |mv: Move| !avoid.contains(&mv);
-        let hopeful = (self.tree.children(ROOT))
-            .any(|c| kept(self.tree.node(c).mv) && !root.hopeless(self.tree.node(c).mv));
+        let hopeless: Vec<bool> = (self.tree.children(ROOT))
+            .map(|c| root.hopeless(self.tree.node(c).mv))
+            .collect();
+        let hopeful = (self.tree.children(ROOT).zip(&hopeless))
+            .any(|(c, &hopeless)| !hopeless && !avoid.contains(&self.tree.node(c).mv));
         let mut proving = true;
-        for c in self.tree.children(ROOT) {
+        for (c, hopeless) in self.tree.children(ROOT).zip(hopeless) {
             let child = self.tree.node_mut(c);
-            child.pruned = !kept(child.mv) || (hopeful && root.hopeless(child.mv));
+            child.pruned = avoid.contains(&child.mv) || (hopeful && hopeless);
             // Below the root a win at once is found when its child is first tried, which a
             // low exploration term may put off for long; at the root it must not be missed.
             proving = proving && !stop.now();

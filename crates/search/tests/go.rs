@@ -148,10 +148,17 @@ fn dead_stones_are_those_the_playouts_give_to_the_opponent() {
         "....bw...",
     ];
     let g = position(&rows, Color::Black);
-    assert_eq!(dead_stones(&g, JUDGEMENT_SEED), [at(1, 2), at(7, 4)]);
+    assert_eq!(
+        dead_stones(&g, JUDGEMENT_SEED, &Default::default()),
+        [at(1, 2), at(7, 4)]
+    );
     // A settled position is judged alike whatever the seed.
     for seed in 0..4 {
-        assert_eq!(dead_stones(&g, seed), [at(1, 2), at(7, 4)], "seed {seed}");
+        assert_eq!(
+            dead_stones(&g, seed, &Default::default()),
+            [at(1, 2), at(7, 4)],
+            "seed {seed}"
+        );
     }
     // Without the intruders nothing is dead; without territory nothing is judged.
     let clean: Vec<String> = rows
@@ -159,11 +166,15 @@ fn dead_stones_are_those_the_playouts_give_to_the_opponent() {
         .map(|r| r.replacen(".wb", "..b", 1).replacen("wb.", "w..", 1))
         .collect();
     let clean: Vec<&str> = clean.iter().map(String::as_str).collect();
-    let none = dead_stones(&position(&clean, Color::Black), JUDGEMENT_SEED);
+    let none = dead_stones(
+        &position(&clean, Color::Black),
+        JUDGEMENT_SEED,
+        &Default::default(),
+    );
     assert!(none.is_empty(), "{clean:?}: {none:?}");
     let defaults = Params::defaults(toroid_rules::games::capture_go::CAPTURE_GO_PARAMS);
     let capture_go = Go::capture_go(&defaults).unwrap();
-    assert!(dead_stones(&capture_go, JUDGEMENT_SEED).is_empty());
+    assert!(dead_stones(&capture_go, JUDGEMENT_SEED, &Default::default()).is_empty());
 }
 
 /// Black has walled off the left, white the right: black's 36 points against white's 27 and

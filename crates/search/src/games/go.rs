@@ -167,12 +167,13 @@ impl Knowledge for Go {
 
 /// Whether `me` wins `go` if it ends now and is counted with the stones that the playouts
 /// judge dead taken off ([`dead_stones`]), as players and referees count a finished game.
-/// True where nothing is counted (`capture-go`), or where `stop` leaves no time to judge.
+/// True where nothing is counted (`capture-go`), or where `stop` leaves no time to judge
+/// (the stones then count as they stand).
 fn wins_when_counted(go: &Go, me: Color, stop: &Stop) -> bool {
     if go.score().is_none() || stop.now() {
         return true;
     }
-    let dead: Vec<SetupChange> = (dead_stones(go, JUDGEMENT_SEED).into_iter())
+    let dead: Vec<SetupChange> = (dead_stones(go, JUDGEMENT_SEED, stop).into_iter())
         .map(|cell| (cell, None))
         .collect();
     let mut counted = go.clone();
@@ -209,11 +210,13 @@ const SETTLED_SIZE: usize = 7;
 pub fn settled_territory(go: &Go, stop: &Stop) -> Vec<Option<Color>> {
     let topology = go.topology();
     let cells = topology.len();
-    let territory = match (go.scoring(), go.territory()) {
-        (Some(Scoring::Territory), Some(territory)) if territory.iter().any(Option::is_some) => {
-            territory
-        }
-        _ => return vec![None; cells],
+    // The rules' count is asked only under territory scoring: it is a walk of the board.
+    let territory = (go.scoring() == Some(Scoring::Territory))
+        .then(|| go.territory())
+        .flatten()
+        .filter(|territory| territory.iter().any(Option::is_some));
+    let Some(territory) = territory else {
+        return vec![None; cells];
     };
     // The regions of territory (empty regions, each with one owner), and the chains around
     // each, a chain named by its first cell.
