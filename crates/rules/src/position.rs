@@ -89,6 +89,17 @@ pub trait Position: Clone + Send + Sync + 'static {
         moves.choose(rng).copied()
     }
 
+    /// Plays a [`Position::playout_move`] and returns it (`None` once the game is over): the
+    /// same move from the same random numbers, and the same position after it, as
+    /// `playout_move` followed by `play`. Rule sets override it to judge the move once
+    /// rather than twice.
+    fn play_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
+        let mv = self.playout_move(rng)?;
+        self.play(mv)
+            .expect("the playout policy returns only legal moves");
+        Some(mv)
+    }
+
     /// A move drawn uniformly among all legal moves (`None` once the game is over): the
     /// plain random policy other engines use, for like-for-like benchmarks.
     fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
@@ -100,24 +111,18 @@ pub trait Position: Clone + Send + Sync + 'static {
 
 /// Plays [`Position::playout_move`] moves until the game ends; returns how many were played.
 pub fn random_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
-    play_out(position, rng, P::playout_move)
+    let start = position.ply();
+    while position.play_playout_move(rng).is_some() {}
+    position.ply() - start
 }
 
 /// Plays [`Position::uniform_move`] moves until the game ends; returns how many were played.
 pub fn uniform_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
-    play_out(position, rng, P::uniform_move)
-}
-
-fn play_out<P: Position, R: Rng>(
-    position: &mut P,
-    rng: &mut R,
-    pick: impl Fn(&P, &mut R) -> Option<Move>,
-) -> usize {
     let start = position.ply();
-    while let Some(mv) = pick(position, rng) {
+    while let Some(mv) = position.uniform_move(rng) {
         position
             .play(mv)
-            .expect("random policies return only legal moves");
+            .expect("the uniform policy returns only legal moves");
     }
     position.ply() - start
 }

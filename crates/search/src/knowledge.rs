@@ -56,10 +56,11 @@ pub trait Knowledge: Position {
     /// so it looks only near the last move or at a handful of sampled cells.
     fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move>;
 
-    /// Whether the random playout move `mv` is one the policy would rather not play; it then
-    /// draws again, up to [`crate::policy::DRAWS`] times in all.
-    fn unwise(&self, _mv: Move) -> bool {
-        false
+    /// Plays a random playout move ([`Position::play_playout_move`]); a rule set whose
+    /// random moves are sometimes unwise draws again, up to [`crate::policy::DRAWS`] times in
+    /// all, and plays the last draw. `None` once the game is over.
+    fn play_wise_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
+        self.play_playout_move(rng)
     }
 
     /// How good a stone of `me` on `cell` looks to the greedy bot, played from this position

@@ -38,24 +38,17 @@ pub fn playout_step<P: Knowledge, R: Rng>(
             }
         }
     }
-    let mv = match rollout {
-        Rollout::Uniform => position.uniform_move(rng)?,
-        Rollout::Random => position.playout_move(rng)?,
-        Rollout::Tactical => {
-            let mut mv = position.playout_move(rng)?;
-            for _ in 1..DRAWS {
-                if !position.unwise(mv) {
-                    break;
-                }
-                mv = position.playout_move(rng)?;
-            }
-            mv
+    match rollout {
+        Rollout::Uniform => {
+            let mv = position.uniform_move(rng)?;
+            position
+                .play(mv)
+                .expect("the uniform policy returns only legal moves");
+            Some(mv)
         }
-    };
-    position
-        .play(mv)
-        .expect("random policies return only legal moves");
-    Some(mv)
+        Rollout::Random => position.play_playout_move(rng),
+        Rollout::Tactical => position.play_wise_playout_move(rng),
+    }
 }
 
 /// The cell of the last move, if it was a placement.

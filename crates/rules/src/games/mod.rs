@@ -229,6 +229,9 @@ impl Position for AnyGame {
     fn playout_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
         with_game!(self, g => g.playout_move(rng))
     }
+    fn play_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
+        with_game!(self, g => g.play_playout_move(rng))
+    }
     fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
         with_game!(self, g => g.uniform_move(rng))
     }

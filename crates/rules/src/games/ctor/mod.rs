@@ -24,7 +24,6 @@ pub use config::CtorConfig;
 
 const MIN_SIZE: usize = 4;
 const MAX_SIZE: usize = 26;
-const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
 
 /// A stone turns over when at least this many of its 8 neighbours are the mover's.
 const TURN_OVER: usize = 5;
@@ -196,27 +195,23 @@ impl Ctor {
     /// the last turn (a stone the opponent turned over had at most 3 of `m`'s around it, and
     /// the opponent's turn only took stones from `m`), so they are checked as well.
     fn turn_over(&mut self, c: usize, m: Color) {
-        let mut stack = [0u16; MAX_CELLS];
-        let mut len = 0;
+        // Most placements turn nothing over: the stack allocates only when one does, where a
+        // board-sized array would be cleared on every move.
+        let mut stack = Vec::new();
         let candidates = self.shared.neighbors[c]
             .into_iter()
             .chain(self.last_turn.into_iter().flatten());
         for x in candidates {
             if self.turns_over(x as usize, m) {
                 self.set(x as usize, m);
-                stack[len] = x;
-                len += 1;
+                stack.push(x);
             }
         }
-        // Every stone turns over at most once, so the stack never holds more than the board.
-        while len > 0 {
-            len -= 1;
-            let x = stack[len];
+        while let Some(x) = stack.pop() {
             for n in self.shared.neighbors[x as usize] {
                 if self.turns_over(n as usize, m) {
                     self.set(n as usize, m);
-                    stack[len] = n;
-                    len += 1;
+                    stack.push(n);
                 }
             }
         }

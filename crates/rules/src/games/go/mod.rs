@@ -601,6 +601,17 @@ impl Position for Go {
         Some(self.sample_move(rng, false, |p| self.is_playout_candidate(p, color)))
     }
 
+    /// Plays the drawn move without judging it again: the draw already did.
+    fn play_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
+        let mv = self.playout_move(rng)?;
+        debug_assert_eq!(self.check(mv), Ok(()));
+        match mv {
+            Move::Place(cell) => self.place(cell.index()),
+            _ => self.pass(),
+        }
+        Some(mv)
+    }
+
     /// Uniform among every legal move, `pass` included (it is always legal), drawn the same
     /// way as [`Position::playout_move`] without building the legal-move list.
     fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {

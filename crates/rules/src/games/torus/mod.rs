@@ -56,14 +56,8 @@ pub struct Torus {
     to_move: Color,
     /// Zobrist hash of the stones alone: the identity of a board for the no-repeat rule.
     board_hash: u64,
-    /// The board hashes of every board the game has had, the empty start included, sorted.
-    /// Two different boards share a 64-bit hash with a chance of about 2^-64 per pair; even
-    /// a game of thousands of boards is astronomically unlikely to meet one, so the rule is
-    /// judged on hashes.
-    seen: Vec<u64>,
-    /// XOR of [`spread`] over `seen`, so that [`Position::hash`] covers the history that the
-    /// no-repeat rule consults.
-    seen_digest: u64,
+    /// Every board the game has had, the empty start included.
+    seen: History,
     /// Consecutive passes just played.
     passes: u8,
     ply: usize,
@@ -118,7 +112,58 @@ impl CellSet {
     }
 }
 
-/// Mixes a board hash before it joins `seen_digest` (murmur3's finaliser), so the digest is
+/// The boards a game has had, by their hashes, for the no-repeat rule. Two different boards
+/// share a 64-bit hash with a chance of about 2^-64 per pair; even a game of thousands of
+/// boards is astronomically unlikely to meet one, so the rule is judged on hashes.
+#[derive(Clone, Debug)]
+struct History {
+    /// In the order the boards came.
+    hashes: Vec<u64>,
+    /// A one-hash Bloom filter over `hashes`: a clear bit proves a board new without
+    /// searching the list, which is what almost every placement asks. With the ~60 boards of
+    /// a 9×9 game, about 6% of new boards find their bit set and search the list.
+    filter: [u64; HISTORY_FILTER_WORDS],
+    /// XOR of [`spread`] over `hashes`, so that [`Position::hash`] covers the history that the
+    /// no-repeat rule consults.
+    digest: u64,
+}
+
+const HISTORY_FILTER_WORDS: usize = 16;
+
+impl History {
+    fn starting_with(board_hash: u64) -> History {
+        let mut history = History {
+            hashes: Vec::new(),
+            filter: [0; HISTORY_FILTER_WORDS],
+            digest: 0,
+        };
+        history.insert(board_hash);
+        history
+    }
+
+    /// The filter's word and bit for a board hash (its high bits: the low ones of a Zobrist
+    /// hash are as random, but `spread` is kept for the digest).
+    fn slot(board_hash: u64) -> (usize, u64) {
+        let bit = (board_hash >> 54) as usize % (64 * HISTORY_FILTER_WORDS);
+        (bit / 64, 1 << (bit % 64))
+    }
+
+    fn contains(&self, board_hash: u64) -> bool {
+        let (word, bit) = History::slot(board_hash);
+        self.filter[word] & bit != 0 && self.hashes.contains(&board_hash)
+    }
+
+    fn insert(&mut self, board_hash: u64) {
+        if !self.contains(board_hash) {
+            let (word, bit) = History::slot(board_hash);
+            self.filter[word] |= bit;
+            self.hashes.push(board_hash);
+            self.digest ^= spread(board_hash);
+        }
+    }
+}
+
+/// Mixes a board hash before it joins the history's digest (murmur3's finaliser), so the digest is
 /// not a plain XOR of stone keys, where whole boards could cancel out.
 fn spread(h: u64) -> u64 {
     let h = (h ^ (h >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
@@ -159,8 +204,7 @@ impl From<TorusConfig> for Torus {
             board: vec![None; cells],
             to_move: Color::Black,
             board_hash: empty_board,
-            seen: vec![empty_board],
-            seen_digest: spread(empty_board),
+            seen: History::starting_with(empty_board),
             passes: 0,
             ply: 0,
             captures: [0, 0],
@@ -184,7 +228,7 @@ impl Torus {
     /// [`Position::hash`] computed from scratch rather than incrementally (for tests).
     pub fn recompute_hash(&self) -> u64 {
         let board = zobrist::board(&self.board);
-        let digest = self.seen.iter().fold(0, |d, &h| d ^ spread(h));
+        let digest = self.seen.hashes.iter().fold(0, |d, &h| d ^ spread(h));
         board ^ digest ^ self.state_key()
     }
 
@@ -280,7 +324,7 @@ impl Torus {
             }
         }
         // Step 5.
-        if self.seen.binary_search(&board_hash).is_ok() {
+        if self.seen.contains(board_hash) {
             return Err(IllegalMove::Superko);
         }
         Ok(Effect::Stands {
@@ -311,6 +355,53 @@ impl Torus {
         }
     }
 
+    /// Carries out a move that [`Torus::judge`] found legal.
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Place(c, effect) => self.place(c, effect),
+            Action::Pass => {
+                self.passes += 1;
+                if self.passes == 2 {
+                    self.outcome = Some(Outcome::draw(Reason::TwoPasses));
+                }
+            }
+        }
+        self.ply += 1;
+        self.to_move = self.to_move.opponent();
+    }
+
+    /// The playout policy's move, judged (the game is not over): uniform among legal
+    /// placements, `pass` only when there is none.
+    fn playout_action<R: Rng>(&self, rng: &mut R) -> Action {
+        let cells = self.board.len();
+        // Accepting a random cell only when it is a legal placement picks uniformly among
+        // the legal placements, and so does the exhaustive fallback: so does their mixture.
+        for _ in 0..PLAYOUT_TRIES {
+            let c = rng.random_range(0..cells);
+            if let Ok(effect) = self.resolve(c) {
+                return Action::Place(c, effect);
+            }
+        }
+        let mut empty = [0u16; MAX_CELLS];
+        let mut len = 0;
+        for (c, stone) in self.board.iter().enumerate() {
+            if stone.is_none() {
+                empty[len] = c as u16;
+                len += 1;
+            }
+        }
+        while len > 0 {
+            let i = rng.random_range(0..len);
+            let c = empty[i] as usize;
+            if let Ok(effect) = self.resolve(c) {
+                return Action::Place(c, effect);
+            }
+            len -= 1;
+            empty[i] = empty[len];
+        }
+        Action::Pass
+    }
+
     fn place(&mut self, c: usize, effect: Effect) {
         let a = self.to_move;
         self.board[c] = Some(a);
@@ -339,10 +430,7 @@ impl Torus {
                 self.board_hash = board_hash;
             }
         }
-        if let Err(at) = self.seen.binary_search(&self.board_hash) {
-            self.seen.insert(at, self.board_hash);
-            self.seen_digest ^= spread(self.board_hash);
-        }
+        self.seen.insert(self.board_hash);
         self.passes = 0;
     }
 }
@@ -388,17 +476,8 @@ impl Position for Torus {
     }
 
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        match self.judge(mv)? {
-            Action::Place(c, effect) => self.place(c, effect),
-            Action::Pass => {
-                self.passes += 1;
-                if self.passes == 2 {
-                    self.outcome = Some(Outcome::draw(Reason::TwoPasses));
-                }
-            }
-        }
-        self.ply += 1;
-        self.to_move = self.to_move.opponent();
+        let action = self.judge(mv)?;
+        self.apply(action);
         Ok(())
     }
 
@@ -407,7 +486,7 @@ impl Position for Torus {
     }
 
     fn hash(&self) -> u64 {
-        self.board_hash ^ self.seen_digest ^ self.state_key()
+        self.board_hash ^ self.seen.digest ^ self.state_key()
     }
 
     fn ply(&self) -> usize {
@@ -431,8 +510,7 @@ impl Position for Torus {
         self.board_hash = zobrist::board(&stones);
         self.board = stones;
         self.to_move = to_move;
-        self.seen = vec![self.board_hash];
-        self.seen_digest = spread(self.board_hash);
+        self.seen = History::starting_with(self.board_hash);
         self.passes = 0;
         Ok(())
     }
@@ -451,32 +529,23 @@ impl Position for Torus {
         if self.outcome.is_some() {
             return None;
         }
-        let cells = self.board.len();
-        // Accepting a random cell only when it is a legal placement picks uniformly among
-        // the legal placements, and so does the exhaustive fallback: so does their mixture.
-        for _ in 0..PLAYOUT_TRIES {
-            let c = rng.random_range(0..cells);
-            if self.is_legal_placement(c) {
-                return Some(Move::Place(Cell(c as u16)));
-            }
+        Some(match self.playout_action(rng) {
+            Action::Place(c, _) => Move::Place(Cell(c as u16)),
+            Action::Pass => Move::Pass,
+        })
+    }
+
+    /// Plays the placement as `playout_action` judged it, without judging it again.
+    fn play_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
+        if self.outcome.is_some() {
+            return None;
         }
-        let mut empty = [0u16; MAX_CELLS];
-        let mut len = 0;
-        for (c, stone) in self.board.iter().enumerate() {
-            if stone.is_none() {
-                empty[len] = c as u16;
-                len += 1;
-            }
-        }
-        while len > 0 {
-            let i = rng.random_range(0..len);
-            let c = empty[i];
-            if self.is_legal_placement(c as usize) {
-                return Some(Move::Place(Cell(c)));
-            }
-            len -= 1;
-            empty[i] = empty[len];
-        }
-        Some(Move::Pass)
+        let action = self.playout_action(rng);
+        let mv = match action {
+            Action::Place(c, _) => Move::Place(Cell(c as u16)),
+            Action::Pass => Move::Pass,
+        };
+        self.apply(action);
+        Some(mv)
     }
 }

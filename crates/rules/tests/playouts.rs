@@ -1,0 +1,91 @@
+//! Random playouts: the rule sets' fused draw-and-play path against drawing and then playing,
+//! and counts over many playouts pinned to what the engines gave before they were made
+//! faster, so a speed-up that changes a single game shows here.
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid_rules::{random_playout, AnyGame, Color, GameKind, Position};
+
+/// Every rule set at its defaults, and the variants whose playouts take other paths: Go's
+/// superko rules and small or wrapped boards, a torus of even side, the pie rule.
+fn variants() -> Vec<AnyGame> {
+    let mut games: Vec<AnyGame> = GameKind::ALL.iter().map(|k| k.default_game()).collect();
+    let more: [(GameKind, &[&str]); 6] = [
+        (GameKind::Go, &["ko=positional", "size=5"]),
+        (
+            GameKind::Go,
+            &["ko=situational", "topology=torus", "size=7"],
+        ),
+        (
+            GameKind::CaptureGo,
+            &["size=6", "topology=torus", "target=3"],
+        ),
+        (GameKind::Torus, &["size=6"]),
+        (GameKind::HexTorus, &["swap=true"]),
+        (GameKind::Ctor, &["size=6"]),
+    ];
+    for (kind, params) in more {
+        games.push(kind.new_game(params).expect("valid parameters"));
+    }
+    games
+}
+
+#[test]
+fn playing_a_playout_move_is_drawing_it_then_playing_it() {
+    for start in variants() {
+        for seed in 0..30 {
+            let (mut fused, mut stepwise) = (start.clone(), start.clone());
+            let mut rng_fused = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut rng_stepwise = Xoshiro256PlusPlus::seed_from_u64(seed);
+            loop {
+                let played = fused.play_playout_move(&mut rng_fused);
+                let drawn = stepwise.playout_move(&mut rng_stepwise);
+                assert_eq!(played, drawn, "{} seed {seed}", start.kind().name());
+                let Some(mv) = drawn else { break };
+                stepwise.play(mv).expect("a playout move is legal");
+                assert_eq!(fused.hash(), stepwise.hash());
+                assert_eq!(fused.ply(), stepwise.ply());
+                assert_eq!(fused.captures(), stepwise.captures());
+            }
+            assert_eq!(fused.outcome(), stepwise.outcome());
+        }
+    }
+}
+
+/// Moves played, black's wins and white's wins over `playouts` playouts from `start`.
+fn tally(start: &AnyGame, playouts: u64) -> (u64, u64, u64) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let (mut moves, mut black, mut white) = (0, 0, 0);
+    for _ in 0..playouts {
+        let mut game = start.clone();
+        moves += random_playout(&mut game, &mut rng) as u64;
+        match game.outcome().and_then(|o| o.winner) {
+            Some(Color::Black) => black += 1,
+            Some(Color::White) => white += 1,
+            None => {}
+        }
+    }
+    (moves, black, white)
+}
+
+#[test]
+fn playout_counts_are_those_of_the_engines_before_the_speed_up() {
+    // From commit 98f21a0, before the playouts judged each move once and the torus history
+    // gained its filter: 2,000 playouts per variant from seed 1.
+    let before: [(u64, u64, u64); 12] = [
+        (121605, 1027, 973),
+        (113784, 1108, 892),
+        (145044, 1082, 918),
+        (204385, 997, 971),
+        (142534, 1036, 963),
+        (218311, 865, 1135),
+        (83938, 938, 1062),
+        (156374, 997, 1003),
+        (69882, 1025, 961),
+        (71256, 1008, 992),
+        (112986, 1158, 842),
+        (75489, 945, 980),
+    ];
+    let now: Vec<_> = variants().iter().map(|g| tally(g, 2_000)).collect();
+    assert_eq!(now, before);
+}
