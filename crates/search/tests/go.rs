@@ -86,6 +86,41 @@ fn playouts_capture_the_stone_just_played_in_atari_and_escape_from_atari() {
 }
 
 #[test]
+fn playouts_finish_a_capture_the_opponent_left_for_elsewhere() {
+    // A race: black's last stone in the corner took the white pair's second liberty, and
+    // white answered far away. Black takes the pair, whatever the seed; not so when its
+    // previous stone was elsewhere, and never once the pair has a second liberty.
+    let rows = [
+        "bww.b....",
+        ".bbb.....",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        ".......w.",
+    ];
+    let black = position(&rows, Color::Black);
+    let white_far = Move::Place(at(7, 8));
+    let recent = |own: Cell| [(Move::Place(own), Color::Black), (white_far, Color::White)];
+    let takes = |g: &Go, own: Cell| {
+        (0..20)
+            .filter(|&seed| {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                g.tactical_move(&recent(own), &mut rng) == Some(Move::Place(at(3, 0)))
+            })
+            .count()
+    };
+    assert_eq!(takes(&black, at(0, 0)), 20);
+    // Then only the random sample of cells that looks for captures may come upon it.
+    assert!(takes(&black, at(4, 3)) < 20);
+    let mut free = black.clone();
+    free.setup(&[(at(2, 1), None)], Color::Black).unwrap();
+    assert_eq!(takes(&free, at(0, 0)), 0);
+}
+
+#[test]
 fn playouts_do_not_escape_into_a_self_atari() {
     // White's stone below the corner put black's in atari; extending leaves one liberty, so
     // the playout answers the shape around white's stone instead.

@@ -128,7 +128,9 @@ impl Knowledge for Go {
 
     /// In order: capture the chain of the stone just played if it is in atari; save an own
     /// chain it put in atari by extending, where that gives the chain a second liberty;
-    /// answer its shape with a MoGo pattern move around it ([`patterns`]).
+    /// capture an enemy chain next to the mover's own previous stone that the opponent left
+    /// in atari (how a capturing race ends); answer the last stone's shape with a MoGo
+    /// pattern move around it ([`patterns`]).
     fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
         let c = placed(recent)?;
         let me = self.turn()?;
@@ -141,7 +143,18 @@ impl Knowledge for Go {
             .filter(|&n| self.stone(n) == Some(me))
             .find_map(|n| self.atari_point(n))
             .filter(|&p| self.self_atari(p, me).is_none());
+        let unanswered = || {
+            let own_previous = recent
+                .len()
+                .checked_sub(2)
+                .and_then(|i| recent[i].0.cell())?;
+            self.topology()
+                .adjacent(own_previous)
+                .filter(|&n| self.stone(n) == Some(me.opponent()))
+                .find_map(|n| self.atari_point(n))
+        };
         escape
+            .or_else(unanswered)
             .or_else(|| pattern_reply(self, c, me, rng))
             .map(Move::Place)
     }
