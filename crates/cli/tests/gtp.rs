@@ -231,16 +231,40 @@ fn a_bad_level_is_refused() {
     );
 }
 
-/// At the end of a game, `final_status_list dead` of a house bot names the stones GNU Go
-/// names: a white stone in black's area and a black one in white's, each in atari, while
-/// both walls live.
-#[test]
-fn dead_stones_agree_with_gnu_go() {
-    use toroid_protocol::gtp::client::Client;
-    let gnugo = ["/usr/games/gnugo", "/usr/bin/gnugo"]
+/// The GNU Go binary that scripts/test installs (Debian puts it in /usr/games).
+fn gnugo() -> &'static str {
+    ["/usr/games/gnugo", "/usr/bin/gnugo"]
         .into_iter()
         .find(|path| std::path::Path::new(path).exists())
-        .expect("GNU Go is installed (scripts/test installs the gnugo package)");
+        .expect("GNU Go is installed (scripts/test installs the gnugo package)")
+}
+
+/// What the GTP engine run by `command` answers to `final_status_list dead` after `setup`:
+/// the points, upper case, sorted.
+fn dead_list(command: &str, setup: &[String]) -> Vec<String> {
+    use toroid_protocol::gtp::client::Client;
+    let mut engine = Client::spawn(command, std::time::Duration::from_secs(60))
+        .unwrap_or_else(|e| panic!("{command}: {e}"));
+    for line in setup {
+        engine
+            .send(line)
+            .unwrap_or_else(|e| panic!("{command}: {line}: {e}"));
+    }
+    let dead = engine.send("final_status_list dead").unwrap();
+    let mut dead: Vec<String> = dead.split_whitespace().map(str::to_uppercase).collect();
+    dead.sort();
+    dead
+}
+
+fn house_bot() -> String {
+    format!("{} gtp --level strong", env!("CARGO_BIN_EXE_toroid"))
+}
+
+/// At the end of a game, `final_status_list dead` of a house bot names the stones GNU Go
+/// names: a white stone in black's area and a black one in white's, each in atari, while
+/// both walls live; before the two passes that end the game and after them.
+#[test]
+fn dead_stones_agree_with_gnu_go() {
     let mut setup = vec!["boardsize 9".to_string(), "clear_board".into()];
     for row in 1..=9 {
         setup.push(format!("play black E{row}"));
@@ -252,23 +276,41 @@ fn dead_stones_agree_with_gnu_go() {
     for stone in ["white H6", "white G5", "white H4", "black H5"] {
         setup.push(format!("play {stone}"));
     }
-    let toroid = format!("{} gtp --level strong", env!("CARGO_BIN_EXE_toroid"));
-    let judged: Vec<Vec<String>> = [format!("{gnugo} --mode gtp"), toroid]
-        .iter()
-        .map(|command| {
-            let mut engine = Client::spawn(command, std::time::Duration::from_secs(60))
-                .unwrap_or_else(|e| panic!("{command}: {e}"));
-            for line in &setup {
-                engine
-                    .send(line)
-                    .unwrap_or_else(|e| panic!("{command}: {line}: {e}"));
-            }
-            let dead = engine.send("final_status_list dead").unwrap();
-            let mut dead: Vec<String> = dead.split_whitespace().map(str::to_uppercase).collect();
-            dead.sort();
-            dead
-        })
+    let mut ended = setup.clone();
+    ended.extend(["play white pass".into(), "play black pass".into()]);
+    for setup in [setup, ended] {
+        let theirs = dead_list(&format!("{} --mode gtp", gnugo()), &setup);
+        assert_eq!(theirs, ["B7", "H5"], "GNU Go");
+        assert_eq!(
+            dead_list(&house_bot(), &setup),
+            theirs,
+            "toroid against GNU Go"
+        );
+    }
+}
+
+/// Finished games of `max` against GNU Go (`scripts/strength gnugo` and `gnugo-territory`),
+/// each ended by two passes with dead stones on the board, loaded by both engines: the
+/// house bot calls dead exactly the stones GNU Go calls dead.
+#[test]
+fn dead_stones_of_finished_games_agree_with_gnu_go() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/finished");
+    let mut records: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
         .collect();
-    assert_eq!(judged[0], ["B7", "H5"], "GNU Go");
-    assert_eq!(judged[1], judged[0], "toroid against GNU Go");
+    records.sort();
+    assert_eq!(records.len(), 4);
+    for record in records {
+        let name = record.file_name().unwrap().to_string_lossy().into_owned();
+        let rules = if name.starts_with("territory") {
+            "--japanese-rules"
+        } else {
+            "--chinese-rules"
+        };
+        let setup = [format!("loadsgf {}", record.display())];
+        let theirs = dead_list(&format!("{} --mode gtp {rules}", gnugo()), &setup);
+        assert!(!theirs.is_empty(), "{name}: GNU Go finds dead stones");
+        assert_eq!(dead_list(&house_bot(), &setup), theirs, "{name}");
+    }
 }

@@ -6,7 +6,7 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{AnyGame, Cell, Color, Move};
+use toroid_rules::{AnyGame, Cell, Color, Move, Position, SetupChange};
 
 use crate::budget::Stop;
 use crate::knowledge::Knowledge;
@@ -26,9 +26,30 @@ pub const JUDGEMENT_SEED: u64 = 0x0D_EAD5;
 const DEAD_SHARE: f64 = 0.7;
 
 /// The house bots' answer to [`toroid_rules::Bot::dead_stones`]: [`dead_stones`] under the
-/// judgement's own seed, so that one position is always judged alike.
+/// judgement's own seed, so that one position is always judged alike. A finished game (what
+/// a GUI asks about after the two passes) is judged on its final board, reopened.
 pub fn house_judgement(game: &AnyGame) -> Vec<Cell> {
-    toroid_rules::with_game!(game, g => dead_stones(g, JUDGEMENT_SEED, &Stop::default()))
+    let reopened = game.turn().is_none().then(|| reopen(game)).flatten();
+    let judged = reopened.as_ref().unwrap_or(game);
+    toroid_rules::with_game!(judged, g => dead_stones(g, JUDGEMENT_SEED, &Stop::default()))
+}
+
+/// The board of the finished `game` as a new game of the same rule set and parameters, with
+/// the player to move whom the number of moves gives (black after an even number): no
+/// playout can run from a finished game, so every stone there would count as alive. `None`
+/// where the rule set refuses the board as a start.
+fn reopen(game: &AnyGame) -> Option<AnyGame> {
+    let mut open = game.kind().start(game.params()).ok()?;
+    let stones: Vec<SetupChange> = (game.topology().cells())
+        .filter_map(|cell| game.stone(cell).map(|color| (cell, Some(color))))
+        .collect();
+    let to_move = if game.ply() % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    open.setup(&stones, to_move).ok()?;
+    Some(open)
 }
 
 /// The stones of `game` that are dead by [`JUDGEMENT_PLAYOUTS`] playouts from it, seeded by
