@@ -190,23 +190,36 @@ impl Knowledge for Go {
 }
 
 /// Whether `me` wins `go` if it ends now and is counted with the stones that the playouts
-/// judge dead taken off ([`dead_stones`]), as players and referees count a finished game.
-/// True where nothing is counted (`capture-go`), or where `stop` leaves no time to judge
-/// (the stones then count as they stand).
+/// judge dead taken off ([`dead_stones`]), as players and referees count a finished game:
+/// under territory scoring, as Japanese rules count, each player also scores a point per
+/// prisoner, the stones captured in the game and the dead stones taken off (toroid's own
+/// territory count has no prisoners, so a game it calls won can be lost by many points
+/// under the rules a GTP opponent and its referee play, `kgs-rules japanese`). True where
+/// nothing is counted (`capture-go`), or where `stop` leaves no time to judge (the stones
+/// then count as they stand).
 fn wins_when_counted(go: &Go, me: Color, stop: &Stop) -> bool {
     if go.score().is_none() || stop.now() {
         return true;
     }
-    let dead: Vec<SetupChange> = (dead_stones(go, JUDGEMENT_SEED, stop).into_iter())
-        .map(|cell| (cell, None))
-        .collect();
+    let dead = dead_stones(go, JUDGEMENT_SEED, stop);
+    let taken_off: Vec<SetupChange> = dead.iter().map(|&cell| (cell, None)).collect();
     let mut counted = go.clone();
-    if counted.setup(&dead, me).is_err() {
+    if counted.setup(&taken_off, me).is_err() {
         return true;
     }
-    counted
-        .score()
-        .is_none_or(|score| score[me.index()] > score[me.opponent().index()])
+    let Some(mut score) = counted.score() else {
+        return true;
+    };
+    if go.scoring() == Some(Scoring::Territory) {
+        let mut prisoners = go.captures();
+        for color in dead.iter().filter_map(|&cell| go.stone(cell)) {
+            prisoners[color.opponent().index()] += 1;
+        }
+        for (points, taken) in score.iter_mut().zip(prisoners) {
+            *points += f64::from(taken);
+        }
+    }
+    score[me.index()] > score[me.opponent().index()]
 }
 
 /// Playouts behind the judgement of settled territory.
