@@ -189,7 +189,7 @@ fn kgs_rules_set_the_scoring_and_keep_the_moves() {
         ],
     );
     let board = e.handle("toroid-board").unwrap().to_string();
-    let rules = [r#""scoring":"territory""#, r#""ko":"simple""#, r#""ply":1"#];
+    let rules = [r#""scoring":"japanese""#, r#""ko":"simple""#, r#""ply":1"#];
     assert!(rules.iter().all(|r| board.contains(r)), "{board}");
 }
 

@@ -91,7 +91,7 @@ fn the_blood_vomiting_game_replays() {
     assert_eq!(record.result, Some(Outcome::resignation(Color::Black)));
     assert_eq!(
         record.params().choice("scoring"),
-        Some("territory"),
+        Some("japanese"),
         "RU[Japanese]"
     );
     assert_eq!(record.params().choice("ko"), Some("simple"));

@@ -348,6 +348,22 @@ fn scoring_methods_count_as_the_seed_defines() {
     assert_eq!(g.score(), Some([24.0, 0.0]));
 }
 
+#[test]
+fn japanese_scoring_adds_prisoners_to_territory() {
+    // Without captures it is territory scoring.
+    assert_eq!(scored("japanese", "0.5", &WALLS).score(), Some([5.0, 10.5]));
+    // White captures the black stone at the bottom: a prisoner, and its point is white's
+    // territory again. Territory scoring counts the point, Japanese scoring the prisoner too.
+    let rows = [".bw..", ".bw..", ".bw..", ".bww.", ".bwb."];
+    for (scoring, white) in [("territory", 8.0), ("japanese", 9.0)] {
+        let mut g = go(&["size=5", &format!("scoring={scoring}"), "komi=0"]);
+        position(&mut g, &rows, Color::White);
+        play(&mut g, "ee");
+        assert_eq!(g.captures(), [0, 1]);
+        assert_eq!(g.score(), Some([5.0, white]), "{scoring}");
+    }
+}
+
 /// The territory as rows: the owner's letter on each point it owns, `.` elsewhere.
 fn territory_rows(g: &Go) -> Option<Vec<String>> {
     let owners = g.territory()?;

@@ -43,7 +43,7 @@ fn reopen(game: &AnyGame) -> Option<AnyGame> {
     let stones: Vec<SetupChange> = (game.topology().cells())
         .filter_map(|cell| game.stone(cell).map(|color| (cell, Some(color))))
         .collect();
-    let to_move = if game.ply() % 2 == 0 {
+    let to_move = if game.ply().is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
@@ -54,7 +54,7 @@ fn reopen(game: &AnyGame) -> Option<AnyGame> {
 
 /// The stones of `game` that are dead by [`JUDGEMENT_PLAYOUTS`] playouts from it, seeded by
 /// `seed`, fewer where `stop` says so first. Only a game whose ends have territory (`go`
-/// under area or territory scoring) judges: in the others every stone counts as it stands.
+/// under area, territory or Japanese scoring) judges: in the others every stone counts as it stands.
 pub fn dead_stones<P: Knowledge>(game: &P, seed: u64, stop: &Stop) -> Vec<Cell> {
     let Some(shares) = owner_shares(game, JUDGEMENT_PLAYOUTS, seed, stop) else {
         return Vec::new();

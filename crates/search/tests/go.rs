@@ -458,25 +458,29 @@ fn a_pass_that_ends_a_game_lost_once_dead_stones_are_off_is_not_played() {
 }
 
 #[test]
-fn under_territory_scoring_a_pass_counts_prisoners_as_japanese_rules_do() {
-    // The dead black stone of the test above, under territory scoring: taken off, it gives
-    // white a point of territory and, under Japanese counting, a prisoner. With komi 11.5
-    // black wins by half a point on territory alone (36 to 24 + 11.5) and loses by half a
-    // point with the prisoner, so after white's pass black plays on.
+fn under_japanese_scoring_a_pass_counts_the_dead_stones_as_prisoners() {
+    // The dead black stone of the test above, under Japanese scoring: taken off, it gives
+    // white a point of territory and a prisoner. With komi 11.5 black wins by half a point
+    // on territory alone (36 to 24 + 11.5) and loses by half a point with the prisoner, so
+    // after white's pass black plays on. Under the seed's territory scoring, which has no
+    // prisoners, black may pass.
     let mut rows = SPLIT.map(String::from);
     rows[3] = "....bw.w.".into();
     rows[4] = "....bwwb.".into();
     rows[5] = "....bw.w.".into();
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let params = ["scoring=territory", "komi=11.5"];
+    let params = ["scoring=japanese", "komi=11.5"];
     let mut g = position_with(&params, &rows, Color::White);
     g.play(Move::Pass).unwrap();
     let mut taken_off = g.clone();
     taken_off.setup(&[(at(7, 4), None)], Color::Black).unwrap();
     assert_eq!(taken_off.score(), Some([36.0, 24.0 + 11.5]));
     assert!(g.avoid(1, &Default::default()).contains(&Move::Pass));
+    let mut g = position_with(&["scoring=territory", "komi=11.5"], &rows, Color::White);
+    g.play(Move::Pass).unwrap();
+    assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
     // With komi 10.5 black wins with the prisoner counted too, and may pass.
-    let mut g = position_with(&["scoring=territory", "komi=10.5"], &rows, Color::White);
+    let mut g = position_with(&["scoring=japanese", "komi=10.5"], &rows, Color::White);
     g.play(Move::Pass).unwrap();
     assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
 }

@@ -37,15 +37,15 @@ const BIG_GROUP: usize = 4;
 
 impl Knowledge for Go {
     /// Also a pass, while a point is left that is worth playing (not an own eye, not a move
-    /// that loses at once or is hopeless, not settled territory under territory scoring) and
-    /// either the opponent has not just passed, or it has and the game counted now with its
-    /// dead stones taken off would not be won. Playouts hardly punish a lost tempo, so a pass looks about
-    /// as good as any move and, with little exploration, could collect the most visits in
-    /// the middle of a game.
+    /// that loses at once or is hopeless, not settled territory under territory or Japanese
+    /// scoring) and either the opponent has not just passed, or it has and the game counted
+    /// now with its dead stones taken off would not be won. Playouts hardly punish a lost
+    /// tempo, so a pass looks about as good as any move and, with little exploration, could
+    /// collect the most visits in the middle of a game.
     ///
-    /// Under territory scoring, also every point of the player's own settled territory
-    /// ([`settled_territory`]): a stone there costs a point, which playouts cannot see
-    /// (they fill every territory anyway).
+    /// Under territory and Japanese scoring, also every point of the player's own settled
+    /// territory ([`settled_territory`]): a stone there costs a point, which playouts cannot
+    /// see (they fill every territory anyway).
     fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
         let mut avoid = losing_moves(self, stop);
         let Some(me) = self.turn() else {
@@ -191,12 +191,10 @@ impl Knowledge for Go {
 
 /// Whether `me` wins `go` if it ends now and is counted with the stones that the playouts
 /// judge dead taken off ([`dead_stones`]), as players and referees count a finished game:
-/// under territory scoring, as Japanese rules count, each player also scores a point per
-/// prisoner, the stones captured in the game and the dead stones taken off (toroid's own
-/// territory count has no prisoners, so a game it calls won can be lost by many points
-/// under the rules a GTP opponent and its referee play, `kgs-rules japanese`). True where
-/// nothing is counted (`capture-go`), or where `stop` leaves no time to judge (the stones
-/// then count as they stand).
+/// under Japanese scoring the stones taken off are prisoners too, a point each to their
+/// captor, as the stones captured in the game already are. True where nothing is counted
+/// (`capture-go`), or where `stop` leaves no time to judge (the stones then count as they
+/// stand).
 fn wins_when_counted(go: &Go, me: Color, stop: &Stop) -> bool {
     if go.score().is_none() || stop.now() {
         return true;
@@ -210,13 +208,9 @@ fn wins_when_counted(go: &Go, me: Color, stop: &Stop) -> bool {
     let Some(mut score) = counted.score() else {
         return true;
     };
-    if go.scoring() == Some(Scoring::Territory) {
-        let mut prisoners = go.captures();
+    if go.scoring() == Some(Scoring::Japanese) {
         for color in dead.iter().filter_map(|&cell| go.stone(cell)) {
-            prisoners[color.opponent().index()] += 1;
-        }
-        for (points, taken) in score.iter_mut().zip(prisoners) {
-            *points += f64::from(taken);
+            score[color.opponent().index()] += 1.0;
         }
     }
     score[me.index()] > score[me.opponent().index()]
@@ -234,21 +228,21 @@ const SETTLED_SHARE: f64 = 0.7;
 /// eye shapes, nakade, have at most six points).
 const SETTLED_SIZE: usize = 7;
 
-/// Under territory scoring, the owner of each empty point that is settled territory, where
-/// neither player needs a stone: the rules count the point for its owner now (its empty
-/// region borders the owner's stones only), the region cannot be killed from inside (it has
-/// at least [`SETTLED_SIZE`] points, or every chain around it borders another region of
-/// territory: a second eye), and the point is still the owner's at the end of most playouts.
-/// An eye shape with a vital point, where a stone decides life, is therefore not settled.
-/// The opponent may still invade; the owner answers then, as the invaded region borders the
-/// invader and is no longer territory. Nothing is settled under area and stone scoring,
-/// where a stone in one's own territory costs nothing, nor when `stop` ends the search before
-/// a playout.
+/// Under territory and Japanese scoring, the owner of each empty point that is settled
+/// territory, where neither player needs a stone: the rules count the point for its owner now
+/// (its empty region borders the owner's stones only), the region cannot be killed from inside
+/// (it has at least [`SETTLED_SIZE`] points, or every chain around it borders another region of
+/// territory: a second eye), and the point is still the owner's at the end of most playouts. An
+/// eye shape with a vital point, where a stone decides life, is therefore not settled. The
+/// opponent may still invade; the owner answers then, as the invaded region borders the invader
+/// and is no longer territory. Nothing is settled under area and stone scoring, where a stone
+/// in one's own territory costs nothing, nor when `stop` ends the search before a playout.
 pub fn settled_territory(go: &Go, stop: &Stop) -> Vec<Option<Color>> {
     let topology = go.topology();
     let cells = topology.len();
-    // The rules' count is asked only under territory scoring: it is a walk of the board.
-    let territory = (go.scoring() == Some(Scoring::Territory))
+    // The rules' count is asked only where a stone in territory costs a point: it is a walk
+    // of the board.
+    let territory = (go.scoring().is_some_and(Scoring::charges_own_territory))
         .then(|| go.territory())
         .flatten()
         .filter(|territory| territory.iter().any(Option::is_some));

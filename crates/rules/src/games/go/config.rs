@@ -90,7 +90,7 @@ const TOPOLOGIES: &[&str] = &[
 
 pub const GO_RULE_SET: RuleSet = RuleSet {
     name: "go",
-    summary: "Go with komi, ko rule, move limit and area, territory or stone scoring",
+    summary: "Go with komi, ko rule, move limit and area, territory, Japanese or stone scoring",
     params: GO_PARAMS,
     board: BoardSize::Square("size"),
     sgf_game: 1,
@@ -100,11 +100,11 @@ pub const GO_RULE_SET: RuleSet = RuleSet {
     named_rules: &[
         NamedRules {
             name: "Japanese",
-            params: &[("scoring", "territory"), ("ko", "simple")],
+            params: &[("scoring", "japanese"), ("ko", "simple")],
         },
         NamedRules {
             name: "Korean",
-            params: &[("scoring", "territory"), ("ko", "simple")],
+            params: &[("scoring", "japanese"), ("ko", "simple")],
         },
         NamedRules {
             name: "Chinese",
@@ -139,7 +139,7 @@ pub const GO_PARAMS: &[ParamSpec] = &[
     ParamSpec::choice(
         "scoring",
         "area",
-        &["area", "territory", "stone"],
+        &["area", "territory", "japanese", "stone"],
         "scoring method",
     ),
     ParamSpec::choice(

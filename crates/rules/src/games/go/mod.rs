@@ -6,7 +6,7 @@
 //! - `capture-go` is won at once by the first player to capture `target` stones; two
 //!   consecutive passes end it, more captures winning. It has no ko rule.
 //! - `go` ends on two consecutive passes or after `max_moves` moves and is won on score
-//!   (area, territory or stone scoring; komi added to white). Its `ko` rule is simple ko,
+//!   (area, territory, Japanese or stone scoring; komi added to white). Its `ko` rule is simple ko,
 //!   positional superko or situational superko.
 //!
 //! The engine lives in [`board`]: chains and liberties are maintained incrementally, so a
@@ -332,7 +332,9 @@ impl Go {
                 } else {
                     return None;
                 };
-                let [black, white] = config.scoring.score(&self.board, config.komi);
+                let [black, white] = config
+                    .scoring
+                    .score(&self.board, self.captures, config.komi);
                 Some(Outcome::by_score(black, white, reason))
             }
         }
@@ -561,7 +563,11 @@ impl Position for Go {
 
     fn score(&self) -> Option<[f64; 2]> {
         match &*self.rules {
-            Rules::Go(config) => Some(config.scoring.score(&self.board, config.komi)),
+            Rules::Go(config) => Some(config.scoring.score(
+                &self.board,
+                self.captures,
+                config.komi,
+            )),
             Rules::CaptureGo(_) => None,
         }
     }

@@ -1,4 +1,5 @@
-//! Go's scoring methods, as the seed defines them (no dead-stone removal, no prisoners).
+//! Go's scoring methods: the seed's three (no dead-stone removal, no prisoners), and Japanese
+//! counting, territory plus prisoners.
 
 use super::board::Board;
 
@@ -8,6 +9,9 @@ pub enum Scoring {
     Area,
     /// Empty regions that border stones of one colour only.
     Territory,
+    /// Territory plus prisoners, the stones the player has captured, as Japanese rules
+    /// count (dead stones are still not taken off: they count as they stand).
+    Japanese,
     /// Stones on the board.
     Stone,
 }
@@ -17,22 +21,34 @@ impl Scoring {
         match name {
             "area" => Some(Scoring::Area),
             "territory" => Some(Scoring::Territory),
+            "japanese" => Some(Scoring::Japanese),
             "stone" => Some(Scoring::Stone),
             _ => None,
         }
     }
 
-    /// Whether empty regions count (area and territory scoring, not stone scoring).
+    /// Whether empty regions count (area, territory and Japanese scoring, not stone scoring).
     pub(crate) fn counts_territory(self) -> bool {
         self != Scoring::Stone
     }
 
-    /// Each player's score on `board`, `komi` added to white's.
-    pub(crate) fn score(self, board: &Board, komi: f64) -> [f64; 2] {
+    /// Whether a stone placed in one's own territory costs a point: territory and Japanese
+    /// scoring, where the point no longer counts and the stone does not either.
+    pub fn charges_own_territory(self) -> bool {
+        matches!(self, Scoring::Territory | Scoring::Japanese)
+    }
+
+    /// Each player's score on `board`, with `captures` the stones each player has captured,
+    /// `komi` added to white's.
+    pub(crate) fn score(self, board: &Board, captures: [u32; 2], komi: f64) -> [f64; 2] {
         let stones = board.stone_counts();
         let points = match self {
             Scoring::Stone => stones,
             Scoring::Territory => board.territory(),
+            Scoring::Japanese => {
+                let territory = board.territory();
+                [territory[0] + captures[0], territory[1] + captures[1]]
+            }
             Scoring::Area => {
                 let territory = board.territory();
                 [stones[0] + territory[0], stones[1] + territory[1]]
