@@ -54,7 +54,8 @@ fn reopen(game: &AnyGame) -> Option<AnyGame> {
 
 /// The stones of `game` that are dead by [`JUDGEMENT_PLAYOUTS`] playouts from it, seeded by
 /// `seed`, fewer where `stop` says so first. Only a game whose ends have territory (`go`
-/// under area, territory or Japanese scoring) judges: in the others every stone counts as it stands.
+/// under area, territory or Japanese scoring) judges: in the others every stone counts as
+/// it stands.
 pub fn dead_stones<P: Knowledge>(game: &P, seed: u64, stop: &Stop) -> Vec<Cell> {
     let Some(shares) = owner_shares(game, JUDGEMENT_PLAYOUTS, seed, stop) else {
         return Vec::new();

@@ -435,52 +435,56 @@ fn a_bot_whose_only_placements_are_hopeless_passes() {
     assert_eq!(bot.choose(&AnyGame::Go(g), None), Move::Pass);
 }
 
+/// [`SPLIT`] with a black stone in white's area, in atari: dead.
+const DEAD_BLACK_STONE: [&str; 9] = [
+    "....bw...",
+    "....bw...",
+    "....bw...",
+    "....bw.w.",
+    "....bwwb.",
+    "....bw.w.",
+    "....bw...",
+    "....bw...",
+    "....bw...",
+];
+
+/// `rows` under `params` after white's pass: black's pass would end the game.
+fn after_white_passed(params: &[&str], rows: &[&str]) -> Go {
+    let mut g = position_with(params, rows, Color::White);
+    g.play(Move::Pass).unwrap();
+    g
+}
+
 #[test]
 fn a_pass_that_ends_a_game_lost_once_dead_stones_are_off_is_not_played() {
-    // Black's stone in white's area, in atari, is dead. The rules' count, which keeps it, spoils
-    // white's area and gives black the game; counted as players count, without it, white
-    // wins by half a point. After white's pass, black's pass would end the game: it is left
-    // out while a point is worth playing.
-    let mut rows = SPLIT.map(String::from);
-    rows[3] = "....bw.w.".into();
-    rows[4] = "....bwwb.".into();
-    rows[5] = "....bw.w.".into();
-    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let mut g = position_with(&["komi=9.5"], &rows, Color::White);
-    g.play(Move::Pass).unwrap();
+    // Black's dead stone: the rules' count, which keeps it, spoils white's area and gives
+    // black the game; counted as players count, without it, white wins by half a point.
+    // After white's pass, black's pass would end the game: it is left out while a point is
+    // worth playing.
+    let g = after_white_passed(&["komi=9.5"], &DEAD_BLACK_STONE);
     let [black, white] = g.score().unwrap();
     assert!(black > white, "the rules' count: {black} to {white}");
     assert!(g.avoid(1, &Default::default()).contains(&Move::Pass));
     // Without the dead stone black is ahead as counted too, and may pass.
-    let mut g = position_with(&["komi=7.5"], &SPLIT, Color::White);
-    g.play(Move::Pass).unwrap();
+    let g = after_white_passed(&["komi=7.5"], &SPLIT);
     assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
 }
 
 #[test]
 fn under_japanese_scoring_a_pass_counts_the_dead_stones_as_prisoners() {
-    // The dead black stone of the test above, under Japanese scoring: taken off, it gives
+    // The dead black stone, under Japanese scoring: taken off, it gives
     // white a point of territory and a prisoner. With komi 11.5 black wins by half a point
     // on territory alone (36 to 24 + 11.5) and loses by half a point with the prisoner, so
     // after white's pass black plays on. Under the seed's territory scoring, which has no
     // prisoners, black may pass.
-    let mut rows = SPLIT.map(String::from);
-    rows[3] = "....bw.w.".into();
-    rows[4] = "....bwwb.".into();
-    rows[5] = "....bw.w.".into();
-    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let params = ["scoring=japanese", "komi=11.5"];
-    let mut g = position_with(&params, &rows, Color::White);
-    g.play(Move::Pass).unwrap();
+    let g = after_white_passed(&["scoring=japanese", "komi=11.5"], &DEAD_BLACK_STONE);
     let mut taken_off = g.clone();
     taken_off.setup(&[(at(7, 4), None)], Color::Black).unwrap();
     assert_eq!(taken_off.score(), Some([36.0, 24.0 + 11.5]));
     assert!(g.avoid(1, &Default::default()).contains(&Move::Pass));
-    let mut g = position_with(&["scoring=territory", "komi=11.5"], &rows, Color::White);
-    g.play(Move::Pass).unwrap();
+    let g = after_white_passed(&["scoring=territory", "komi=11.5"], &DEAD_BLACK_STONE);
     assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
     // With komi 10.5 black wins with the prisoner counted too, and may pass.
-    let mut g = position_with(&["scoring=japanese", "komi=10.5"], &rows, Color::White);
-    g.play(Move::Pass).unwrap();
+    let g = after_white_passed(&["scoring=japanese", "komi=10.5"], &DEAD_BLACK_STONE);
     assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
 }

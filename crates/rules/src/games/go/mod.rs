@@ -6,8 +6,8 @@
 //! - `capture-go` is won at once by the first player to capture `target` stones; two
 //!   consecutive passes end it, more captures winning. It has no ko rule.
 //! - `go` ends on two consecutive passes or after `max_moves` moves and is won on score
-//!   (area, territory, Japanese or stone scoring; komi added to white). Its `ko` rule is simple ko,
-//!   positional superko or situational superko.
+//!   (area, territory, Japanese or stone scoring; komi added to white). Its `ko` rule is
+//!   simple ko, positional superko or situational superko.
 //!
 //! The engine lives in [`board`]: chains and liberties are maintained incrementally, so a
 //! move costs O(1) apart from merging and capturing, and random playouts are fast.

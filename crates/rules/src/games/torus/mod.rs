@@ -81,6 +81,16 @@ enum Action {
     Pass,
 }
 
+impl Action {
+    /// The move that carries this action out.
+    fn as_move(&self) -> Move {
+        match self {
+            Action::Place(c, _) => Move::Place(Cell(*c as u16)),
+            Action::Pass => Move::Pass,
+        }
+    }
+}
+
 /// A set of cells of one board, as bits (kept on the stack).
 #[derive(Copy, Clone, Default)]
 struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
@@ -163,8 +173,8 @@ impl History {
     }
 }
 
-/// Mixes a board hash before it joins the history's digest (murmur3's finaliser), so the digest is
-/// not a plain XOR of stone keys, where whole boards could cancel out.
+/// Mixes a board hash before it joins the history's digest (murmur3's finaliser), so the
+/// digest is not a plain XOR of stone keys, where whole boards could cancel out.
 fn spread(h: u64) -> u64 {
     let h = (h ^ (h >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
     let h = (h ^ (h >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
@@ -529,10 +539,7 @@ impl Position for Torus {
         if self.outcome.is_some() {
             return None;
         }
-        Some(match self.playout_action(rng) {
-            Action::Place(c, _) => Move::Place(Cell(c as u16)),
-            Action::Pass => Move::Pass,
-        })
+        Some(self.playout_action(rng).as_move())
     }
 
     /// Plays the placement as `playout_action` judged it, without judging it again.
@@ -541,10 +548,7 @@ impl Position for Torus {
             return None;
         }
         let action = self.playout_action(rng);
-        let mv = match action {
-            Action::Place(c, _) => Move::Place(Cell(c as u16)),
-            Action::Pass => Move::Pass,
-        };
+        let mv = action.as_move();
         self.apply(action);
         Some(mv)
     }
