@@ -51,47 +51,39 @@ pub fn default_perspective(game: &AnyGame) -> Color {
     game.turn().unwrap_or(Color::Black)
 }
 
-/// Writes the legal-move mask of `legal` (the game's legal moves) into `mask`, one entry per
-/// action.
-pub fn write_mask(topology: &Topology, legal: &[Move], mask: &mut [bool]) {
-    mask.fill(false);
-    for &mv in legal {
-        mask[action_of_move(topology, mv)] = true;
-    }
+/// The legal-move mask of `game`, one entry per action.
+pub fn legal_mask(game: &AnyGame) -> Vec<bool> {
+    let mut mask = vec![false; action_count(game.topology())];
+    game.legal_mask(&mut mask);
+    mask
 }
 
 /// Writes the observation planes of `game` for `perspective` into `out` (`PLANES × W × H`
-/// values); `legal` are the game's legal moves. Generic so that a batch of games can call it
+/// values); `mask` is the game's legal-move mask ([`Position::legal_mask`]). Every value is
+/// written, so `out` may hold anything before. Generic so that a batch of games can call it
 /// on the rule set's own type, without a dispatch per cell.
 pub fn write_observation<P: Position>(
     game: &P,
     perspective: Color,
-    legal: &[Move],
+    mask: &[bool],
     out: &mut [f32],
 ) {
     let topology = game.topology();
     let cells = topology.len();
-    out.fill(0.0);
     let mut planes = out.chunks_exact_mut(cells);
     let mut plane = || planes.next().expect("PLANES planes");
     let (own, theirs, empty, black, placements, mid_turn) =
         (plane(), plane(), plane(), plane(), plane(), plane());
-    for cell in topology.cells() {
-        let target = match game.stone(cell) {
-            Some(color) if color == perspective => &mut *own,
-            Some(_) => &mut *theirs,
-            None => &mut *empty,
-        };
-        target[cell.index()] = 1.0;
+    // One pass without index checks: this runs for every game of a `VectorEnv` every step.
+    let stones = topology.cells().map(|cell| game.stone(cell));
+    for (((stone, own), theirs), empty) in stones.zip(own).zip(theirs).zip(empty) {
+        *own = f32::from(u8::from(stone == Some(perspective)));
+        *theirs = f32::from(u8::from(stone == Some(perspective.opponent())));
+        *empty = f32::from(u8::from(stone.is_none()));
     }
-    if perspective == Color::Black {
-        black.fill(1.0);
+    black.fill(f32::from(u8::from(perspective == Color::Black)));
+    for (plane, &legal) in placements.iter_mut().zip(&mask[..cells]) {
+        *plane = f32::from(u8::from(legal));
     }
-    for mv in legal {
-        match mv {
-            Move::Place(cell) => placements[cell.index()] = 1.0,
-            Move::EndTurn => mid_turn.fill(1.0),
-            Move::Pass | Move::Swap => {}
-        }
-    }
+    mid_turn.fill(f32::from(u8::from(mask[Move::EndTurn.index(cells)])));
 }

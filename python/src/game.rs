@@ -10,7 +10,7 @@ use toroid_protocol::view::{lattice_name, stone_letter, ParamsView, TopologyView
 use toroid_rules::{AnyGame, Color, GameKind, Lattice, Move, ParamValue, Position};
 
 use crate::encoding::{
-    action_count, action_of_move, default_perspective, move_of_action, write_mask,
+    action_count, action_of_move, default_perspective, legal_mask, move_of_action,
     write_observation, PLANES,
 };
 use crate::{value_error, IllegalMove};
@@ -197,10 +197,7 @@ impl Game {
 
     /// A boolean array over the actions, true where the action is legal.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let topology = self.game.topology();
-        let mut mask = vec![false; action_count(topology)];
-        write_mask(topology, &legal_moves(&self.game), &mut mask);
-        PyArray1::from_vec(py, mask)
+        PyArray1::from_vec(py, legal_mask(&self.game))
     }
 
     /// Plays a move (notation or integer action) for the player to move. Raises
@@ -322,7 +319,7 @@ impl Game {
         write_observation(
             &self.game,
             perspective,
-            &legal_moves(&self.game),
+            &legal_mask(&self.game),
             &mut planes,
         );
         PyArray1::from_vec(py, planes).reshape([PLANES, topology.height(), topology.width()])

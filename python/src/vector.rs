@@ -7,15 +7,14 @@ use numpy::{
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rand::seq::IndexedRandom;
+use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use toroid_rules::{AnyGame, Move, Position};
+use toroid_rules::{AnyGame, Position};
 
 use crate::encoding::{
-    action_count, action_of_move, default_perspective, move_of_action, write_mask,
-    write_observation, PLANES,
+    action_count, default_perspective, move_of_action, write_observation, PLANES,
 };
 use crate::game::new_game;
 use crate::{value_error, IllegalMove};
@@ -23,10 +22,11 @@ use crate::{value_error, IllegalMove};
 /// Environments handed to one thread at a time: enough to pay for the hand-over.
 const MIN_ENVS_PER_TASK: usize = 16;
 
-/// One environment: its game, its legal moves, and the random source of its sampled actions.
+/// One environment: its game, its legal-move mask (kept here as well as in the output,
+/// which the caller may write into), and the random source of its sampled actions.
 struct Env {
     game: AnyGame,
-    legal: Vec<Move>,
+    mask: Vec<bool>,
     rng: Xoshiro256PlusPlus,
 }
 
@@ -40,17 +40,32 @@ struct EnvOutput<'a> {
 }
 
 impl Env {
-    /// Brings the legal moves and the output rows up to date with the game.
+    /// Brings the legal-move mask and the output rows up to date with the game.
     fn publish(&mut self, out: &mut EnvOutput<'_>) {
-        let Env { game, legal, .. } = self;
+        let Env { game, mask, .. } = self;
         let perspective = default_perspective(game);
         toroid_rules::with_game!(&*game, g => {
-            legal.clear();
-            g.legal_moves(legal);
-            write_observation(g, perspective, legal, &mut *out.observation);
+            g.legal_mask(mask);
+            write_observation(g, perspective, mask, &mut *out.observation);
         });
-        write_mask(game.topology(), legal, &mut *out.mask);
+        out.mask.copy_from_slice(mask);
         *out.to_move = perspective.index() as i8;
+    }
+
+    /// Whether `action` is a legal action now.
+    fn allows(&self, action: i64) -> bool {
+        usize::try_from(action).is_ok_and(|a| self.mask.get(a) == Some(&true))
+    }
+
+    /// A uniformly random legal action.
+    fn sample(&mut self) -> usize {
+        let legal = self.mask.iter().filter(|&&legal| legal).count();
+        let chosen = self.rng.random_range(0..legal);
+        (self.mask.iter().enumerate())
+            .filter(|&(_, &legal)| legal)
+            .nth(chosen)
+            .map(|(action, _)| action)
+            .expect("chosen among the legal actions")
     }
 }
 
@@ -128,12 +143,6 @@ impl VectorEnv {
         Ok(())
     }
 
-    /// Whether environment `index` can play `action`.
-    fn playable(&self, index: usize, action: i64) -> bool {
-        let env = &self.envs[index];
-        move_of_action(env.game.topology(), action).is_ok_and(|mv| env.legal.contains(&mv))
-    }
-
     /// Why environment `index` cannot play `action`.
     fn refusal(&self, index: usize, action: i64) -> PyErr {
         let env = &self.envs[index];
@@ -204,7 +213,7 @@ impl VectorEnv {
         let envs = (0..num_envs)
             .map(|i| Env {
                 game: start.clone(),
-                legal: Vec::with_capacity(actions),
+                mask: vec![false; actions],
                 rng: env_rng(seed, i),
             })
             .collect();
@@ -272,12 +281,8 @@ impl VectorEnv {
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let actions = self.read_actions(actions)?;
         let actions = actions.as_slice()?;
-        let refused = py.detach(|| {
-            (0..actions.len())
-                .into_par_iter()
-                .with_min_len(MIN_ENVS_PER_TASK)
-                .find_first(|&i| !self.playable(i, actions[i]))
-        });
+        let refused =
+            (self.envs.iter().zip(actions)).position(|(env, &action)| !env.allows(action));
         if let Some(index) = refused {
             return Err(self.refusal(index, actions[index]));
         }
@@ -320,8 +325,7 @@ impl VectorEnv {
                 (envs.par_iter_mut().zip(sampled.par_iter_mut()))
                     .with_min_len(MIN_ENVS_PER_TASK)
                     .for_each(|(env, action)| {
-                        let mv = *env.legal.choose(&mut env.rng).expect("games restart");
-                        *action = action_of_move(env.game.topology(), mv) as i64;
+                        *action = env.sample() as i64;
                     })
             });
         }

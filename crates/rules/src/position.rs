@@ -36,6 +36,20 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// Appends every legal move to `out` (nothing once the game is over).
     fn legal_moves(&self, out: &mut Vec<Move>);
 
+    /// Writes [`Position::legal_moves`] as a mask: `mask[mv.index(cells)]` is true exactly
+    /// for the legal moves ([`Move::index`]: the cells, then `pass`, `end`, `swap`; `mask`
+    /// has `cells + Move::BEYOND_CELLS` entries). Rule sets override it where a mask costs
+    /// less than a list, for learning code that asks for one every move.
+    fn legal_mask(&self, mask: &mut [bool]) {
+        mask.fill(false);
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let cells = self.topology().len();
+        for mv in moves {
+            mask[mv.index(cells)] = true;
+        }
+    }
+
     /// Plays `mv` for the player to move, or says why it is illegal and changes nothing.
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove>;
 

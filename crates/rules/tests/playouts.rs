@@ -1,10 +1,11 @@
 //! Random playouts: the rule sets' fused draw-and-play path against drawing and then playing,
-//! and counts over many playouts pinned to what the engines gave before they were made
-//! faster, so a speed-up that changes a single game shows here.
+//! counts over many playouts pinned to what the engines gave before they were made faster, so
+//! a speed-up that changes a single game shows here, and the legal-move mask against the
+//! rules' verdict on each move along random games.
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{random_playout, AnyGame, Color, GameKind, Position};
+use toroid_rules::{random_playout, AnyGame, Color, GameKind, Move, Position};
 
 /// Every rule set at its defaults, and the variants whose playouts take other paths: Go's
 /// superko rules and small or wrapped boards, a torus of even side, the pie rule.
@@ -48,6 +49,41 @@ fn playing_a_playout_move_is_drawing_it_then_playing_it() {
                 assert_eq!(fused.captures(), stepwise.captures());
             }
             assert_eq!(fused.outcome(), stepwise.outcome());
+        }
+    }
+}
+
+#[test]
+fn the_legal_mask_marks_exactly_the_moves_the_rules_allow() {
+    for start in variants() {
+        let cells = start.topology().len();
+        let mut mask = vec![true; cells + Move::BEYOND_CELLS];
+        for seed in 0..4 {
+            let mut game = start.clone();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            loop {
+                game.legal_mask(&mut mask);
+                for (index, &legal) in mask.iter().enumerate() {
+                    let mv = Move::from_index(index, cells).expect("an action");
+                    let verdict = game.check(mv);
+                    assert_eq!(
+                        legal,
+                        verdict.is_ok(),
+                        "{} {mv:?}: {verdict:?}",
+                        start.kind().name()
+                    );
+                }
+                // Uniform moves, unlike the playout policy's, fill eyes and so meet suicides.
+                let Some(mv) = game.uniform_move(&mut rng) else {
+                    break;
+                };
+                game.play(mv).expect("a uniform move is legal");
+            }
+            game.legal_mask(&mut mask);
+            assert!(
+                mask.iter().all(|&legal| !legal),
+                "nothing is legal once the game is over"
+            );
         }
     }
 }

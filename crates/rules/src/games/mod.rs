@@ -199,6 +199,9 @@ impl Position for AnyGame {
     fn legal_moves(&self, out: &mut Vec<Move>) {
         with_game!(self, g => g.legal_moves(out))
     }
+    fn legal_mask(&self, mask: &mut [bool]) {
+        with_game!(self, g => g.legal_mask(mask))
+    }
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         with_game!(self, g => g.play(mv))
     }

@@ -476,6 +476,33 @@ impl Position for Go {
         out.push(Move::Pass);
     }
 
+    /// `legal_moves` without the list: one pass over the points, testing each as
+    /// `check_placement` does but without asking again whether the game is on.
+    fn legal_mask(&self, mask: &mut [bool]) {
+        mask.fill(false);
+        if self.outcome.is_some() {
+            return;
+        }
+        let color = code(self.to_move);
+        let board = &self.board;
+        let cells = board.len();
+        // Simple ko forbids one point, tested after the loop; superko may forbid any.
+        let superko = matches!(
+            self.rules.ko(),
+            Some(KoRule::Positional | KoRule::Situational)
+        );
+        for (p, legal) in mask[..cells].iter_mut().enumerate() {
+            *legal = board.color(p) == EMPTY
+                && !board.is_suicide(p, color)
+                && (!superko || self.check_repetition(p, color).is_ok());
+        }
+        if self.ko_point != NO_POINT {
+            let ko = self.ko_point as usize;
+            mask[ko] &= self.check_repetition(ko, color).is_ok();
+        }
+        mask[Move::Pass.index(cells)] = true;
+    }
+
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         self.check(mv)?;
         // `check` lets through only placements and passes.
