@@ -17,6 +17,11 @@ def test_check_env(rule_set, player):
     check_env(env.unwrapped, skip_render_check=False)
 
 
+def test_check_env_with_pictures():
+    env = toroid.gymnasium.make("go", size=5, render_mode="rgb_array")
+    check_env(env.unwrapped, skip_render_check=False)
+
+
 def test_a_game_against_the_bot_ends_with_the_winners_reward():
     env = toroid.gymnasium.make("hex-torus", opponent="random", width=5, height=6)
     observation, info = env.reset(seed=1)

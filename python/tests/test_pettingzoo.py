@@ -1,12 +1,14 @@
 """The PettingZoo adapter passes PettingZoo's own API, seed and render tests for every rule
 set."""
 
+import numpy as np
 import pytest
 from conftest import RULE_SETS, rule_set_id
 from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 import toroid
+import toroid._render
 import toroid.pettingzoo
 
 
@@ -30,6 +32,36 @@ def test_ansi_render_shows_the_board():
     env.step(12)
     text = env.render()
     assert text.splitlines()[2] == ". . b . ." and "white to move" in text
+
+
+def pixel(image, row, column, shift=0):
+    """The colour at the centre of a cell of an "rgb_array" picture."""
+    cell = toroid._render.CELL
+    return tuple(image[row * cell + cell // 2 - 1, column * cell + cell // 2 - 1 + shift])
+
+
+def test_rgb_array_render_draws_the_stones_and_marks_the_last():
+    env = toroid.pettingzoo.env("go", size=5, render_mode="rgb_array")
+    env.reset()
+    env.step(12)  # black on cc, the centre
+    env.step(6)  # white on bb
+    image = env.render()
+    assert image.shape == (5 * 32, 5 * 32, 3) and image.dtype == np.uint8
+    black, white, wood = (0x11,) * 3, (0xF4,) * 3, (0xE3, 0xBD, 0x72)
+    # The last stone (white) carries a black dot; black's stone is black at its centre.
+    assert pixel(image, 2, 2) == black and pixel(image, 1, 1) == black
+    assert tuple(image[1 * 32 + 4, 1 * 32 + 16]) == white
+    assert tuple(image[4, 4]) == wood
+
+
+def test_rgb_array_render_shifts_odd_rows_of_hex_boards():
+    env = toroid.pettingzoo.env("hex-torus", width=4, height=4, render_mode="rgb_array")
+    env.reset()
+    env.step(5)  # black on row 1, column 1: an odd row, half a cell right
+    image = env.render()
+    assert image.shape == (4 * 32, 4 * 32 + 16, 3)
+    assert pixel(image, 1, 1, shift=16 + 8) == (0x11,) * 3  # off the white last-move dot
+    assert pixel(image, 1, 1, shift=-16 + 8) != (0x11,) * 3
 
 
 def test_rewards_go_to_the_winner():
