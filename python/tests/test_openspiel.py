@@ -1,6 +1,10 @@
 """The OpenSpiel adapter passes OpenSpiel's own random simulation test for every registered
 game, and OpenSpiel's MCTS bot plays a full game of toroid_hex_torus."""
 
+import pickle
+import subprocess
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
@@ -54,3 +58,27 @@ def test_a_draw_returns_nothing_to_either_player():
     state.apply_action(9)  # two passes, no captures: a draw
     state.apply_action(9)
     assert state.is_terminal() and state.returns() == [0.0, 0.0]
+
+
+def test_a_pickled_game_loads_in_a_process_that_never_registered():
+    # OpenSpiel's AlphaZero hands the game to its actor processes pickled.
+    game = pyspiel.load_game("toroid_hex_torus", {"width": 5, "height": 4, "swap": True})
+    child = subprocess.run(
+        [sys.executable, "-c", UNPICKLE],
+        input=pickle.dumps(game),
+        capture_output=True,
+        check=True,
+    )
+    assert child.stdout.decode().split() == [
+        "toroid_hex_torus(height=4,swap=True,width=5)",
+        "20",
+        "23",
+    ]
+
+
+UNPICKLE = """
+import pickle, sys
+game = pickle.loads(sys.stdin.buffer.read())
+state = game.new_initial_state()
+print(game, len(state.legal_actions()), game.num_distinct_actions())
+"""

@@ -47,6 +47,12 @@ def register():
             _register(rule_set)
 
 
+def _load_game(short_name, params):
+    """`pyspiel.load_game` after `register()`, for a game unpickled in another process."""
+    register()
+    return pyspiel.load_game(short_name, params)
+
+
 def _default(param):
     """A parameter's default as OpenSpiel types it: OpenSpiel reads `true` and `false` in a
     game string as bools, so a choice of exactly those two (the pie rule's `swap`) is a bool,
@@ -93,6 +99,12 @@ def _register(rule_set):
 
         def new_initial_state(self):
             return ToroidState(self)
+
+        def __reduce__(self):
+            # Pickled as its name and parameters, loaded again where it is unpickled (pybind11's
+            # own pickling would lose the Python attributes): OpenSpiel's AlphaZero hands the
+            # game to its actor processes this way.
+            return (_load_game, (game_name(name), self.get_parameters()))
 
         def make_py_observer(self, iig_obs_type=None, params=None):
             if iig_obs_type is None or (
