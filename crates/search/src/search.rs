@@ -146,16 +146,21 @@ impl Searcher {
         if !self.tree.root().expanded {
             self.expand(ROOT, root, settings);
         }
-        // Hopeless moves are left out too, unless that would leave nothing.
+        // Avoided moves are left out, and hopeless ones too, each unless that would leave
+        // nothing: a lost position still needs a move.
+        let avoided: Vec<bool> = (self.tree.children(ROOT))
+            .map(|c| avoid.contains(&self.tree.node(c).mv))
+            .collect();
         let hopeless: Vec<bool> = (self.tree.children(ROOT))
             .map(|c| root.hopeless(self.tree.node(c).mv))
             .collect();
-        let hopeful = (self.tree.children(ROOT).zip(&hopeless))
-            .any(|(c, &hopeless)| !hopeless && !avoid.contains(&self.tree.node(c).mv));
+        let avoiding = avoided.contains(&false);
+        let hopeful =
+            (avoided.iter().zip(&hopeless)).any(|(&avoided, &hopeless)| !avoided && !hopeless);
         let mut proving = true;
-        for (c, hopeless) in self.tree.children(ROOT).zip(hopeless) {
+        for ((c, avoided), hopeless) in self.tree.children(ROOT).zip(avoided).zip(hopeless) {
             let child = self.tree.node_mut(c);
-            child.pruned = avoid.contains(&child.mv) || (hopeful && hopeless);
+            child.pruned = (avoiding && avoided) || (hopeful && hopeless);
             // Below the root a win at once is found when its child is first tried, which a
             // low exploration term may put off for long; at the root it must not be missed.
             proving = proving && !stop.now();
@@ -306,10 +311,10 @@ impl Searcher {
                     break;
                 }
             }
-            if node.children == 0 {
+            let Some(next) = self.select(id, settings) else {
                 break;
-            }
-            id = self.select(id, settings);
+            };
+            id = next;
             let mv = self.tree.node(id).mv;
             pos.play(mv).expect("children are legal moves");
             self.played.push((mv, mover));
@@ -382,11 +387,12 @@ impl Searcher {
     }
 
     /// The child of `id` to descend into: a child proven won, else the best by the
-    /// RAVE-blended value plus the UCT exploration term, proven losses last.
-    fn select(&self, id: NodeId, settings: &Settings) -> NodeId {
+    /// RAVE-blended value plus the UCT exploration term, proven losses last; `None` when no
+    /// child may be played (the node has none, or every one is pruned).
+    fn select(&self, id: NodeId, settings: &Settings) -> Option<NodeId> {
         let log_n = f64::from(self.tree.node(id).visits.max(1)).ln();
         let explore = settings.exploration * log_n.sqrt();
-        let mut best = ROOT;
+        let mut best = None;
         let mut best_score = f64::NEG_INFINITY;
         for c in self.tree.children(id) {
             let child = self.tree.node(c);
@@ -394,7 +400,7 @@ impl Searcher {
                 continue;
             }
             if child.proof == Proof::Win {
-                return c;
+                return Some(c);
             }
             let n = f64::from(child.visits);
             let na = f64::from(child.amaf_visits);
@@ -416,7 +422,7 @@ impl Searcher {
             };
             if score > best_score {
                 best_score = score;
-                best = c;
+                best = Some(c);
             }
         }
         best

@@ -5,7 +5,10 @@ use std::time::{Duration, Instant};
 
 use toroid_rules::{AnyGame, Color, GameKind, Move, Params, Position};
 use toroid_rules::{Bot, TimeLeft};
-use toroid_search::{Budget, Level, Mcts, MctsConfig, Proof};
+use toroid_search::budget::{SearchLimits, Stop};
+use toroid_search::search::Searcher;
+use toroid_search::tree::ROOT;
+use toroid_search::{Analysis, Budget, Level, Mcts, MctsConfig, Proof};
 
 /// A game of the rule set called `name` after `moves`.
 fn game(name: &str, params: &[&str], moves: &[&str]) -> AnyGame {
@@ -425,4 +428,43 @@ fn search_avoids_a_move_that_allows_a_forced_win() {
         line.turn().is_some() && replies.iter().any(|&r| !lets_opponent_win(&line, r)),
         "black's {mv:?} lets the combination through"
     );
+}
+
+/// Where the rule set's knowledge avoids every move (each loses by force), the search still
+/// searches and offers one. Once this panicked: with every root child pruned, selection fell
+/// back to the root itself and replayed its move, which in a kept subtree is the occupied
+/// point that led there.
+#[test]
+fn a_search_that_avoids_every_move_still_searches_and_offers_one() {
+    let AnyGame::Go(mut g) = game("go", &["size=7"], &[]) else {
+        unreachable!("a go game")
+    };
+    let settings = MctsConfig::new(Budget::Playouts(1), 1).settings;
+    let limits = SearchLimits {
+        playouts: 2000,
+        stop: Stop::new(None, None),
+    };
+    let mut searcher = Searcher::new(1);
+    searcher.prepare(&g, true, &[], &settings, &limits.stop);
+    searcher.run(&g, &limits, &settings);
+    // Two plies on, inside the kept tree, with every move avoided.
+    for _ in 0..2 {
+        let best = searcher.tree.most_visited(ROOT).expect("a searched move");
+        let mv = searcher.tree.node(best).mv;
+        g.play(mv).unwrap();
+        searcher.prepare(&g, true, &[], &settings, &limits.stop);
+    }
+    assert!(
+        searcher.tree.root().mv.cell().is_some(),
+        "the subtree was kept"
+    );
+    let mut every_move = Vec::new();
+    g.legal_moves(&mut every_move);
+    searcher.prepare(&g, true, &every_move, &settings, &limits.stop);
+    let simulations = searcher.run(&g, &limits, &settings);
+    assert!(simulations > 0);
+    let cells = g.topology().len();
+    let analysis = Analysis::merge(&[&searcher.tree], cells, simulations, Duration::ZERO);
+    let best = analysis.best_move().expect("a move for a lost position");
+    assert!(g.check(best).is_ok());
 }
