@@ -124,8 +124,8 @@ impl Searcher {
     /// Makes the tree's root the position `root`: the matching subtree of the last search
     /// when `reuse` and the position is at most a few plies below, else a new tree. Gives
     /// the root its children, marks those whose move is in `avoid` so that the search never
-    /// plays them, and proves those that win at once (as far as `stop` allows: on a large
-    /// board that check alone takes a noticeable time).
+    /// plays them (unless `avoid` holds every move), and proves those that win at once (as
+    /// far as `stop` allows: on a large board that check alone takes a noticeable time).
     pub fn prepare<P: Knowledge>(
         &mut self,
         root: &P,
