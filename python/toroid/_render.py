@@ -2,6 +2,8 @@
 "ansi" returns the text board, "human" prints it (after every move, by itself) and returns
 None, "rgb_array" returns a picture of the board as an (H, W, 3) uint8 array."""
 
+import functools
+
 import gymnasium
 import numpy as np
 
@@ -13,6 +15,10 @@ WOOD = (0xE3, 0xBD, 0x72)
 LINE = (0x6B, 0x4E, 0x1F)
 STONES = {1: (0x11, 0x11, 0x11), 2: (0xF4, 0xF4, 0xF4)}
 OUTLINE = (0x44, 0x44, 0x44)
+
+# Each pixel of a cell's picture: its offset from the cell's centre, and its distance.
+_Y, _X = np.mgrid[0:CELL, 0:CELL] + 0.5 - CELL / 2
+_RADIUS = np.hypot(_X, _Y)
 
 
 def check_render_mode(render_mode):
@@ -40,32 +46,32 @@ def after_move(render_mode, game):
         render(render_mode, game)
 
 
+@functools.lru_cache(maxsize=None)
 def _tiles(lattice):
     """One CELL × CELL picture per board value (0 empty, 1 black, 2 white), drawn around the
     cell's centre: grid lines through it that join their neighbours' into the board's
-    lattice (diagonals too where cells touch corners), a dot on hex boards."""
-    y, x = np.mgrid[0:CELL, 0:CELL] + 0.5 - CELL / 2
-    radius = np.hypot(x, y)
+    lattice (diagonals too where cells touch corners), a dot on hex boards. Drawn once per
+    lattice (callers must not write into them)."""
     empty = np.empty((CELL, CELL, 3), np.uint8)
     empty[:] = WOOD
     if lattice == "hex-odd-r":
-        empty[radius <= CELL * 0.1] = LINE
+        empty[_RADIUS <= CELL * 0.1] = LINE
     else:
-        empty[(abs(x) < 1) | (abs(y) < 1)] = LINE
+        empty[(abs(_X) < 1) | (abs(_Y) < 1)] = LINE
         if lattice == "square-8":
-            empty[abs(abs(x) - abs(y)) < 0.75] = LINE
+            empty[abs(abs(_X) - abs(_Y)) < 0.75] = LINE
     tiles = [empty]
     for value in (1, 2):
         tile = empty.copy()
-        tile[radius <= CELL * 0.46] = OUTLINE
-        tile[radius <= CELL * 0.46 - 1.5] = STONES[value]
+        tile[_RADIUS <= CELL * 0.46] = OUTLINE
+        tile[_RADIUS <= CELL * 0.46 - 1.5] = STONES[value]
         tiles.append(tile)
     return np.stack(tiles)
 
 
-def _last_placement(game):
-    """(row, column) of the last stone placed, if a move placed it and it is still there."""
-    board = game.board()
+def _last_placement(game, board):
+    """(row, column) of the last stone placed, if a move placed it and it is still on
+    `board`, the game's board."""
     for move in reversed(game.moves()):
         if move in ("pass", "end", "swap"):
             continue
@@ -85,17 +91,16 @@ def rgb_array(game):
     tiles = _tiles(lattice)
     image = np.empty((height * CELL, width * CELL + shift, 3), np.uint8)
     image[:] = WOOD
+    rows = image.reshape(height, CELL, -1, 3)
     for row in range(height):
         # The row's tiles side by side: (W, CELL, CELL, 3) -> (CELL, W·CELL, 3).
         strip = tiles[board[row]].transpose(1, 0, 2, 3).reshape(CELL, width * CELL, 3)
         left = shift if row % 2 else 0
-        image[row * CELL : (row + 1) * CELL, left : left + width * CELL] = strip
-    last = _last_placement(game)
+        rows[row, :, left : left + width * CELL] = strip
+    last = _last_placement(game, board)
     if last is not None:
         row, column = last
-        y, x = np.mgrid[0:CELL, 0:CELL] + 0.5 - CELL / 2
-        dot = np.hypot(x, y) <= CELL * 0.12
         left = column * CELL + (shift if row % 2 else 0)
-        cell = image[row * CELL : (row + 1) * CELL, left : left + CELL]
-        cell[dot] = STONES[3 - board[row, column]]
+        cell = rows[row, :, left : left + CELL]
+        cell[_RADIUS <= CELL * 0.12] = STONES[3 - board[row, column]]
     return image
