@@ -89,6 +89,30 @@ pub trait Position: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The colours of the cells of [`Topology::ring`] around `cell`, two bits each, the
+    /// ring's first cell in the lowest bits: 0 empty, 1 black, 2 white, 3 off the board. What
+    /// move patterns read; rule sets that keep it at hand answer without asking each cell.
+    fn ring_code(&self, cell: Cell) -> u32 {
+        let ring = self.topology().ring(cell);
+        ring.iter().enumerate().fold(0, |code, (i, &r)| {
+            let field = match r.map(|r| self.stone(r)) {
+                None => 3,
+                Some(None) => 0,
+                Some(Some(Color::Black)) => 1,
+                Some(Some(Color::White)) => 2,
+            };
+            code | field << (2 * i)
+        })
+    }
+
+    /// The number of empty cells: counted by default; rule sets that keep the count answer
+    /// at once.
+    fn empty_cells(&self) -> usize {
+        (self.topology().cells())
+            .filter(|&c| self.stone(c).is_none())
+            .count()
+    }
+
     /// The cells that decided the game (a winning loop, a surrounded stone), for display.
     fn highlight(&self) -> Vec<Cell> {
         Vec::new()

@@ -140,6 +140,8 @@ pub struct Topology {
     /// `MAX_DEGREE` slots per cell; the first `degree[cell]` are used.
     neighbors: Box<[Neighbor]>,
     degree: Box<[u8]>,
+    /// `RING` slots per cell: see [`Topology::ring`].
+    ring: Box<[Option<Cell>]>,
 }
 
 impl fmt::Debug for Topology {
@@ -168,6 +170,9 @@ pub const AROUND: [(i32, i32); 8] = [
     (-1, 0),
     (-1, -1),
 ];
+
+/// Slots per cell of [`Topology::ring`]: the eight cells around a square cell.
+const RING: usize = 8;
 
 /// The steps `(dx, dy)` from a cell in row `y` to its neighbours, before any wrapping.
 fn lattice_steps(lattice: Lattice, y: usize) -> &'static [(i32, i32)] {
@@ -220,6 +225,18 @@ impl Topology {
                 }
             }
         }
+        let ring_steps = |y| match lattice {
+            Lattice::Square4 | Lattice::Square8 => &AROUND[..],
+            Lattice::HexOddR => lattice_steps(lattice, y),
+        };
+        let mut ring = vec![None; n * RING];
+        for (from, slots) in ring.chunks_mut(RING).enumerate() {
+            let (x, y) = (from % width, from / width);
+            for (slot, &(dx, dy)) in slots.iter_mut().zip(ring_steps(y)) {
+                *slot = glue(surface, width, height, x as i32 + dx, y as i32 + dy)
+                    .map(|(tx, ty, _)| Cell((ty * width + tx) as u16));
+            }
+        }
         Topology {
             width,
             height,
@@ -227,6 +244,7 @@ impl Topology {
             surface,
             neighbors: neighbors.into_boxed_slice(),
             degree: degree.into_boxed_slice(),
+            ring: ring.into_boxed_slice(),
         }
     }
 
@@ -262,6 +280,20 @@ impl Topology {
     pub fn neighbors(&self, cell: Cell) -> &[Neighbor] {
         let i = cell.index();
         &self.neighbors[i * MAX_DEGREE..i * MAX_DEGREE + self.degree[i] as usize]
+    }
+
+    /// The cells around `cell` that move patterns read, clockwise and each in a fixed place:
+    /// the eight of the 3×3 square around a square cell from the one above ([`AROUND`]), the
+    /// six neighbours of a hex cell from the left one. `None` where the step leaves the
+    /// board. Unlike [`Topology::neighbors`], a cell that two steps reach is listed twice,
+    /// so that every slot keeps its direction.
+    #[inline]
+    pub fn ring(&self, cell: Cell) -> &[Option<Cell>] {
+        let len = match self.lattice {
+            Lattice::Square4 | Lattice::Square8 => 8,
+            Lattice::HexOddR => 6,
+        };
+        &self.ring[cell.index() * RING..][..len]
     }
 
     /// Every grid step `(dx, dy)` from `cell` to a neighbour, before the gluing moves it, in

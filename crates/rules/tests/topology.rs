@@ -5,6 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use proptest::prelude::*;
+use toroid_rules::topology::AROUND;
 use toroid_rules::{Cell, Gluing, Lattice, Seam, Surface, Topology};
 
 const LATTICES: [Lattice; 3] = [Lattice::Square4, Lattice::Square8, Lattice::HexOddR];
@@ -365,6 +366,37 @@ proptest! {
                 _ => [(0, y), (0, y + 1)],
             };
             prop_assert_eq!(back, expected, "{:?}", t);
+        }
+    }
+}
+
+#[test]
+fn the_ring_reads_each_direction_in_its_slot() {
+    for lattice in LATTICES {
+        for surface in Surface::ALL {
+            for (w, h) in [(1, 1), (2, 2), (3, 4), (6, 6), (9, 9)] {
+                let t = Topology::new(lattice, surface, w, h);
+                for c in t.cells() {
+                    let ring = t.ring(c);
+                    let steps: Vec<(i32, i32)> = match lattice {
+                        Lattice::HexOddR => t.grid_steps(c).to_vec(),
+                        _ => AROUND.to_vec(),
+                    };
+                    assert_eq!(ring.len(), steps.len());
+                    for (&slot, (dx, dy)) in ring.iter().zip(steps) {
+                        assert_eq!(slot, t.step(c, dx, dy).map(|(n, _)| n));
+                    }
+                    // Every neighbour is in the ring; on hex boards the ring is nothing else.
+                    for n in t.adjacent(c) {
+                        assert!(ring.contains(&Some(n)), "{lattice:?} {surface:?} {c:?}");
+                    }
+                    if lattice == Lattice::HexOddR && w >= 3 && h >= 4 {
+                        for n in ring.iter().flatten() {
+                            assert!(t.adjacent(c).any(|a| a == *n) || *n == c);
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -463,6 +463,10 @@ impl<R: LoopRules> Position for LoopGame<R> {
         self.ply
     }
 
+    fn empty_cells(&self) -> usize {
+        self.empty.len()
+    }
+
     /// Refused where the stones would already hold a winning loop for either player. The
     /// groups are rebuilt by placing the stones one by one.
     fn setup(&mut self, changes: &[SetupChange], to_move: Color) -> Result<(), SetupError> {

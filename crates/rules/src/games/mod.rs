@@ -226,6 +226,12 @@ impl Position for AnyGame {
     fn territory(&self) -> Option<Vec<Option<Color>>> {
         with_game!(self, g => g.territory())
     }
+    fn ring_code(&self, cell: Cell) -> u32 {
+        with_game!(self, g => g.ring_code(cell))
+    }
+    fn empty_cells(&self) -> usize {
+        with_game!(self, g => g.empty_cells())
+    }
     fn highlight(&self) -> Vec<Cell> {
         with_game!(self, g => g.highlight())
     }

@@ -24,7 +24,7 @@
 use std::sync::Arc;
 
 use crate::color::Color;
-use crate::topology::{Topology, AROUND};
+use crate::topology::Topology;
 use crate::zobrist;
 
 pub(crate) const EMPTY: u8 = 0;
@@ -85,7 +85,13 @@ impl Geometry {
             .collect();
         let around = topology
             .cells()
-            .map(|c| AROUND.map(|(dx, dy)| topology.step(c, dx, dy).map_or(off, |(n, _)| n.0)))
+            .map(|c| {
+                let mut slots = [off; 8];
+                for (slot, r) in slots.iter_mut().zip(topology.ring(c)) {
+                    *slot = r.map_or(off, |r| r.0);
+                }
+                slots
+            })
             .collect();
         Geometry {
             topology,

@@ -609,6 +609,14 @@ impl Position for Go {
     }
 
     /// The stone that reached `capture-go`'s target and the stones it took.
+    fn ring_code(&self, cell: Cell) -> u32 {
+        u32::from(self.board.neighborhood(cell.index()))
+    }
+
+    fn empty_cells(&self) -> usize {
+        self.board.empty_points().len()
+    }
+
     fn highlight(&self) -> Vec<Cell> {
         if self.outcome.map(|o| o.reason) != Some(Reason::CaptureTarget) {
             return Vec::new();
