@@ -30,6 +30,8 @@ enum Command {
     Play(commands::play::Args),
     /// Play N games between two players and estimate their Elo difference.
     Match(commands::match_::Args),
+    /// Learn the strengths of move patterns from game records (what scripts/patterns runs).
+    Patterns(commands::patterns::Args),
     /// Play a round robin or Swiss tournament between house bots and engines.
     Tournament(commands::tournament::Args),
     /// Speak GTP version 2 on standard input and output, as a house bot.
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Match(args) => commands::match_::run(args),
+        Command::Patterns(args) => commands::patterns::run(args),
         Command::Tournament(args) => commands::tournament::run(args),
         Command::Gtp(args) => commands::gtp::run(args),
         Command::Serve(args) => commands::serve::run(args),

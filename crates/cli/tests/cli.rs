@@ -581,3 +581,53 @@ fn bench_mcts_prints_simulations_per_second() {
         assert!(line.starts_with(start), "toroid {args:?}: {line}");
     }
 }
+
+#[test]
+fn patterns_learn_from_records_and_refuse_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("go");
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let records = path(&folder);
+    stdout_of(&[
+        "match",
+        "go",
+        "-p",
+        "size=7",
+        "--black",
+        "greedy",
+        "--white",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--json",
+        "--records",
+        &records,
+    ]);
+    let out = toroid(&["patterns", &records, "--holdout", "2", "--iterations", "5"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let patterns = toroid_search::learned::Patterns::parse(&text).unwrap();
+    assert!(text.starts_with("# Move pattern strengths of go"), "{text}");
+    assert!(text.contains("held-out positions"), "{text}");
+    assert!(!patterns.is_empty());
+    // The header also goes to standard error, for the one who runs it.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("4 games"));
+
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    assert!(refused(&["patterns", &path(&empty)]).contains("no game records found"));
+    let damaged = dir.path().join("damaged.sgf");
+    std::fs::write(&damaged, "(;GM[1]FF[4]SZ[9];B[ee").unwrap();
+    assert!(refused(&["patterns", &path(&damaged)]).contains("damaged.sgf"));
+    stdout_of(&[
+        "replay",
+        "hex-torus",
+        "aa",
+        "--save",
+        &path(&folder.join("zz-hex.sgf")),
+    ]);
+    assert!(refused(&["patterns", &records]).contains("one rule set at a time"));
+    assert!(refused(&["patterns", &records, "--iterations", "0"]).contains("iterations"));
+}

@@ -8,6 +8,7 @@ use rand::Rng;
 use toroid_rules::{Cell, Color, Move, Position};
 
 use crate::budget::Stop;
+use crate::learned::{Patterns, Symmetry};
 use crate::tactics::losing_moves;
 
 /// What [`Knowledge::forced`] found.
@@ -61,6 +62,25 @@ pub trait Knowledge: Position {
     /// all, and plays the last draw. `None` once the game is over.
     fn play_wise_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
         self.play_playout_move(rng)
+    }
+
+    /// Which shapes the learned patterns take for one ([`crate::learned`]).
+    const SYMMETRY: Symmetry = Symmetry::Full;
+
+    /// The rule set's learned move patterns (`crates/search/data/patterns/`, made by
+    /// `scripts/patterns`).
+    fn patterns(&self) -> &'static Patterns;
+
+    /// Tactical features of a placement of `me` on the empty `cell` for the learned
+    /// patterns, as bits (at most eight, each the rule set's own): none by default.
+    fn tactics(&self, _cell: Cell, _me: Color) -> u8 {
+        0
+    }
+
+    /// Whether a playout may answer the last move with a stone of `me` on the empty `cell`
+    /// (a learned pattern's reply, [`crate::learned::reply`]): by default every empty cell.
+    fn worth_replying(&self, _cell: Cell, _me: Color) -> bool {
+        true
     }
 
     /// How good a stone of `me` on `cell` looks to the greedy bot, played from this position

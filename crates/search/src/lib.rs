@@ -10,6 +10,7 @@ pub mod budget;
 pub mod games;
 pub mod greedy;
 pub mod knowledge;
+pub mod learned;
 pub mod level;
 pub mod mcts;
 pub mod ownership;

@@ -1,11 +1,13 @@
 //! Playouts: how a simulation plays on from the tree's leaf to the end, with each rule
-//! set's tactical reply ([`Knowledge::tactical_move`]) tried before its own random
+//! set's tactical reply ([`Knowledge::tactical_move`]), then a learned pattern's reply to
+//! the last move ([`learned::reply`]), tried before its own random
 //! [`Position::playout_move`]; and the sampling helpers the rule sets' replies share.
 
 use rand::Rng;
 use toroid_rules::{Cell, Color, Move, Position};
 
 use crate::knowledge::Knowledge;
+use crate::learned;
 
 /// Draws of a random playout move before an unwise one is played anyway.
 pub const DRAWS: usize = 3;
@@ -14,7 +16,8 @@ pub const DRAWS: usize = 3;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Rollout {
     /// The rule set's tactical reply ([`Knowledge::tactical_move`]) when it has a legal one,
-    /// else its random playout move: what the house bots use.
+    /// else a learned pattern's reply to the last move ([`learned::reply`]) when it draws
+    /// one, else its random playout move: what the house bots use.
     Tactical,
     /// The rule set's random playout moves ([`Position::playout_move`]).
     Random,
@@ -32,7 +35,12 @@ pub fn playout_step<P: Knowledge, R: Rng>(
     rng: &mut R,
 ) -> Option<Move> {
     if rollout == Rollout::Tactical {
-        if let Some(mv) = position.tactical_move(recent, rng) {
+        let reply = |position: &P, rng: &mut R| {
+            let (me, last) = (position.turn()?, placed(recent)?);
+            learned::reply(position, last, me, rng).map(Move::Place)
+        };
+        let tactical = position.tactical_move(recent, rng);
+        if let Some(mv) = tactical.or_else(|| reply(position, rng)) {
             if position.play(mv).is_ok() {
                 return Some(mv);
             }

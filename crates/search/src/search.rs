@@ -22,6 +22,7 @@ use toroid_rules::{Color, Move};
 
 use crate::budget::{SearchLimits, Stop};
 use crate::knowledge::{Forcing, Knowledge};
+use crate::learned::{self, Candidate};
 use crate::policy::{playout_step, Rollout};
 use crate::tactics::wins_at_once;
 use crate::tree::{Node, NodeId, Proof, Tree, ROOT};
@@ -41,6 +42,9 @@ pub struct Settings {
     /// How many AMAF simulations a rule set's prior value of a move counts for
     /// ([`crate::knowledge::Knowledge::prior`]).
     pub prior_weight: u32,
+    /// How many AMAF simulations the prior value of a learned pattern counts for, where the
+    /// rule set has no prior of its own and the move no tactical bit ([`crate::learned`]).
+    pub pattern_weight: u32,
     /// Nodes a tree may hold; beyond it leaves are no longer expanded (memory bound: about
     /// 40 bytes a node).
     pub max_nodes: usize,
@@ -57,6 +61,7 @@ impl Default for Settings {
             rave_bias: 0.01,
             expand_after: 2,
             prior_weight: 300,
+            pattern_weight: 50,
             max_nodes: 4_000_000,
             stop_early: true,
         }
@@ -200,12 +205,25 @@ impl Searcher {
         // Hopeless moves are left out unless nothing else is left.
         let hopeless: Vec<bool> = self.moves.iter().map(|&mv| pos.hopeless(mv)).collect();
         let hopeful = hopeless.contains(&false);
-        for (c, hopeless) in self.tree.children(id).zip(hopeless) {
+        let patterns = pos.patterns();
+        let priors: Vec<Option<(u32, f32)>> = (self.moves.iter())
+            .map(|&mv| match pos.prior(mv) {
+                Some(p) => Some((settings.prior_weight, p)),
+                None if !patterns.is_empty() => match learned::candidate(pos, mv, &self.played) {
+                    // The rule set's own knowledge judges tactical moves (a Go atari that a
+                    // ladder may or may not catch): a shape's statistics cannot.
+                    Candidate::Place(f) if f.tactics != 0 => None,
+                    candidate => Some((settings.pattern_weight, patterns.prior(&candidate))),
+                },
+                None => None,
+            })
+            .collect();
+        for ((c, hopeless), prior) in self.tree.children(id).zip(hopeless).zip(priors) {
             let child = self.tree.node_mut(c);
             child.pruned = hopeful && hopeless;
-            if let Some(p) = pos.prior(child.mv) {
-                child.amaf_visits = settings.prior_weight;
-                child.amaf_wins = settings.prior_weight as f32 * p;
+            if let Some((weight, p)) = prior {
+                child.amaf_visits = weight;
+                child.amaf_wins = weight as f32 * p;
             }
             if forcing == Forcing::Win(child.mv) {
                 child.proof = Proof::Win;

@@ -353,7 +353,8 @@ fn pass_visits(a: &toroid_search::Analysis) -> u32 {
 #[test]
 fn the_tree_is_reused_after_the_opponents_reply() {
     let mut g = game("go", &["size=7"], &[]);
-    let mut bot = mcts(2000, 1, 4);
+    // The whole budget each time: a search that stops early could run fewer than 2000.
+    let mut bot = mcts_whole_budget(2000, 1, 4);
     let first = bot.analyse(&g, None);
     let mine = first.best_move().unwrap();
     let reply = first.moves[0]

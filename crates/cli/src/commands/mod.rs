@@ -6,6 +6,7 @@ pub mod bridge;
 pub mod games;
 pub mod gtp;
 pub mod match_;
+pub mod patterns;
 pub mod play;
 pub mod replay;
 pub mod serve;
@@ -13,10 +14,13 @@ pub mod topology;
 pub mod tournament;
 
 use std::fmt::Display;
+use std::fs;
 use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
+use toroid_protocol::record::Record;
 
 /// Ctrl-C or a termination signal would end the program without dropping the engines'
 /// clients, and engines run in process groups of their own that the terminal's signal does
@@ -117,4 +121,13 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Failure> {
     let mut text = serde_json::to_string(value).map_err(io::Error::from)?;
     text.push('\n');
     print(&text)
+}
+
+/// Reads a game record, SGF or JSON.
+pub fn read_record(path: &Path) -> Result<Record, Failure> {
+    let bytes = fs::read(path)
+        .map_err(|e| Failure::usage(format!("cannot read '{}': {e}", path.display())))?;
+    // SGF files in old encodings still hold ASCII moves; their odd bytes are in comments.
+    let text = String::from_utf8_lossy(&bytes);
+    Record::read(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
 }

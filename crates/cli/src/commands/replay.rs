@@ -10,7 +10,7 @@ use toroid::view::GameView;
 use toroid_protocol::record::Record;
 use toroid_rules::{AnyGame, Move, Position};
 
-use super::{print, print_json, Failure};
+use super::{print, print_json, read_record, Failure};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -124,14 +124,6 @@ fn record_format(path: &Path) -> Result<Format, Failure> {
             path.display()
         ))),
     }
-}
-
-fn read_record(path: &Path) -> Result<Record, Failure> {
-    let bytes = fs::read(path)
-        .map_err(|e| Failure::usage(format!("cannot read '{}': {e}", path.display())))?;
-    // SGF files in old encodings still hold ASCII moves; their odd bytes are in comments.
-    let text = String::from_utf8_lossy(&bytes);
-    Record::read(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
 }
 
 /// Appends `moves`, played from `game`, to `record`.

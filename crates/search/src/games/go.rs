@@ -7,6 +7,8 @@ pub mod ladder;
 pub mod life;
 pub mod patterns;
 
+use std::sync::OnceLock;
+
 use rand::Rng;
 use toroid_rules::games::go::Scoring;
 use toroid_rules::games::Go;
@@ -14,6 +16,7 @@ use toroid_rules::{Cell, Color, Move, Position, SetupChange};
 
 use crate::budget::Stop;
 use crate::knowledge::{captured, Knowledge};
+use crate::learned::{self, Patterns};
 use crate::ownership::{dead_stones, owner_shares, JUDGEMENT_SEED};
 use crate::policy::{placed, DRAWS};
 use crate::tactics::losing_moves;
@@ -31,11 +34,34 @@ const VITAL_POINT_PRIOR: f32 = 0.8;
 const RACE_PRIOR: f32 = 0.7;
 const SELF_ATARI_PRIOR: f32 = 0.1;
 
+/// The tactical bits of a placement for the learned patterns ([`Knowledge::tactics`]): it
+/// takes the last liberty of an enemy chain; of an own chain (an escape, which may still be
+/// a self-atari); it leaves its own new chain of two stones or more with one liberty and
+/// captures nothing; the same for a lone stone; it takes the second-last liberty of an
+/// enemy chain (an atari).
+const CAPTURE: u8 = 1;
+const ESCAPE: u8 = 2;
+const SELF_ATARI: u8 = 4;
+const LONE_SELF_ATARI: u8 = 8;
+const ATARI: u8 = 16;
+
 /// A group this large is never put in atari by its own player in the tree: throw-ins and
 /// sacrifices that kill are of fewer stones.
 const BIG_GROUP: usize = 4;
 
 impl Knowledge for Go {
+    fn patterns(&self) -> &'static Patterns {
+        static GO: OnceLock<Patterns> = OnceLock::new();
+        static CAPTURE_GO: OnceLock<Patterns> = OnceLock::new();
+        match self.scoring() {
+            Some(_) => learned::embedded(&GO, include_str!("../../data/patterns/go.txt")),
+            None => learned::embedded(
+                &CAPTURE_GO,
+                include_str!("../../data/patterns/capture-go.txt"),
+            ),
+        }
+    }
+
     /// Also a pass, while a point is left that is worth playing (not an own eye, not a move
     /// that loses at once or is hopeless, not settled territory under territory or Japanese
     /// scoring) and either the opponent has not just passed, or it has and the game counted
@@ -157,6 +183,32 @@ impl Knowledge for Go {
             .or_else(unanswered)
             .or_else(|| pattern_reply(self, c, me, rng))
             .map(Move::Place)
+    }
+
+    /// Bits: `CAPTURE`, `ESCAPE`, `SELF_ATARI` (of a group, two stones or more),
+    /// `LONE_SELF_ATARI` and `ATARI`.
+    fn tactics(&self, cell: Cell, me: Color) -> u8 {
+        let mut bits = 0;
+        for n in self.topology().adjacent(cell) {
+            match self.stone(n) {
+                Some(c) if self.atari_point(n) == Some(cell) => {
+                    bits |= if c == me { ESCAPE } else { CAPTURE };
+                }
+                Some(c) if c != me && self.liberties(n) == 2 => bits |= ATARI,
+                _ => {}
+            }
+        }
+        match self.self_atari(cell, me) {
+            Some(1) => bits |= LONE_SELF_ATARI,
+            Some(_) => bits |= SELF_ATARI,
+            None => {}
+        }
+        bits
+    }
+
+    /// Not a self-atari, not an own eye: what the MoGo replies leave out too.
+    fn worth_replying(&self, cell: Cell, me: Color) -> bool {
+        self.self_atari(cell, me).is_none() && !self.is_own_eye(cell, me)
     }
 
     /// Draws again after a self-atari of a group: random playouts play them far too often,
@@ -337,17 +389,14 @@ fn starts_ladder(go: &Go, c: Cell, me: Color) -> bool {
     targets.any(|t| after.in_atari(t) && captured_in_ladder(&after, t))
 }
 
-/// A random one of the empty cells around `c` whose 3×3 shape is a MoGo pattern, leaving
-/// out own eyes and self-ataris.
+/// A random one of the empty cells around `c` whose 3×3 shape is a MoGo pattern and that is
+/// worth replying (no own eye, no self-atari).
 fn pattern_reply<R: Rng>(go: &Go, c: Cell, me: Color, rng: &mut R) -> Option<Cell> {
     let patterns = mogo();
     let mut replies = [Cell(0); 8];
     let mut count = 0;
     for n in go.around(c).into_iter().flatten() {
-        if go.stone(n).is_none()
-            && patterns.matches(go.neighborhood(n))
-            && go.self_atari(n, me).is_none()
-            && !go.is_own_eye(n, me)
+        if go.stone(n).is_none() && patterns.matches(go.neighborhood(n)) && go.worth_replying(n, me)
         {
             replies[count] = n;
             count += 1;

@@ -2,16 +2,26 @@
 //! playouts answer an intrusion into a two-bridge; greedy values a cell for the loop it
 //! builds and for the one it takes from the opponent.
 
+use std::sync::OnceLock;
+
 use rand::Rng;
 use toroid_rules::games::{HexTorus, MTorus};
 use toroid_rules::{Cell, Color, Move, Position};
 
 use crate::budget::Stop;
 use crate::knowledge::Knowledge;
+use crate::learned::{self, Patterns, Symmetry};
 use crate::policy::placed;
 use crate::tactics::{losing_among, wins_at_once};
 
 impl Knowledge for HexTorus {
+    const SYMMETRY: Symmetry = Symmetry::Oriented;
+
+    fn patterns(&self) -> &'static Patterns {
+        static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+        learned::embedded(&PATTERNS, include_str!("../../data/patterns/hex-torus.txt"))
+    }
+
     fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
         losing_placements(self, stop)
     }
@@ -33,6 +43,13 @@ impl Knowledge for HexTorus {
 }
 
 impl Knowledge for MTorus {
+    const SYMMETRY: Symmetry = Symmetry::Oriented;
+
+    fn patterns(&self) -> &'static Patterns {
+        static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+        learned::embedded(&PATTERNS, include_str!("../../data/patterns/m-torus.txt"))
+    }
+
     fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
         losing_placements(self, stop)
     }

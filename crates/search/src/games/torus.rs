@@ -4,12 +4,15 @@
 
 pub mod surround;
 
+use std::sync::OnceLock;
+
 use rand::Rng;
 use toroid_rules::games::Torus;
 use toroid_rules::{Cell, Color, Move, Position};
 
 use crate::budget::Stop;
 use crate::knowledge::{captured, Forcing, Knowledge};
+use crate::learned::{self, Patterns};
 use crate::policy::best_sampled;
 use crate::tactics::{losing_among, losing_moves};
 use surround::{
@@ -24,6 +27,11 @@ const PRIOR_SCALE: f64 = 0.1;
 const CAPTURE: f64 = 1.5;
 
 impl Knowledge for Torus {
+    fn patterns(&self) -> &'static Patterns {
+        static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+        learned::embedded(&PATTERNS, include_str!("../../data/patterns/torus.txt"))
+    }
+
     /// A win is the empty side of a threatened enemy stone, or a run of threats that ends in
     /// one; a move lets the opponent win at once only by leaving or making a threatened own
     /// stone ([`surround`]).
