@@ -170,10 +170,13 @@ impl Patterns {
         }
     }
 
+    /// Whether nothing was learned (no shape has a strength of its own).
     pub fn is_empty(&self) -> bool {
         self.learned.is_empty()
     }
 
+    /// The strength of the shape with key `key` ([`shape`]): its own where it was learned,
+    /// the rare shapes' otherwise.
     #[inline]
     pub fn shape_gamma(&self, key: u32) -> f32 {
         self.shapes.get(key as usize).copied().unwrap_or(1.0)
