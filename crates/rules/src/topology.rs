@@ -174,6 +174,15 @@ pub const AROUND: [(i32, i32); 8] = [
 /// Slots per cell of [`Topology::ring`]: the eight cells around a square cell.
 const RING: usize = 8;
 
+/// The steps `(dx, dy)` from a cell in row `y` to the cells of its [`Topology::ring`]: the
+/// eight around a square cell, the six neighbours of a hex cell (as many in every row).
+fn ring_steps(lattice: Lattice, y: usize) -> &'static [(i32, i32)] {
+    match lattice {
+        Lattice::Square4 | Lattice::Square8 => &AROUND,
+        Lattice::HexOddR => lattice_steps(lattice, y),
+    }
+}
+
 /// The steps `(dx, dy)` from a cell in row `y` to its neighbours, before any wrapping.
 fn lattice_steps(lattice: Lattice, y: usize) -> &'static [(i32, i32)] {
     const SQUARE4: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
@@ -225,14 +234,10 @@ impl Topology {
                 }
             }
         }
-        let ring_steps = |y| match lattice {
-            Lattice::Square4 | Lattice::Square8 => &AROUND[..],
-            Lattice::HexOddR => lattice_steps(lattice, y),
-        };
         let mut ring = vec![None; n * RING];
         for (from, slots) in ring.chunks_mut(RING).enumerate() {
             let (x, y) = (from % width, from / width);
-            for (slot, &(dx, dy)) in slots.iter_mut().zip(ring_steps(y)) {
+            for (slot, &(dx, dy)) in slots.iter_mut().zip(ring_steps(lattice, y)) {
                 *slot = glue(surface, width, height, x as i32 + dx, y as i32 + dy)
                     .map(|(tx, ty, _)| Cell((ty * width + tx) as u16));
             }
@@ -289,10 +294,7 @@ impl Topology {
     /// so that every slot keeps its direction.
     #[inline]
     pub fn ring(&self, cell: Cell) -> &[Option<Cell>] {
-        let len = match self.lattice {
-            Lattice::Square4 | Lattice::Square8 => 8,
-            Lattice::HexOddR => 6,
-        };
+        let len = ring_steps(self.lattice, 0).len();
         &self.ring[cell.index() * RING..][..len]
     }
 

@@ -608,7 +608,6 @@ impl Position for Go {
         }
     }
 
-    /// The stone that reached `capture-go`'s target and the stones it took.
     fn ring_code(&self, cell: Cell) -> u32 {
         u32::from(self.board.neighborhood(cell.index()))
     }
@@ -617,6 +616,7 @@ impl Position for Go {
         self.board.empty_points().len()
     }
 
+    /// The stone that reached `capture-go`'s target and the stones it took.
     fn highlight(&self) -> Vec<Cell> {
         if self.outcome.map(|o| o.reason) != Some(Reason::CaptureTarget) {
             return Vec::new();
