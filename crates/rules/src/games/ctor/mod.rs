@@ -35,6 +35,9 @@ const GAME_OVER: u64 = 0x1F6D_C829_4E73_B05A;
 /// How many uniformly random cells a playout tries before it counts through the board.
 const PLAYOUT_TRIES: usize = 4;
 
+/// Bit set words covering every cell of the largest board.
+const EMPTY_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
+
 /// The board facts every position of one game shares.
 #[derive(Debug)]
 struct Shared {
@@ -49,6 +52,9 @@ struct Shared {
 pub struct Ctor {
     shared: Arc<Shared>,
     board: Vec<Option<Color>>,
+    /// The empty cells as a bit set, in cell order: a playout counts through it a word at a
+    /// time. A stone never leaves the board, so bits are only ever cleared.
+    empty: [u64; EMPTY_WORDS],
     to_move: Color,
     /// The first placement of the current turn, once made (then `end` or a second placement
     /// follows).
@@ -78,14 +84,15 @@ impl From<CtorConfig> for Ctor {
                 out
             })
             .collect();
-        let cells = topology.len();
+        let board = vec![None; topology.len()];
         Ctor {
             shared: Arc::new(Shared {
                 config,
                 topology,
                 neighbors,
             }),
-            board: vec![None; cells],
+            empty: empty_set(&board),
+            board,
             to_move: Color::Black,
             first_placement: None,
             last_turn: [None, None],
@@ -170,6 +177,7 @@ impl Ctor {
             self.stones[old.index()] -= 1;
             self.board_hash ^= zobrist::stone(c, old);
         }
+        self.empty[c / 64] &= !(1 << (c % 64));
         self.board[c] = Some(color);
         self.stones[color.index()] += 1;
         self.board_hash ^= zobrist::stone(c, color);
@@ -255,15 +263,30 @@ impl Ctor {
                 return c;
             }
         }
-        let k = rng.random_range(0..self.empty_cells());
-        self.board
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.is_none())
-            .nth(k)
-            .map(|(c, _)| c)
-            .expect("the board has an empty cell")
+        let mut k = rng.random_range(0..self.empty_cells()) as u32;
+        for (i, &word) in self.empty.iter().enumerate() {
+            let here = word.count_ones();
+            if k < here {
+                // The k-th set bit of the word: drop the k lowest.
+                let mut rest = word;
+                for _ in 0..k {
+                    rest &= rest - 1;
+                }
+                return i * 64 + rest.trailing_zeros() as usize;
+            }
+            k -= here;
+        }
+        unreachable!("the board has an empty cell")
     }
+}
+
+/// The empty cells of `board` as a bit set.
+fn empty_set(board: &[Option<Color>]) -> [u64; EMPTY_WORDS] {
+    let mut set = [0; EMPTY_WORDS];
+    for (c, _) in board.iter().enumerate().filter(|(_, s)| s.is_none()) {
+        set[c / 64] |= 1 << (c % 64);
+    }
+    set
 }
 
 impl Position for Ctor {
@@ -357,6 +380,7 @@ impl Position for Ctor {
                 stones.iter().filter(|&&s| s == Some(color)).count() as u32;
         }
         self.board_hash = zobrist::board(&stones);
+        self.empty = empty_set(&stones);
         self.board = stones;
         self.to_move = to_move;
         self.first_placement = None;
