@@ -203,11 +203,10 @@ impl Searcher {
         self.moves.shuffle(&mut self.rng);
         self.tree.expand(id, &self.moves, mover);
         // Hopeless moves are left out unless nothing else is left.
-        let hopeless: Vec<bool> = self.moves.iter().map(|&mv| pos.hopeless(mv)).collect();
-        let hopeful = hopeless.contains(&false);
+        let hopeful = self.moves.iter().any(|&mv| !pos.hopeless(mv));
         let patterns = pos.patterns();
-        let priors: Vec<Option<(u32, f32)>> = (self.moves.iter())
-            .map(|&mv| match pos.prior(mv) {
+        for (c, &mv) in self.tree.children(id).zip(&self.moves) {
+            let prior = match pos.prior(mv) {
                 Some(p) => Some((settings.prior_weight, p)),
                 None if !patterns.is_empty() => match learned::candidate(pos, mv, &self.played) {
                     // The rule set's own knowledge judges tactical moves (a Go atari that a
@@ -216,16 +215,14 @@ impl Searcher {
                     candidate => Some((settings.pattern_weight, patterns.prior(&candidate))),
                 },
                 None => None,
-            })
-            .collect();
-        for ((c, hopeless), prior) in self.tree.children(id).zip(hopeless).zip(priors) {
+            };
             let child = self.tree.node_mut(c);
-            child.pruned = hopeful && hopeless;
+            child.pruned = hopeful && pos.hopeless(mv);
             if let Some((weight, p)) = prior {
                 child.amaf_visits = weight;
                 child.amaf_wins = weight as f32 * p;
             }
-            if forcing == Forcing::Win(child.mv) {
+            if forcing == Forcing::Win(mv) {
                 child.proof = Proof::Win;
             }
         }

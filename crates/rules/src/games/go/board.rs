@@ -68,12 +68,15 @@ pub(crate) struct Geometry {
     pub(crate) topology: Topology,
     neighbors: Box<[[u16; 4]]>,
     around: Box<[[u16; 8]]>,
+    /// No cell has the same neighbour twice (only tiny wrapped boards do), so two empty
+    /// neighbour slots are two liberties.
+    distinct_neighbors: bool,
 }
 
 impl Geometry {
     pub(crate) fn new(topology: Topology) -> Geometry {
         let off = topology.len() as u16;
-        let neighbors = topology
+        let neighbors: Box<[[u16; 4]]> = topology
             .cells()
             .map(|c| {
                 let mut slots = [off; 4];
@@ -83,6 +86,9 @@ impl Geometry {
                 slots
             })
             .collect();
+        let distinct_neighbors = neighbors
+            .iter()
+            .all(|slots| (1..4).all(|i| slots[i] == off || !slots[..i].contains(&slots[i])));
         let around = topology
             .cells()
             .map(|c| {
@@ -97,6 +103,7 @@ impl Geometry {
             topology,
             neighbors,
             around,
+            distinct_neighbors,
         }
     }
 }
@@ -374,6 +381,10 @@ impl Board {
     /// The size of the chain a `color` stone on the empty `point` would make, when that
     /// chain is left with exactly one liberty and nothing is captured: a self-atari.
     pub(crate) fn self_atari(&self, point: usize, color: u8) -> Option<usize> {
+        // Most candidates settle here: two empty neighbours stay two liberties.
+        if self.points[point].free >= 2 && self.geometry.distinct_neighbors {
+            return None;
+        }
         let mut libs = Libs(0);
         let mut size = 1;
         let mut joined = [NO_POINT as usize; 4];
