@@ -100,6 +100,20 @@ fn a_stone_turns_over_with_five_enemy_neighbours_not_four() {
 }
 
 #[test]
+fn direct_turnovers_count_the_stones_one_placement_turns_over_first() {
+    let g = game(10, "ee ff end fe ge aa end ef");
+    // Black to move: ff (white) has four black neighbours, so any empty cell next to ff
+    // turns it over; a cell away from it turns nothing over, and white turns no black
+    // stone over anywhere yet.
+    let cell = |s: &str| mv(&g, s).cell().unwrap();
+    assert_eq!(g.turn(), Some(Color::Black));
+    assert_eq!(g.direct_turnovers(cell("gf"), Color::Black), 1);
+    assert_eq!(g.direct_turnovers(cell("gg"), Color::Black), 1);
+    assert_eq!(g.direct_turnovers(cell("jj"), Color::Black), 0);
+    assert_eq!(g.direct_turnovers(cell("gf"), Color::White), 0);
+}
+
+#[test]
 fn turning_over_cascades() {
     // ff has ee, ef, eg, fe black; gf has fe, he, hf black. Black gg gives ff five, then
     // ff itself gives gf its fifth.

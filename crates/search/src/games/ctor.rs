@@ -21,20 +21,7 @@ impl Knowledge for Ctor {
     /// directly (those that already have 4 of the mover's stones around them), if any.
     fn tactical_move<R: Rng>(&self, _recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
         let me = self.turn()?;
-        let topo = self.topology();
-        let turned = |x| {
-            topo.adjacent(x)
-                .filter(|&e| {
-                    self.stone(e) == Some(me.opponent())
-                        && topo
-                            .adjacent(e)
-                            .filter(|&n| self.stone(n) == Some(me))
-                            .count()
-                            >= 4
-                })
-                .count() as u32
-        };
-        best_sampled(self, rng, |x| Some(turned(x)))
+        best_sampled(self, rng, |x| Some(self.direct_turnovers(x, me)))
             .filter(|&(_, g)| g > 0)
             .map(|(mv, _)| mv)
     }

@@ -116,6 +116,22 @@ impl Ctor {
         self.stones
     }
 
+    /// How many opposing stones next to the empty `cell` already have `me`'s stones on 4 of
+    /// their 8 sides, so that a `me` stone on `cell` turns them over directly (before any
+    /// cascade). What the playouts weigh a placement by.
+    pub fn direct_turnovers(&self, cell: Cell, me: Color) -> u32 {
+        let mine = |e: usize| {
+            (self.shared.neighbors[e].iter())
+                .filter(|&&n| self.board[n as usize] == Some(me))
+                .count()
+        };
+        (self.shared.neighbors[cell.index()].iter())
+            .filter(|&&e| {
+                self.board[e as usize] == Some(me.opponent()) && mine(e as usize) >= TURN_OVER - 1
+            })
+            .count() as u32
+    }
+
     /// Whether the current turn has had its first placement (so `end` is legal).
     pub fn in_second_placement(&self) -> bool {
         self.first_placement.is_some()
