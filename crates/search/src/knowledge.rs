@@ -67,6 +67,11 @@ pub trait Knowledge: Position {
     /// Which shapes the learned patterns take for one ([`crate::learned`]).
     const SYMMETRY: Symmetry = Symmetry::Full;
 
+    /// Whether the playouts answer the last stone with a learned pattern's reply
+    /// ([`crate::learned::reply`]) when the rule set's own tactics have none. The tree's
+    /// pattern priors do not depend on it.
+    const PATTERN_REPLIES: bool = true;
+
     /// The rule set's learned move patterns (`crates/search/data/patterns/`, made by
     /// `scripts/patterns`).
     fn patterns(&self) -> &'static Patterns;

@@ -17,7 +17,8 @@ pub const DRAWS: usize = 3;
 pub enum Rollout {
     /// The rule set's tactical reply ([`Knowledge::tactical_move`]) when it has a legal one,
     /// else a learned pattern's reply to the last move ([`learned::reply`]) when it draws
-    /// one, else its random playout move: what the house bots use.
+    /// one and the rule set takes them ([`Knowledge::PATTERN_REPLIES`]), else its random
+    /// playout move: what the house bots use.
     Tactical,
     /// The rule set's random playout moves ([`Position::playout_move`]).
     Random,
@@ -40,7 +41,11 @@ pub fn playout_step<P: Knowledge, R: Rng>(
             learned::reply(position, last, me, rng).map(Move::Place)
         };
         let tactical = position.tactical_move(recent, rng);
-        if let Some(mv) = tactical.or_else(|| reply(position, rng)) {
+        let tactical = match tactical {
+            None if P::PATTERN_REPLIES => reply(position, rng),
+            tactical => tactical,
+        };
+        if let Some(mv) = tactical {
             if position.play(mv).is_ok() {
                 return Some(mv);
             }
