@@ -203,9 +203,10 @@ impl Searcher {
         self.moves.shuffle(&mut self.rng);
         self.tree.expand(id, &self.moves, mover);
         // Hopeless moves are left out unless nothing else is left.
-        let hopeful = self.moves.iter().any(|&mv| !pos.hopeless(mv));
+        let hopeless: Vec<bool> = self.moves.iter().map(|&mv| pos.hopeless(mv)).collect();
+        let hopeful = hopeless.contains(&false);
         let patterns = pos.patterns();
-        for (c, &mv) in self.tree.children(id).zip(&self.moves) {
+        for ((c, &mv), hopeless) in self.tree.children(id).zip(&self.moves).zip(hopeless) {
             let prior = match pos.prior(mv) {
                 Some(p) => Some((settings.prior_weight, p)),
                 None if !patterns.is_empty() => match learned::candidate(pos, mv, &self.played) {
@@ -217,7 +218,7 @@ impl Searcher {
                 None => None,
             };
             let child = self.tree.node_mut(c);
-            child.pruned = hopeful && pos.hopeless(mv);
+            child.pruned = hopeful && hopeless;
             if let Some((weight, p)) = prior {
                 child.amaf_visits = weight;
                 child.amaf_wins = weight as f32 * p;
