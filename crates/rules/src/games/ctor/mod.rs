@@ -120,14 +120,10 @@ impl Ctor {
     /// their 8 sides, so that a `me` stone on `cell` turns them over directly (before any
     /// cascade). What the playouts weigh a placement by.
     pub fn direct_turnovers(&self, cell: Cell, me: Color) -> u32 {
-        let mine = |e: usize| {
-            (self.shared.neighbors[e].iter())
-                .filter(|&&n| self.board[n as usize] == Some(me))
-                .count()
-        };
         (self.shared.neighbors[cell.index()].iter())
             .filter(|&&e| {
-                self.board[e as usize] == Some(me.opponent()) && mine(e as usize) >= TURN_OVER - 1
+                let e = e as usize;
+                self.board[e] == Some(me.opponent()) && self.stones_around(e, me) >= TURN_OVER - 1
             })
             .count() as u32
     }
@@ -199,14 +195,16 @@ impl Ctor {
         self.board_hash ^= zobrist::stone(c, color);
     }
 
+    /// How many of the eight neighbours of `c` hold `color`'s stones.
+    fn stones_around(&self, c: usize, color: Color) -> usize {
+        (self.shared.neighbors[c].iter())
+            .filter(|&&n| self.board[n as usize] == Some(color))
+            .count()
+    }
+
     /// Whether the stone on `c` is an opponent's that the mover `m` turns over now.
     fn turns_over(&self, c: usize, m: Color) -> bool {
-        self.board[c] == Some(m.opponent())
-            && self.shared.neighbors[c]
-                .iter()
-                .filter(|&&n| self.board[n as usize] == Some(m))
-                .count()
-                >= TURN_OVER
+        self.board[c] == Some(m.opponent()) && self.stones_around(c, m) >= TURN_OVER
     }
 
     /// Turns over, for the mover `m` who just played `c`, every opposing stone with 5 of
