@@ -309,19 +309,17 @@ fn the_page_plays_spectates_replays_and_shows_every_board_in_chromium() {
     }
 }
 
-/// `scripts/cluster 3 PORT` (PostgreSQL, Redis, three nodes and nginx in front): in chromium,
+/// `scripts/cluster 3 0` (PostgreSQL, Redis, three nodes and nginx in front): in chromium,
 /// through nginx, a person plays Go against a house bot to its end while a spectator
 /// watches, each request going to whichever node nginx picks.
 #[test]
 fn the_page_plays_through_nginx_in_front_of_three_nodes() {
     use std::io::{BufRead, BufReader};
     require_tools();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap()
-        .port();
+    // Port 0: the script picks the balancer's port itself, below the ephemeral range, where
+    // other tests' connections cannot take it between the choice and nginx's bind.
     let mut cluster = Command::new(workspace().join("scripts/cluster"))
-        .args(["3", &port.to_string()])
+        .args(["3", "0"])
         .env("TOROID_BIN", env!("CARGO_BIN_EXE_toroid"))
         .current_dir(workspace())
         .stdout(std::process::Stdio::piped())
@@ -339,18 +337,22 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
     }
     let stdout = cluster.stdout.take().unwrap();
     let cluster = Stop(cluster);
-    let ready = BufReader::new(stdout)
+    // "cluster: ready on http://127.0.0.1:PORT/ (...)"
+    let base = BufReader::new(stdout)
         .lines()
         .map_while(Result::ok)
-        .find(|line| line.starts_with("cluster: ready"));
-    assert!(ready.is_some(), "scripts/cluster did not get ready");
+        .find_map(|line| {
+            let url = line.strip_prefix("cluster: ready on ")?;
+            Some(url.split('/').take(3).collect::<Vec<_>>().join("/"))
+        })
+        .expect("scripts/cluster did not get ready");
     let dir = tempfile::tempdir().unwrap();
     node(&[
         "crates/server/tests/browser/run.mjs",
         "--scenario",
         "cluster",
         "--base",
-        &format!("http://127.0.0.1:{port}"),
+        &base,
         "--out",
         dir.path().to_str().unwrap(),
     ]);
