@@ -476,7 +476,7 @@ impl Position for Go {
         out.push(Move::Pass);
     }
 
-    /// `legal_moves` without the list: one pass over the points, testing each as
+    /// `legal_moves` without the list: one pass over the empty points, testing each as
     /// `check_placement` does but without asking again whether the game is on.
     fn legal_mask(&self, mask: &mut [bool]) {
         mask.fill(false);
@@ -491,9 +491,9 @@ impl Position for Go {
             self.rules.ko(),
             Some(KoRule::Positional | KoRule::Situational)
         );
-        for (p, legal) in mask[..cells].iter_mut().enumerate() {
-            *legal = board.color(p) == EMPTY
-                && !board.is_suicide(p, color)
+        for &p in board.empty_points() {
+            let p = p as usize;
+            mask[p] = !board.is_suicide(p, color)
                 && (!superko || self.check_repetition(p, color).is_ok());
         }
         if self.ko_point != NO_POINT {
