@@ -97,6 +97,26 @@ fn a_stone_with_four_enemy_neighbours_is_illegal() {
 }
 
 #[test]
+fn diagonal_steps_wrap_round_the_torus() {
+    for size in [5, 6, 9] {
+        let g = new_game(size);
+        let directions = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+        for c in g.topology().cells() {
+            for (d, (dx, dy)) in directions.into_iter().enumerate() {
+                let expected = g.topology().step(c, dx, dy).unwrap().0;
+                assert_eq!(g.diagonal_step(c, d), expected, "size {size}, {c:?}, {d}");
+                assert_eq!(g.diagonal_step(expected, 3 - d), c);
+            }
+        }
+    }
+    // From the corner aa, down and right is bb; up and left wraps to the far corner.
+    let g = new_game(9);
+    let cell = |name| Move::parse(name, g.topology()).unwrap().cell().unwrap();
+    assert_eq!(g.diagonal_step(cell("aa"), 0), cell("bb"));
+    assert_eq!(g.diagonal_step(cell("aa"), 3), cell("ii"));
+}
+
+#[test]
 fn a_single_stone_is_captured_diagonally() {
     let g = game(9, "cc dd ee");
     assert_eq!(at(&g, "dd"), None);

@@ -263,10 +263,18 @@ impl Torus {
             .all(|&m| m as usize == c || self.board[m as usize] == Some(a))
     }
 
+    /// The cell one diagonal step from `cell` in direction `d`: (1, 1), (1, -1), (-1, 1) and
+    /// (-1, -1) for `d` from 0 to 3, so that `d` and `3 - d` walk one line both ways. From a
+    /// table, for tactics that walk the diagonals at every move they weigh.
+    #[inline]
+    pub fn diagonal_step(&self, cell: Cell, d: usize) -> Cell {
+        Cell(self.shared.diagonal[cell.index()][d])
+    }
+
     /// The cell one diagonal step from `x` in direction `d` of [`DIAGONALS`].
     #[inline]
     fn next(&self, x: usize, d: usize) -> usize {
-        self.shared.diagonal[x][d] as usize
+        self.diagonal_step(Cell(x as u16), d).index()
     }
 
     /// The first cell from `c` in direction `d` that is not an `a` stone; `c` itself if the

@@ -8,27 +8,18 @@
 use toroid_rules::games::Torus;
 use toroid_rules::{Cell, Color, Move, Position};
 
-/// The four diagonal directions; `DIRECTIONS[d]` and `DIRECTIONS[3 - d]` walk one line both
-/// ways.
-const DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-
-/// The cell one diagonal step from `at`.
-fn step(position: &Torus, at: Cell, (dx, dy): (i32, i32)) -> Cell {
-    position
-        .topology()
-        .step(at, dx, dy)
-        .expect("a torus wraps")
-        .0
-}
+/// The four diagonal directions of [`Torus::diagonal_step`]; `d` and `3 - d` walk one line
+/// both ways.
+const DIRECTIONS: std::ops::Range<usize> = 0..4;
 
 /// The first cell from `from` in direction `d` whose content is not `holding` (a colour, or
 /// `None` for empty), and how many cells it passed; `from` itself when the walk comes all the
 /// way round.
-fn run_end(position: &Torus, from: Cell, d: (i32, i32), holding: Option<Color>) -> (Cell, u32) {
-    let mut at = step(position, from, d);
+fn run_end(position: &Torus, from: Cell, d: usize, holding: Option<Color>) -> (Cell, u32) {
+    let mut at = position.diagonal_step(from, d);
     let mut passed = 0;
     while at != from && position.stone(at) == holding {
-        at = step(position, at, d);
+        at = position.diagonal_step(at, d);
         passed += 1;
     }
     (at, passed)
@@ -73,8 +64,7 @@ pub fn winning_cell(position: &Torus, by: Color) -> Option<Cell> {
 /// How many enemy stones a stone of `me` placed on the empty cell `x` would capture.
 pub fn captures_at(position: &Torus, x: Cell, me: Color) -> u32 {
     DIRECTIONS
-        .iter()
-        .map(|&d| match run_end(position, x, d, Some(me.opponent())) {
+        .map(|d| match run_end(position, x, d, Some(me.opponent())) {
             (end, run) if end == x || position.stone(end) == Some(me) => run,
             _ => 0,
         })
@@ -92,10 +82,10 @@ pub fn touched_by(position: &Torus, p: Cell, owner: Color, mut visit: impl FnMut
     for d in DIRECTIONS {
         let (end, _) = run_end(position, p, d, None);
         if end != p && position.stone(end) == Some(owner) {
-            let mut at = step(position, p, d);
+            let mut at = position.diagonal_step(p, d);
             while at != end {
                 topo.adjacent(at).for_each(&mut visit);
-                at = step(position, at, d);
+                at = position.diagonal_step(at, d);
             }
         }
     }
@@ -107,8 +97,8 @@ pub fn touched_by(position: &Torus, p: Cell, owner: Color, mut visit: impl FnMut
 pub fn capturing_cells(position: &Torus, e: Cell, me: Color, out: &mut Vec<Cell>) {
     let them = Some(me.opponent());
     for d in 0..2 {
-        let (a, _) = run_end(position, e, DIRECTIONS[d], them);
-        let (b, _) = run_end(position, e, DIRECTIONS[3 - d], them);
+        let (a, _) = run_end(position, e, d, them);
+        let (b, _) = run_end(position, e, 3 - d, them);
         match (position.stone(a), position.stone(b)) {
             (None, Some(c)) if c == me => out.push(a),
             (Some(c), None) if c == me => out.push(b),
