@@ -1,7 +1,7 @@
 //! Random playouts: the rule sets' fused draw-and-play path against drawing and then playing,
 //! counts over many playouts pinned to what the engines gave before they were made faster, so
-//! a speed-up that changes a single game shows here, and the legal-move mask against the
-//! rules' verdict on each move along random games.
+//! a speed-up that changes a single game shows here, and the legal-move mask and what the
+//! playouts' patterns read (rings, empty cells) against the board along random games.
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -84,6 +84,48 @@ fn the_legal_mask_marks_exactly_the_moves_the_rules_allow() {
                 mask.iter().all(|&legal| !legal),
                 "nothing is legal once the game is over"
             );
+        }
+    }
+}
+
+/// The ring code and the count of empty cells, which rule sets may keep at hand, against
+/// the stones on the board.
+#[test]
+fn ring_codes_and_empty_counts_match_the_board() {
+    for start in variants() {
+        let topology = start.topology().clone();
+        for seed in 0..4 {
+            let mut game = start.clone();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            while let Some(mv) = game.uniform_move(&mut rng) {
+                game.play(mv).expect("a uniform move is legal");
+                for cell in topology.cells() {
+                    let code = topology
+                        .ring(cell)
+                        .iter()
+                        .enumerate()
+                        .fold(0, |code, (i, r)| {
+                            let field = match r.map(|r| game.stone(r)) {
+                                None => 3,
+                                Some(None) => 0,
+                                Some(Some(Color::Black)) => 1,
+                                Some(Some(Color::White)) => 2,
+                            };
+                            code | field << (2 * i)
+                        });
+                    assert_eq!(
+                        game.ring_code(cell),
+                        code,
+                        "{} {cell:?}",
+                        start.kind().name()
+                    );
+                }
+                let empty = topology
+                    .cells()
+                    .filter(|&c| game.stone(c).is_none())
+                    .count();
+                assert_eq!(game.empty_cells(), empty, "{}", start.kind().name());
+            }
         }
     }
 }

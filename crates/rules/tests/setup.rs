@@ -170,6 +170,8 @@ proptest! {
         }
         match g.setup(&setup, to_move) {
             Ok(()) => {
+                let empty = expected.iter().filter(|s| s.is_none()).count();
+                prop_assert_eq!(g.empty_cells(), empty);
                 prop_assert_eq!(stones(&g), expected);
                 prop_assert_eq!(g.turn(), Some(to_move));
                 if let AnyGame::Go(go) = &g {

@@ -95,6 +95,7 @@ impl Level {
                 if let Some(nodes) = tuning.max_nodes {
                     config.settings.max_nodes = nodes;
                 }
+                config.settings.patterns = tuning.patterns.unwrap_or(config.settings.patterns);
                 let bot = Mcts::new(self.name(), config, seed);
                 match tuning.pace {
                     Some(pace) => Box::new(bot.with_pace(pace)),
@@ -114,6 +115,8 @@ pub struct Tuning {
     pub budget: Option<Budget>,
     /// Nodes the search tree may hold ([`crate::Settings::max_nodes`]).
     pub max_nodes: Option<usize>,
+    /// Whether the search uses the learned move patterns ([`crate::Settings::patterns`]).
+    pub patterns: Option<bool>,
     /// Asked between units of work ([`Pace`]).
     pub pace: Option<Arc<dyn Pace>>,
 }

@@ -88,7 +88,8 @@ pub fn owner_shares<P: Knowledge>(
         let mut end = game.clone();
         recent.clear();
         while let Some(mover) = end.turn() {
-            let Some(mv) = playout_step(&mut end, &recent, Rollout::Tactical, &mut rng) else {
+            let Some(mv) = playout_step(&mut end, &recent, Rollout::Tactical, true, &mut rng)
+            else {
                 break;
             };
             recent.push((mv, mover));

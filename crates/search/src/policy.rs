@@ -27,12 +27,13 @@ pub enum Rollout {
     Uniform,
 }
 
-/// Plays the next move of a simulation by `rollout`; returns the move played, `None` once the
-/// game is over.
+/// Plays the next move of a simulation by `rollout`, with the learned pattern replies where
+/// `patterns` allows them; returns the move played, `None` once the game is over.
 pub fn playout_step<P: Knowledge, R: Rng>(
     position: &mut P,
     recent: &[(Move, Color)],
     rollout: Rollout,
+    patterns: bool,
     rng: &mut R,
 ) -> Option<Move> {
     if rollout == Rollout::Tactical {
@@ -42,7 +43,7 @@ pub fn playout_step<P: Knowledge, R: Rng>(
         };
         let tactical = position.tactical_move(recent, rng);
         let tactical = match tactical {
-            None if P::PATTERN_REPLIES => reply(position, rng),
+            None if patterns && P::PATTERN_REPLIES => reply(position, rng),
             tactical => tactical,
         };
         if let Some(mv) = tactical {

@@ -45,6 +45,9 @@ pub struct Settings {
     /// How many AMAF simulations the prior value of a learned pattern counts for, where the
     /// rule set has no prior of its own and the move no tactical bit ([`crate::learned`]).
     pub pattern_weight: u32,
+    /// Whether the search uses the rule set's learned move patterns ([`crate::learned`]), as
+    /// priors in the tree and as replies in the playouts. Off only to measure what they give.
+    pub patterns: bool,
     /// Nodes a tree may hold; beyond it leaves are no longer expanded (memory bound: about
     /// 40 bytes a node).
     pub max_nodes: usize,
@@ -62,6 +65,7 @@ impl Default for Settings {
             expand_after: 2,
             prior_weight: 300,
             pattern_weight: 50,
+            patterns: true,
             max_nodes: 4_000_000,
             stop_early: true,
         }
@@ -209,12 +213,14 @@ impl Searcher {
         for ((c, &mv), hopeless) in self.tree.children(id).zip(&self.moves).zip(hopeless) {
             let prior = match pos.prior(mv) {
                 Some(p) => Some((settings.prior_weight, p)),
-                None if !patterns.is_empty() => match learned::candidate(pos, mv, &self.played) {
-                    // The rule set's own knowledge judges tactical moves (a Go atari that a
-                    // ladder may or may not catch): a shape's statistics cannot.
-                    Candidate::Place(f) if f.tactics != 0 => None,
-                    candidate => Some((settings.pattern_weight, patterns.prior(&candidate))),
-                },
+                None if settings.patterns && !patterns.is_empty() => {
+                    match learned::candidate(pos, mv, &self.played) {
+                        // The rule set's own knowledge judges tactical moves (a Go atari that a
+                        // ladder may or may not catch): a shape's statistics cannot.
+                        Candidate::Place(f) if f.tactics != 0 => None,
+                        candidate => Some((settings.pattern_weight, patterns.prior(&candidate))),
+                    }
+                }
                 None => None,
             };
             let child = self.tree.node_mut(c);
@@ -351,8 +357,13 @@ impl Searcher {
             if self.played.len() >= cap {
                 break;
             }
-            let Some(mv) = playout_step(&mut pos, &self.played, settings.rollout, &mut self.rng)
-            else {
+            let Some(mv) = playout_step(
+                &mut pos,
+                &self.played,
+                settings.rollout,
+                settings.patterns,
+                &mut self.rng,
+            ) else {
                 break;
             };
             self.played.push((mv, mover));

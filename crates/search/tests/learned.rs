@@ -1,5 +1,6 @@
 //! Learned move patterns: shapes and their symmetries, the learning itself on data drawn
-//! from known strengths, the pattern files, Go's tactical features and the playout reply.
+//! from known strengths, the pattern files, Go's tactical features, the playout reply and
+//! the switch that leaves the patterns out.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -10,6 +11,7 @@ use toroid_search::knowledge::Knowledge;
 use toroid_search::learned::{
     self, fit, learn, shape, Candidate, Features, Near, Patterns, Sample, Symmetry,
 };
+use toroid_search::{Level, Tuning};
 
 /// A 9×9 Go position from the points of its stones.
 fn go(black: &[(usize, usize)], white: &[(usize, usize)], to_move: Color) -> Go {
@@ -245,4 +247,28 @@ fn the_reply_is_an_empty_cell_around_the_last_move_or_none() {
     }
     // Six empty cells around the last move against 72 elsewhere: some replies, not all.
     assert!((20..1_900).contains(&replies), "{replies} replies");
+}
+
+/// Switching the patterns off (`Tuning::patterns`, which `toroid gtp --no-patterns` sets)
+/// changes the moves of a fixed-budget bot, and the same seed still gives the same game.
+#[test]
+fn a_bot_without_patterns_plays_other_moves() {
+    let game_of = |patterns: bool| {
+        let tuning = Tuning {
+            patterns: Some(patterns),
+            ..Tuning::default()
+        };
+        let mut bot = Level::Beginner.bot_with(5, tuning);
+        let mut game = GameKind::HexTorus.default_game();
+        let mut moves = Vec::new();
+        for _ in 0..12 {
+            let mv = bot.choose(&game, None);
+            game.play(mv).expect("the bot plays legal moves");
+            moves.push(mv);
+        }
+        moves
+    };
+    let without = game_of(false);
+    assert_eq!(without, game_of(false));
+    assert_ne!(without, game_of(true));
 }

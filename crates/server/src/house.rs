@@ -68,6 +68,7 @@ impl House {
                 budget,
                 max_nodes: Some(SEARCH_NODES),
                 pace: Some(pace),
+                ..Tuning::default()
             };
             let time = clock.map(|c| c.time_left(color, Instant::now()));
             level

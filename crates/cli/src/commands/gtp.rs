@@ -4,7 +4,7 @@ use std::io;
 
 use toroid::seed::clock_seed;
 use toroid_protocol::gtp::Engine;
-use toroid_search::Level;
+use toroid_search::{Level, Tuning};
 
 use super::Failure;
 
@@ -16,11 +16,19 @@ pub struct Args {
     /// The bot's seed (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// Search without the learned move patterns (no tree priors, no playout replies), to
+    /// measure what they give.
+    #[arg(long)]
+    no_patterns: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let level: Level = args.level.parse().map_err(Failure::usage)?;
-    let bot = level.bot(args.seed.unwrap_or_else(clock_seed));
+    let tuning = Tuning {
+        patterns: args.no_patterns.then_some(false),
+        ..Tuning::default()
+    };
+    let bot = level.bot_with(args.seed.unwrap_or_else(clock_seed), tuning);
     Engine::new(bot).run(io::stdin().lock(), io::stdout().lock())?;
     Ok(())
 }
