@@ -93,24 +93,13 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// ring's first cell in the lowest bits: 0 empty, 1 black, 2 white, 3 off the board. What
     /// move patterns read; rule sets that keep it at hand answer without asking each cell.
     fn ring_code(&self, cell: Cell) -> u32 {
-        let ring = self.topology().ring(cell);
-        ring.iter().enumerate().fold(0, |code, (i, &r)| {
-            let field = match r.map(|r| self.stone(r)) {
-                None => 3,
-                Some(None) => 0,
-                Some(Some(Color::Black)) => 1,
-                Some(Some(Color::White)) => 2,
-            };
-            code | field << (2 * i)
-        })
+        ring_code_by_stones(self, cell)
     }
 
     /// The number of empty cells: counted by default; rule sets that keep the count answer
     /// at once.
     fn empty_cells(&self) -> usize {
-        (self.topology().cells())
-            .filter(|&c| self.stone(c).is_none())
-            .count()
+        empty_cells_by_stones(self)
     }
 
     /// The cells that decided the game (a winning loop, a surrounded stone), for display.
@@ -145,6 +134,29 @@ pub trait Position: Clone + Send + Sync + 'static {
         self.legal_moves(&mut moves);
         moves.choose(rng).copied()
     }
+}
+
+/// [`Position::ring_code`] asked of the stones cell by cell: the default, and the reference
+/// that rule sets keeping the code at hand are tested against.
+pub fn ring_code_by_stones<P: Position>(position: &P, cell: Cell) -> u32 {
+    let ring = position.topology().ring(cell);
+    ring.iter().enumerate().fold(0, |code, (i, &r)| {
+        let field = match r.map(|r| position.stone(r)) {
+            None => 3,
+            Some(None) => 0,
+            Some(Some(Color::Black)) => 1,
+            Some(Some(Color::White)) => 2,
+        };
+        code | field << (2 * i)
+    })
+}
+
+/// [`Position::empty_cells`] counted on the stones: the default, and the reference that rule
+/// sets keeping the count are tested against.
+pub fn empty_cells_by_stones<P: Position>(position: &P) -> usize {
+    (position.topology().cells())
+        .filter(|&c| position.stone(c).is_none())
+        .count()
 }
 
 /// Plays [`Position::playout_move`] moves until the game ends; returns how many were played.

@@ -5,6 +5,7 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid_rules::position::{empty_cells_by_stones, ring_code_by_stones};
 use toroid_rules::{random_playout, AnyGame, Color, GameKind, Move, Position};
 
 /// Every rule set at its defaults, and the variants whose playouts take other paths: Go's
@@ -100,31 +101,19 @@ fn ring_codes_and_empty_counts_match_the_board() {
             while let Some(mv) = game.uniform_move(&mut rng) {
                 game.play(mv).expect("a uniform move is legal");
                 for cell in topology.cells() {
-                    let code = topology
-                        .ring(cell)
-                        .iter()
-                        .enumerate()
-                        .fold(0, |code, (i, r)| {
-                            let field = match r.map(|r| game.stone(r)) {
-                                None => 3,
-                                Some(None) => 0,
-                                Some(Some(Color::Black)) => 1,
-                                Some(Some(Color::White)) => 2,
-                            };
-                            code | field << (2 * i)
-                        });
                     assert_eq!(
                         game.ring_code(cell),
-                        code,
+                        ring_code_by_stones(&game, cell),
                         "{} {cell:?}",
                         start.kind().name()
                     );
                 }
-                let empty = topology
-                    .cells()
-                    .filter(|&c| game.stone(c).is_none())
-                    .count();
-                assert_eq!(game.empty_cells(), empty, "{}", start.kind().name());
+                assert_eq!(
+                    game.empty_cells(),
+                    empty_cells_by_stones(&game),
+                    "{}",
+                    start.kind().name()
+                );
             }
         }
     }
