@@ -49,7 +49,8 @@ pub struct Settings {
     /// priors in the tree and as replies in the playouts. Off only to measure what they give.
     pub patterns: bool,
     /// Nodes a tree may hold; beyond it leaves are no longer expanded (memory bound: about
-    /// 40 bytes a node).
+    /// 40 bytes a node, twice over between moves: a tree keeps the buffer it rerooted from,
+    /// see [`Tree::reroot`]).
     pub max_nodes: usize,
     /// Stop before the budget is spent once more simulations cannot change the move, or the
     /// move wins surely ([`Searcher::settled`]). Off for analysis that wants the whole budget.
@@ -150,7 +151,7 @@ impl Searcher {
         // A node proven lost by its forced moves got no children, but a root needs moves.
         let childless = self.tree.root().expanded && self.tree.root().children == 0;
         if !kept || childless {
-            self.tree = Tree::new(hash);
+            self.tree.reset(hash);
         }
         if !self.tree.root().expanded {
             self.expand(ROOT, root, settings);
