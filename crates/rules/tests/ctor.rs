@@ -313,6 +313,7 @@ proptest! {
             }
 
             prop_assert_eq!(g.hash(), g.recompute_hash());
+            prop_assert_eq!(g.check_consistency(), Ok(()));
             let board_hash = g.topology().cells().fold(0, |h, c| {
                 g.stone(c).map_or(h, |s| h ^ zobrist::stone(c.index(), s))
             });

@@ -174,8 +174,10 @@ proptest! {
                 prop_assert_eq!(g.empty_cells(), empty);
                 prop_assert_eq!(stones(&g), expected);
                 prop_assert_eq!(g.turn(), Some(to_move));
-                if let AnyGame::Go(go) = &g {
-                    prop_assert!(go.check_consistency().is_ok());
+                match &g {
+                    AnyGame::Go(go) => prop_assert!(go.check_consistency().is_ok()),
+                    AnyGame::Ctor(ctor) => prop_assert_eq!(ctor.check_consistency(), Ok(())),
+                    _ => {}
                 }
                 random_playout(&mut g, &mut rng);
                 prop_assert!(g.outcome().is_some());

@@ -52,6 +52,9 @@ struct Shared {
 pub struct Ctor {
     shared: Arc<Shared>,
     board: Vec<Option<Color>>,
+    /// How many of each cell's eight neighbours hold each player's stones, by
+    /// [`Color::index`]: whether a stone turns over is then one read instead of eight.
+    around: Vec<[u8; 2]>,
     /// The empty cells as a bit set, in cell order: a playout counts through it a word at a
     /// time. A stone never leaves the board, so bits are only ever cleared.
     empty: [u64; EMPTY_WORDS],
@@ -92,6 +95,7 @@ impl From<CtorConfig> for Ctor {
                 neighbors,
             }),
             empty: empty_set(&board),
+            around: vec![[0, 0]; board.len()],
             board,
             to_move: Color::Black,
             first_placement: None,
@@ -121,11 +125,12 @@ impl Ctor {
     /// cascade). What the playouts weigh a placement by.
     pub fn direct_turnovers(&self, cell: Cell, me: Color) -> u32 {
         (self.shared.neighbors[cell.index()].iter())
-            .filter(|&&e| {
+            .map(|&e| {
                 let e = e as usize;
-                self.board[e] == Some(me.opponent()) && self.stones_around(e, me) >= TURN_OVER - 1
+                let opposing = self.board[e] == Some(me.opponent());
+                u32::from(opposing & (self.stones_around(e, me) >= TURN_OVER - 1))
             })
-            .count() as u32
+            .sum()
     }
 
     /// Whether the current turn has had its first placement (so `end` is legal).
@@ -163,10 +168,6 @@ impl Ctor {
         key
     }
 
-    fn empty_cells(&self) -> usize {
-        self.board.len() - (self.stones[0] + self.stones[1]) as usize
-    }
-
     fn judge(&self, mv: Move) -> Result<(), IllegalMove> {
         if self.outcome.is_some() {
             return Err(IllegalMove::GameOver);
@@ -185,26 +186,73 @@ impl Ctor {
     }
 
     fn set(&mut self, c: usize, color: Color) {
+        let neighbors = self.shared.neighbors[c];
         if let Some(old) = self.board[c] {
             self.stones[old.index()] -= 1;
             self.board_hash ^= zobrist::stone(c, old);
+            for n in neighbors {
+                self.around[n as usize][old.index()] -= 1;
+            }
         }
         self.empty[c / 64] &= !(1 << (c % 64));
         self.board[c] = Some(color);
         self.stones[color.index()] += 1;
         self.board_hash ^= zobrist::stone(c, color);
+        for n in neighbors {
+            self.around[n as usize][color.index()] += 1;
+        }
     }
 
     /// How many of the eight neighbours of `c` hold `color`'s stones.
     fn stones_around(&self, c: usize, color: Color) -> usize {
-        (self.shared.neighbors[c].iter())
-            .filter(|&&n| self.board[n as usize] == Some(color))
-            .count()
+        usize::from(self.around[c][color.index()])
     }
 
-    /// Whether the stone on `c` is an opponent's that the mover `m` turns over now.
+    /// [`Ctor::stones_around`] counted from the board (for the setup and the tests).
+    fn count_around(&self, board: &[Option<Color>], c: usize, color: Color) -> u8 {
+        (self.shared.neighbors[c].iter())
+            .filter(|&&n| board[n as usize] == Some(color))
+            .count() as u8
+    }
+
+    /// Whether the state kept up to date move by move (the neighbour counts, the empty
+    /// cells, the stone counts and the hash) agrees with the board (for tests).
+    pub fn check_consistency(&self) -> Result<(), String> {
+        for c in 0..self.board.len() {
+            for color in Color::BOTH {
+                let counted = self.count_around(&self.board, c, color);
+                if self.around[c][color.index()] != counted {
+                    return Err(format!(
+                        "cell {c}: {} {color:?} neighbours kept, {counted} on the board",
+                        self.around[c][color.index()]
+                    ));
+                }
+            }
+        }
+        if self.empty != empty_set(&self.board) {
+            return Err("the empty-cell set differs from the board".into());
+        }
+        for color in Color::BOTH {
+            let on_board = self.board.iter().filter(|&&s| s == Some(color)).count() as u32;
+            if self.stones[color.index()] != on_board {
+                return Err(format!(
+                    "{color:?}: {} stones kept, {on_board} on the board",
+                    self.stones[color.index()]
+                ));
+            }
+        }
+        if self.hash() != self.recompute_hash() {
+            return Err("the hash differs from the board's".into());
+        }
+        Ok(())
+    }
+
+    /// Whether the stone on `c` is an opponent's that the mover `m` turns over now. Both
+    /// reads are made (`&`, not `&&`): random placements make the first answer unpredictable,
+    /// and a mispredicted branch costs more than the second read.
+    #[inline]
     fn turns_over(&self, c: usize, m: Color) -> bool {
-        self.board[c] == Some(m.opponent()) && self.stones_around(c, m) >= TURN_OVER
+        (self.board[c] == Some(m.opponent())) & (self.stones_around(c, m) >= TURN_OVER)
     }
 
     /// Turns over, for the mover `m` who just played `c`, every opposing stone with 5 of
@@ -217,8 +265,20 @@ impl Ctor {
     /// the last turn (a stone the opponent turned over had at most 3 of `m`'s around it, and
     /// the opponent's turn only took stones from `m`), so they are checked as well.
     fn turn_over(&mut self, c: usize, m: Color) {
-        // Most placements turn nothing over: the stack allocates only when one does, where a
-        // board-sized array would be cleared on every move.
+        // Most placements turn nothing over, which one pass without branches tells.
+        let neighbors = self.shared.neighbors[c];
+        let mut any = false;
+        for x in neighbors {
+            any |= self.turns_over(x as usize, m);
+        }
+        for x in self.last_turn.into_iter().flatten() {
+            any |= self.turns_over(x as usize, m);
+        }
+        if !any {
+            return;
+        }
+        // The stack allocates only when a stone turns over, where a board-sized array would
+        // be cleared on every move.
         let mut stack = Vec::new();
         let candidates = self.shared.neighbors[c]
             .into_iter()
@@ -379,11 +439,7 @@ impl Position for Ctor {
         }
         let would_turn_over = |c: usize| {
             stones[c].is_some_and(|s| {
-                self.shared.neighbors[c]
-                    .iter()
-                    .filter(|&&n| stones[n as usize] == Some(s.opponent()))
-                    .count()
-                    >= TURN_OVER
+                usize::from(self.count_around(&stones, c, s.opponent())) >= TURN_OVER
             })
         };
         if (0..stones.len()).any(would_turn_over) {
@@ -395,6 +451,9 @@ impl Position for Ctor {
         }
         self.board_hash = zobrist::board(&stones);
         self.empty = empty_set(&stones);
+        self.around = (0..stones.len())
+            .map(|c| Color::BOTH.map(|color| self.count_around(&stones, c, color)))
+            .collect();
         self.board = stones;
         self.to_move = to_move;
         self.first_placement = None;
@@ -404,6 +463,24 @@ impl Position for Ctor {
 
     fn captures(&self) -> [u32; 2] {
         self.captures
+    }
+
+    /// From the neighbour table, which lists the ring's cells in its order.
+    fn ring_code(&self, cell: Cell) -> u32 {
+        (self.shared.neighbors[cell.index()].iter())
+            .enumerate()
+            .fold(0, |code, (i, &n)| {
+                let field = match self.board[n as usize] {
+                    None => 0,
+                    Some(Color::Black) => 1,
+                    Some(Color::White) => 2,
+                };
+                code | field << (2 * i)
+            })
+    }
+
+    fn empty_cells(&self) -> usize {
+        self.board.len() - (self.stones[0] + self.stones[1]) as usize
     }
 
     /// Uniform among legal moves: `end` (when legal) or a uniformly random empty cell.
