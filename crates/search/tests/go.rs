@@ -364,35 +364,6 @@ fn the_bot_does_not_run_into_a_ladder() {
 }
 
 #[test]
-fn stones_thrown_into_an_enemy_eye_space() {
-    use toroid_search::games::go::life::fills_eye_space;
-    // Black's three stones sit in white's bulky five in the corner, whose last two points
-    // are `(1, 1)` and `(2, 0)`; lower right, black's two stones are in atari on open ground.
-    let rows = [
-        "bb.wb....",
-        "b.wwb....",
-        "wwwbb....",
-        "bbbb.....",
-        ".....ww..",
-        "....wbbw.",
-        ".....w.w.",
-        ".........",
-        ".........",
-    ];
-    let g = position(&rows, Color::Black);
-    // Either point makes a chain of four in atari whose last liberty only white surrounds.
-    assert_eq!(g.self_atari(at(1, 1), Color::Black), Some(4));
-    assert!(fills_eye_space(&g, at(1, 1), Color::Black));
-    assert!(fills_eye_space(&g, at(2, 0), Color::Black));
-    // White filling its own eye space puts its whole wall in atari: far too big a chain.
-    assert!(!fills_eye_space(&g, at(1, 1), Color::White));
-    // A chain of three in atari whose last liberty opens onto the board; no self-atari.
-    assert_eq!(g.self_atari(at(6, 6), Color::Black), Some(3));
-    assert!(!fills_eye_space(&g, at(6, 6), Color::Black));
-    assert!(!fills_eye_space(&g, at(8, 8), Color::Black));
-}
-
-#[test]
 fn vital_points_of_small_eye_spaces_and_liberties_in_races() {
     use toroid_search::games::go::life::{is_vital_point, presses_a_race};
     // White's straight three on the top edge: its middle point is vital, its ends are not;

@@ -54,39 +54,6 @@ fn small_region(go: &Go, c: Cell) -> Option<Vec<Cell>> {
     border.map(|_| region)
 }
 
-/// Whether `me` playing the empty `c` throws stones into an enemy eye space: the chain it
-/// makes is put in atari (a self-atari) and small enough to leave a killable shape, and that
-/// chain with its last liberty is a region wholly surrounded by enemy stones. The enemy can
-/// only capture, by filling that last point, and is left with an eye space of the chain's
-/// shape, which the thrower may then kill on its vital point. How big eye spaces are killed
-/// (nakade); random playouts that avoid every self-atari of a group never do it, and then
-/// take such groups for alive.
-pub fn fills_eye_space(go: &Go, c: Cell, me: Color) -> bool {
-    let Some(size) = go.self_atari(c, me) else {
-        return false;
-    };
-    if size + 1 > *NAKADE_SIZES.end() {
-        return false;
-    }
-    let topology = go.topology();
-    let mut chain = vec![c];
-    for n in topology.adjacent(c) {
-        if go.stone(n) == Some(me) && !chain.contains(&n) {
-            chain.extend(go.chain(n));
-        }
-    }
-    // The last liberty: the one empty point next to the chain other than `c`.
-    let Some(liberty) = (chain.iter())
-        .flat_map(|&s| topology.adjacent(s))
-        .find(|&n| n != c && go.stone(n).is_none())
-    else {
-        return false;
-    };
-    topology
-        .adjacent(liberty)
-        .all(|n| chain.contains(&n) || go.stone(n) == Some(me.opponent()))
-}
-
 /// Chains in a race have at most this many liberties.
 const RACE_LIBERTIES: u32 = 3;
 
