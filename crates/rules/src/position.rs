@@ -141,14 +141,18 @@ pub trait Position: Clone + Send + Sync + 'static {
 pub fn ring_code_by_stones<P: Position>(position: &P, cell: Cell) -> u32 {
     let ring = position.topology().ring(cell);
     ring.iter().enumerate().fold(0, |code, (i, &r)| {
-        let field = match r.map(|r| position.stone(r)) {
-            None => 3,
-            Some(None) => 0,
-            Some(Some(Color::Black)) => 1,
-            Some(Some(Color::White)) => 2,
-        };
+        let field = r.map_or(3, |r| ring_field(position.stone(r)));
         code | field << (2 * i)
     })
+}
+
+/// The two bits of [`Position::ring_code`] for a cell on the board holding `stone`.
+pub fn ring_field(stone: Option<Color>) -> u32 {
+    match stone {
+        None => 0,
+        Some(Color::Black) => 1,
+        Some(Color::White) => 2,
+    }
 }
 
 /// [`Position::empty_cells`] counted on the stones: the default, and the reference that rule

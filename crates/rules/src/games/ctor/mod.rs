@@ -14,7 +14,7 @@ use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
 use crate::params::{ParamError, Params};
-use crate::position::Position;
+use crate::position::{ring_field, Position};
 use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Surface, Topology};
 use crate::zobrist;
@@ -280,7 +280,7 @@ impl Ctor {
         // The stack allocates only when a stone turns over, where a board-sized array would
         // be cleared on every move.
         let mut stack = Vec::new();
-        let candidates = self.shared.neighbors[c]
+        let candidates = neighbors
             .into_iter()
             .chain(self.last_turn.into_iter().flatten());
         for x in candidates {
@@ -470,12 +470,7 @@ impl Position for Ctor {
         (self.shared.neighbors[cell.index()].iter())
             .enumerate()
             .fold(0, |code, (i, &n)| {
-                let field = match self.board[n as usize] {
-                    None => 0,
-                    Some(Color::Black) => 1,
-                    Some(Color::White) => 2,
-                };
-                code | field << (2 * i)
+                code | ring_field(self.board[n as usize]) << (2 * i)
             })
     }
 
