@@ -433,6 +433,17 @@ fn a_full_small_board_has_exactly_one_winner() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// Along random playouts every group stays what the stones make it (see
+    /// `check_consistency`), at sizes from the smallest up.
+    #[test]
+    fn groups_stay_consistent_along_playouts(w in 4usize..=12, h in 2usize..=6, seed: u64) {
+        let mut g = game(w, 2 * h);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        while g.play_playout_move(&mut rng).is_some() {
+            prop_assert_eq!(g.check_consistency(), Ok(()));
+        }
+    }
+
     /// Replaying a random full board in a random order ends with a winner before the board
     /// fills, on the default board and larger ones, and lights up a winning loop.
     #[test]

@@ -1,13 +1,14 @@
 //! Loop games: players place one stone a turn and the first to close a loop of a winning kind
 //! wins (`hex-torus`, `m-torus`). Stones are never removed, so loops are found incrementally.
 //!
-//! Each player's stones are kept in a union-find forest. Every stone stores the homology class
-//! (see [`Homology`]) of the walk from it to its parent, so the class of the walk from any
-//! stone to its root is known after a `find`. The forest's links are board edges, so they form
-//! a spanning tree of every group, and when a new edge joins two stones of one group the class
-//! `offset(u) + label(u → v) - offset(v)` is the class of the simple cycle made of that edge and
-//! the tree path between its ends. Every root also stores what the classes of its group's
-//! cycles span; the rules decide from that span whether the group holds a winning loop.
+//! Every group of stones has a head, and every stone names its group's head and the homology
+//! class (see [`Homology`]) of the walk from it to the head along the group's tree: the board
+//! edges by which stones joined the group, one per join. When two groups join, the smaller
+//! one's stones take the larger one's head. When a new edge joins two stones `u`, `v` of one
+//! group, `label(u → v) + to_head(v) - to_head(u)` is the class of the simple cycle made of
+//! that edge and the tree path between its ends. Every head also stores what the classes of
+//! its group's cycles span; the rules decide from that span whether the group holds a
+//! winning loop.
 
 use std::collections::HashSet;
 use std::fmt::Debug;
@@ -127,25 +128,59 @@ impl<R: LoopRules> LoopConfig<R> {
 struct Shared<R: LoopRules> {
     config: LoopConfig<R>,
     topology: Topology,
+    /// Per cell, bit `j` is set when its neighbour `j` touches neighbour `j - 1` and the
+    /// three cells make a contractible triangle (class zero): see [`LoopGame::place`].
+    linked: Box<[u8]>,
 }
 
-/// One cell: its stone and, for a stone, its place in the union-find forest.
+impl<R: LoopRules> Shared<R> {
+    fn new(config: LoopConfig<R>) -> Shared<R> {
+        let topology = Topology::new(Lattice::HexOddR, R::SURFACE, config.width, config.height);
+        let linked = topology
+            .cells()
+            .map(|c| {
+                let slots = topology.neighbors(c);
+                (1..slots.len()).fold(0u8, |linked, j| {
+                    let (a, b) = (slots[j - 1], slots[j]);
+                    let triangle = topology
+                        .neighbors(a.cell)
+                        .iter()
+                        .find(|nb| nb.cell == b.cell)
+                        .map(|across| {
+                            R::Class::of_step(a.seam) + R::Class::of_step(across.seam)
+                                - R::Class::of_step(b.seam)
+                        });
+                    linked | u8::from(triangle == Some(R::Class::default())) << j
+                })
+            })
+            .collect();
+        Shared {
+            config,
+            topology,
+            linked,
+        }
+    }
+}
+
+/// One cell: its stone and, for a stone, its group.
 #[derive(Copy, Clone, Debug)]
 struct Node<H: Homology> {
     stone: Option<Color>,
     /// Where the cell stands in the list of empty cells (while it is empty).
     slot: u16,
-    parent: u16,
-    /// Stones in the group (valid at roots).
+    /// The group's representative stone, its head (the cell itself while alone or empty).
+    head: u16,
+    /// The next stone of the group, circularly.
+    next: u16,
+    /// Stones in the group (valid at heads).
     size: u16,
-    /// The class of the walk from this stone to its parent.
-    offset: H,
-    /// What the group's cycle classes span (valid at roots).
+    /// The class of the walk from this stone to its head along the group's tree.
+    to_head: H,
+    /// What the group's cycle classes span (valid at heads).
     span: H::Span,
 }
 
-/// The stones and the union-find forest over them (both players' groups: a group never
-/// holds two colours, so one forest serves both).
+/// The stones and their groups (both players': a group never holds two colours).
 #[derive(Clone, Debug)]
 struct Groups<H: Homology> {
     nodes: Vec<Node<H>>,
@@ -175,67 +210,79 @@ impl<H: Homology> Groups<H> {
             .map(|i| Node {
                 stone: None,
                 slot: i as u16,
-                parent: i as u16,
+                head: i as u16,
+                next: i as u16,
                 size: 1,
-                offset: H::default(),
+                to_head: H::default(),
                 span: H::Span::default(),
             })
             .collect();
         Groups { nodes }
     }
 
-    /// The root of `cell`'s group and the class of the walk from `cell` to it. Halves the
-    /// path on the way (each stone skips to its grandparent, offsets summed accordingly).
-    fn find(&mut self, cell: usize) -> (usize, H) {
-        let mut x = cell;
-        let mut to_root = H::default();
-        loop {
-            let p = self.nodes[x].parent as usize;
-            if p == x {
-                return (x, to_root);
-            }
-            let grandparent = self.nodes[p].parent;
-            let skip = self.nodes[x].offset + self.nodes[p].offset;
-            self.nodes[x].parent = grandparent;
-            self.nodes[x].offset = skip;
-            to_root = to_root + skip;
-            x = grandparent as usize;
-        }
+    /// Adds the lone stone `u` to the group of `v` across the edge `u → v`.
+    fn attach(&mut self, u: usize, v: usize, step: H) {
+        let nv = self.nodes[v];
+        let head = nv.head as usize;
+        let next = self.nodes[head].next;
+        let node = &mut self.nodes[u];
+        node.head = head as u16;
+        node.to_head = step + nv.to_head;
+        node.next = next;
+        self.nodes[head].next = u as u16;
+        self.nodes[head].size += 1;
     }
 
-    /// Joins the groups of the stones `u` and `v` across the edge `u → v`. Returns the
-    /// class of the cycle the edge closes if both were already in one group.
-    fn union(&mut self, u: usize, v: usize, step: H) -> Option<H> {
-        let (ru, to_ru) = self.find(u);
-        let (rv, to_rv) = self.find(v);
-        if ru == rv {
-            // The cycle ru → u → v → ru.
-            let class = step + to_rv - to_ru;
-            let root = &mut self.nodes[ru];
-            root.span = H::extend(root.span, class);
-            return Some(class);
+    /// Joins the groups of the stones `u` and `v` across the edge `u → v`. Returns whether
+    /// they were in one group already: then the edge closed a cycle, whose class the
+    /// group's span takes in.
+    ///
+    /// Every stone names its head directly, so that this is a few loads instead of two
+    /// walks up a forest: the smaller group's stones take the larger one's head (each stone
+    /// changes head O(log n) times over a game).
+    fn union(&mut self, u: usize, v: usize, step: H) -> bool {
+        let (nu, nv) = (self.nodes[u], self.nodes[v]);
+        let (hu, hv) = (nu.head as usize, nv.head as usize);
+        // The walk hu → u → v → hv.
+        let across = step + nv.to_head - nu.to_head;
+        if hu == hv {
+            let head = &mut self.nodes[hu];
+            head.span = H::extend(head.span, across);
+            return true;
         }
-        // The walk ru → u → v → rv; the smaller group goes under the larger one.
-        let ru_to_rv = step + to_rv - to_ru;
-        let (child, root, offset) = if self.nodes[ru].size < self.nodes[rv].size {
-            (ru, rv, ru_to_rv)
+        let (small, big, small_to_big) = if self.nodes[hu].size < self.nodes[hv].size {
+            (hu, hv, across)
         } else {
-            (rv, ru, -ru_to_rv)
+            (hv, hu, -across)
         };
-        let span = H::join(self.nodes[ru].span, self.nodes[rv].span);
-        self.nodes[child].parent = root as u16;
-        self.nodes[child].offset = offset;
-        self.nodes[root].size += self.nodes[child].size;
-        self.nodes[root].span = span;
-        None
+        let mut s = small;
+        loop {
+            let node = &mut self.nodes[s];
+            node.head = big as u16;
+            node.to_head = node.to_head + small_to_big;
+            s = node.next as usize;
+            if s == small {
+                break;
+            }
+        }
+        let (small_next, big_next) = (self.nodes[small].next, self.nodes[big].next);
+        self.nodes[small].next = big_next;
+        self.nodes[big].next = small_next;
+        self.nodes[big].size += self.nodes[small].size;
+        self.nodes[big].span = H::join(self.nodes[big].span, self.nodes[small].span);
+        false
+    }
+
+    /// The class of the cycle `u → v`, then back along the tree (one group).
+    fn cycle(&self, u: usize, v: usize, step: H) -> H {
+        step + self.nodes[v].to_head - self.nodes[u].to_head
     }
 }
 
 impl<R: LoopRules> From<LoopConfig<R>> for LoopGame<R> {
     /// A new game; black moves first on the empty board.
     fn from(config: LoopConfig<R>) -> LoopGame<R> {
-        let topology = Topology::new(Lattice::HexOddR, R::SURFACE, config.width, config.height);
-        LoopGame::start(Arc::new(Shared { config, topology }))
+        LoopGame::start(Arc::new(Shared::new(config)))
     }
 }
 
@@ -243,6 +290,77 @@ impl<R: LoopRules> LoopGame<R> {
     /// A new game from parameter values; see [`LoopConfig`].
     pub fn new(params: &Params) -> Result<LoopGame<R>, ParamError> {
         Ok(LoopGame::from(LoopConfig::read(params)?))
+    }
+
+    /// Checks the groups against the stones, for tests: every stone's group is the set of
+    /// stones it connects to, listed from its head, which knows its size; the empty-cell
+    /// list is right; and the group's span is exactly what the cycles that its edges close
+    /// (each edge with the tree path back) span.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let topology = &self.shared.topology;
+        let nodes = &self.groups.nodes;
+        let mut spans = vec![<R::Class as Homology>::Span::default(); nodes.len()];
+        let mut stones = 0;
+        for c in topology.cells() {
+            let node = nodes[c.index()];
+            let Some(color) = node.stone else {
+                if self.empty.get(node.slot as usize) != Some(&c.0) {
+                    return Err(format!("{c:?} is empty but not at its place in the list"));
+                }
+                continue;
+            };
+            stones += 1;
+            let head = node.head as usize;
+            if nodes[head].head as usize != head || nodes[head].stone != Some(color) {
+                return Err(format!(
+                    "{c:?} names {head}, which is no head of its colour"
+                ));
+            }
+            for nb in topology.neighbors(c) {
+                if nodes[nb.cell.index()].stone == Some(color) {
+                    if nodes[nb.cell.index()].head as usize != head {
+                        return Err(format!("{c:?} and {:?} touch in two groups", nb.cell));
+                    }
+                    let class =
+                        self.groups
+                            .cycle(c.index(), nb.cell.index(), R::Class::of_step(nb.seam));
+                    spans[head] = R::Class::extend(spans[head], class);
+                }
+            }
+        }
+        for c in topology.cells() {
+            let node = nodes[c.index()];
+            let (Some(color), head) = (node.stone, c.index()) else {
+                continue;
+            };
+            if node.head as usize == head {
+                let size = usize::from(node.size);
+                let mut at = head;
+                for _ in 0..size {
+                    if nodes[at].head as usize != head {
+                        return Err(format!("the list of group {head} holds {at}"));
+                    }
+                    at = nodes[at].next as usize;
+                }
+                if at != head || self.group_size(c, color) != size {
+                    return Err(format!("group {head} is not its list of {size} stones"));
+                }
+                let (kept, counted) = (node.span, spans[head]);
+                if R::Class::join(kept, counted) != kept || R::Class::join(counted, kept) != counted
+                {
+                    return Err(format!(
+                        "group {head} keeps {kept:?}, its cycles span {counted:?}"
+                    ));
+                }
+            }
+        }
+        if stones + self.empty.len() != nodes.len() {
+            return Err(format!(
+                "{stones} stones and {} empty cells",
+                self.empty.len()
+            ));
+        }
+        Ok(())
     }
 
     /// The empty board of the game `shared` describes, black to move.
@@ -289,28 +407,61 @@ impl<R: LoopRules> LoopGame<R> {
         self.ply += 1;
         self.to_move = me.opponent();
 
-        // The cycles that this stone closes are simple (a tree path and one edge), so the
-        // first one of a winning class names a kind of loop that the mover has made. A group
-        // only starts to win when a cycle closes: groups that merge without one held no
-        // winning loop, and their loops, disjoint, cannot cross (on the torus their windings
-        // are parallel), so together they hold none either.
+        // The stone joins its own neighbours' groups in slot order: the first edge to each
+        // group is a tree edge, each later one closes a simple cycle (that edge and a tree
+        // path). A group only starts to win when a cycle closes: groups that merge without
+        // one held no winning loop, and their loops, disjoint, cannot cross (on the torus
+        // their windings are parallel), so together they hold none either.
+        let neighbors = self.shared.topology.neighbors(Cell(cell as u16));
+        // Which neighbours are the mover's, found without a branch per neighbour (random
+        // playouts make each one unpredictable).
+        let own = neighbors.iter().enumerate().fold(0u32, |own, (i, nb)| {
+            own | u32::from(self.groups.nodes[nb.cell.index()].stone == Some(me)) << i
+        });
+        if own == 0 {
+            return;
+        }
+        let step = |j: u32| {
+            let nb = neighbors[j as usize];
+            (nb.cell.index(), R::Class::of_step(nb.seam))
+        };
+        let first = own.trailing_zeros();
+        let (v, class) = step(first);
+        self.groups.attach(cell, v, class);
+        let mut merged = 1u32 << first;
+        // Neighbour `j`, when own and linked to an own neighbour `j - 1`, was in that one's
+        // group before this stone: its edge is no tree edge, and its cycle differs from the
+        // cycle through `j - 1` (zero or already taken in) by the cycle of the edge between
+        // them, which the group had: its class is in the span already. So it is skipped,
+        // which saves most unions of a crowded board, and reread below if the stone wins.
+        let linked = u32::from(self.shared.linked[cell]);
+        let mut rest = own & !(own << 1 & linked) & !merged;
         let mut closed = false;
-        let mut reason = None;
-        for nb in self.shared.topology.neighbors(Cell(cell as u16)) {
-            let other = nb.cell.index();
-            if self.groups.nodes[other].stone != Some(me) {
-                continue;
-            }
-            if let Some(class) = self.groups.union(cell, other, R::Class::of_step(nb.seam)) {
+        while rest != 0 {
+            let j = rest.trailing_zeros();
+            rest &= rest - 1;
+            let (v, class) = step(j);
+            if self.groups.union(cell, v, class) {
                 closed = true;
-                reason = reason.or(R::loop_reason(me, class));
+            } else {
+                merged |= 1 << j;
             }
         }
         if !closed {
             return;
         }
-        let (root, _) = self.groups.find(cell);
-        if R::wins(me, self.groups.nodes[root].span) {
+        let head = self.groups.nodes[cell].head as usize;
+        if R::wins(me, self.groups.nodes[head].span) {
+            // The outcome names the kind of the first winning cycle in slot order, skipped
+            // ones included; tree paths keep their classes as groups merge, so every cycle
+            // reads the same now as when its edge came.
+            let mut cycles = own & !merged;
+            let mut reason = None;
+            while reason.is_none() && cycles != 0 {
+                let (v, class) = step(cycles.trailing_zeros());
+                cycles &= cycles - 1;
+                reason = R::loop_reason(me, self.groups.cycle(cell, v, class));
+            }
             let reason = reason.unwrap_or(R::spanning_reason(me));
             self.outcome = Some(Outcome::win(me, reason));
             self.last = Some(Cell(cell as u16));
@@ -520,5 +671,17 @@ impl<R: LoopRules> Position for LoopGame<R> {
             Some(&cell) => Some(Move::Place(Cell(cell))),
             None => Some(Move::Swap),
         }
+    }
+
+    /// Plays the drawn move without checking it again: an empty cell or the swap that the
+    /// draw offered.
+    fn play_playout_move<G: Rng>(&mut self, rng: &mut G) -> Option<Move> {
+        let mv = self.playout_move(rng)?;
+        debug_assert_eq!(self.check(mv), Ok(()));
+        match mv {
+            Move::Place(cell) => self.place(cell.index()),
+            _ => self.swap(self.swappable?),
+        }
+        Some(mv)
     }
 }
