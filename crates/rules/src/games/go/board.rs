@@ -449,8 +449,10 @@ impl Board {
         // enemy chain lost its last liberty.
         let mut liberties = Libs::default();
         let mut captures = false;
-        let mut joined = false;
-        for r in neighbors {
+        // Which neighbours are own stones, as bits: random play makes a branch on each
+        // neighbour's colour unpredictable, so the joins wait for this pass to end.
+        let mut own_stones = 0u32;
+        for (i, r) in neighbors.into_iter().enumerate() {
             let Point {
                 color: c,
                 free,
@@ -463,13 +465,18 @@ impl Board {
             captures |= (c == color ^ 3) & (libs.count() == 0);
             let if_empty = ((c == EMPTY) as u64).wrapping_neg();
             liberties = liberties.add(Libs(Libs::at(r as usize).0 & if_empty));
-            let own = self.head(point as u16);
-            if (c == color) & (head as usize != own) {
-                if joined {
-                    self.merge(own, head as usize);
-                } else {
-                    self.attach(point, head as usize);
-                    joined = true;
+            own_stones |= u32::from(c == color) << i;
+        }
+        if own_stones != 0 {
+            let first = neighbors[own_stones.trailing_zeros() as usize];
+            self.attach(point, self.head(first));
+            own_stones &= own_stones - 1;
+            while own_stones != 0 {
+                let r = neighbors[own_stones.trailing_zeros() as usize];
+                own_stones &= own_stones - 1;
+                let (own, head) = (self.head(point as u16), self.head(r));
+                if head != own {
+                    self.merge(own, head);
                 }
             }
         }
