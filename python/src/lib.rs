@@ -1,6 +1,6 @@
 //! `toroid._toroid`, the extension module of the `toroid` Python package: games
-//! ([`game::Game`]), the house bots ([`bot::Bot`]) and the batched environment
-//! ([`vector::VectorEnv`]). The rules, records and search are the workspace's crates; this
+//! (`game::Game`), the house bots (`bot::Bot`) and the batched environment
+//! (`vector::VectorEnv`). The rules, records and search are the workspace's crates; this
 //! crate only converts between them and Python (docs/python.md).
 
 use std::fmt::Display;

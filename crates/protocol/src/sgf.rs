@@ -1,4 +1,4 @@
-//! SGF FF[4] game trees: reading ([`parse`]), writing ([`write`]) and the tree itself
+//! SGF `FF[4]` game trees: reading ([`parse`]), writing ([`write()`]) and the tree itself
 //! ([`GameTree`]), independent of any rule set. [`crate::record`] gives them meaning.
 //!
 //! The tree is stored flat (an arena of nodes with child indices), so that neither parsing,

@@ -1,6 +1,6 @@
 //! Search and house bots for toroid's games.
 //!
-//! A [`Bot`] chooses moves for any rule set; [`Level`] names the house bots from weakest to
+//! A [`Bot`](toroid_rules::Bot) chooses moves for any rule set; [`Level`] names the house bots from weakest to
 //! strongest and builds them. [`Mcts`] is the tree search (UCT with RAVE, root-parallel
 //! threads, tree reuse, per-game playout policies, forced moves and priors, proven wins and
 //! losses); [`Mcts::analyse`] reports what it found as an [`Analysis`].

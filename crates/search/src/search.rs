@@ -53,7 +53,7 @@ pub struct Settings {
     /// see [`Tree::reroot`]).
     pub max_nodes: usize,
     /// Stop before the budget is spent once more simulations cannot change the move, or the
-    /// move wins surely ([`Searcher::settled`]). Off for analysis that wants the whole budget.
+    /// move wins surely (`Searcher::settled`). Off for analysis that wants the whole budget.
     pub stop_early: bool,
 }
 

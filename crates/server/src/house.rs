@@ -1,5 +1,5 @@
 //! The server's searches: house bots' moves and analyses. They share the processor fairly
-//! ([`Cpu`]): at most one search per core runs at once, and each runs a slice at a time
+//! (`Cpu`): at most one search per core runs at once, and each runs a slice at a time
 //! before the search that has waited longest takes its turn, so a search on a huge board
 //! cannot starve a quick one on a small board. Each search has a deadline counted from when
 //! it was asked for, set-up work included, and stops as soon as nobody waits for its answer

@@ -36,7 +36,7 @@ pub use square::SquareConfig;
 pub use torus::{Torus, TorusConfig};
 
 /// The rule sets (docs/rules.md). This enum (with [`GameKind::ALL`]), [`AnyGame`], and the
-/// arms of [`GameKind::rule_set`], [`GameKind::start`] and [`with_game!`] are the
+/// arms of [`GameKind::rule_set`], [`GameKind::start`] and [`with_game!`](crate::with_game) are the
 /// registry: a new rule set is a module plus one line in each (docs/architecture.md,
 /// "Adding a rule set").
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -283,7 +283,7 @@ const SETTLED_SIZE: usize = 7;
 /// Under territory and Japanese scoring, the owner of each empty point that is settled
 /// territory, where neither player needs a stone: the rules count the point for its owner
 /// now (its empty region borders the owner's stones only), the region cannot be killed from
-/// inside (it has at least [`SETTLED_SIZE`] points, or every chain around it borders
+/// inside (it has at least `SETTLED_SIZE` points, or every chain around it borders
 /// another region of territory: a second eye), and the point is still the owner's at the
 /// end of most playouts. An eye shape with a vital point, where a stone decides life, is
 /// therefore not settled. The opponent may still invade; the owner answers then, as the

@@ -1,8 +1,8 @@
 //! The game service: every waiting and live game in memory, each behind its own lock, and
 //! the operations of the API on them. Every change is committed to storage before it is
 //! applied in memory and announced, so what a client is told is always on disk. The
-//! operations are split by concern: [`sessions`], [`lobby`] (games before they start) and
-//! [`play`].
+//! operations are split by concern: `sessions`, `lobby` (games before they start) and
+//! `play`.
 //!
 //! On a node of a cluster ([`crate::cluster`]) the games in memory are copies: a node reloads
 //! a game before it changes it and when another node says it changed, the database refuses a

@@ -1,5 +1,5 @@
 //! The storage layer: one API over SQLite (a file under the data directory, WAL, every commit
-//! synced) and PostgreSQL. Writes go through one group-commit writer ([`writer`]) and return
+//! synced) and PostgreSQL. Writes go through one group-commit writer (`writer`) and return
 //! once durable; reads use a pool of connections.
 
 mod rows;

@@ -9,7 +9,7 @@
 //!   (area, territory, Japanese or stone scoring; komi added to white). Its `ko` rule is
 //!   simple ko, positional superko or situational superko.
 //!
-//! The engine lives in [`board`]: chains and liberties are maintained incrementally, so a
+//! The engine lives in `board`: chains and liberties are maintained incrementally, so a
 //! move costs O(1) apart from merging and capturing, and random playouts are fast.
 
 mod board;

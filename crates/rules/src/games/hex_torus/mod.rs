@@ -4,7 +4,7 @@
 //! A loop is a closed chain of one player's stones, each next to the next; its kind is its
 //! winding `(a, b)`, its class in the torus's homology group Z². Per group of stones the
 //! engine tracks the lattice that the windings of the group's cycles span (see
-//! [`loops`](super::loops)):
+//! `loops`):
 //! - `{0}`: the group holds no loop around the torus;
 //! - a line `Z·g`: `g` is the winding of a simple loop (the first one found is a tree path
 //!   plus one edge), every loop of the group winds a multiple of `g`, and every simple one
@@ -42,7 +42,7 @@ pub use config::HexTorusConfig;
 /// A game of Mark Steere's Torus.
 pub type HexTorus = LoopGame<HexRules>;
 
-/// The rules that make a [`LoopGame`] a game of Mark Steere's Torus.
+/// The rules that make a `LoopGame` a game of Mark Steere's Torus.
 #[derive(Copy, Clone, Debug)]
 pub struct HexRules;
 

@@ -7,7 +7,7 @@
 //! crossings is even around every triangle of cells (the `topology` tests check it), so it
 //! is well defined on cycles, and a closed walk of odd parity splits into simple loops one
 //! of which is odd: a group that holds an odd cycle holds a winning simple loop (see
-//! [`loops`](super::loops)).
+//! `loops`).
 
 use std::ops::{Add, Neg, Sub};
 
@@ -24,7 +24,7 @@ pub use config::MTorusConfig;
 /// A game of Mark Steere's M-Torus.
 pub type MTorus = LoopGame<MRules>;
 
-/// The rules that make a [`LoopGame`] a game of Mark Steere's M-Torus.
+/// The rules that make a `LoopGame` a game of Mark Steere's M-Torus.
 #[derive(Copy, Clone, Debug)]
 pub struct MRules;
 

@@ -3,7 +3,7 @@
 //! The defender extends at its one liberty. With three liberties or more it has escaped; with
 //! one it is caught; with two the attacker tries an atari from each side, and the read goes on
 //! from there. A defender that can capture an attacker's stone next to it breaks the ladder
-//! (the capture gives it liberties). A read that has played [`MAX_READ`] moves counts as an
+//! (the capture gives it liberties). A read that has played `MAX_READ` moves counts as an
 //! escape: on a wrapped board a ladder may never end, and with two ataris to try at every
 //! step the read must be bounded in all, not by its depth. An attacker's atari that leaves
 //! its own stone in atari is not tried: the defender would take it.
