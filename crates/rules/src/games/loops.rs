@@ -241,10 +241,9 @@ impl<H: Homology> Groups<H> {
     /// walks up a forest: the smaller group's stones take the larger one's head (each stone
     /// changes head O(log n) times over a game).
     fn union(&mut self, u: usize, v: usize, step: H) -> bool {
-        let (nu, nv) = (self.nodes[u], self.nodes[v]);
-        let (hu, hv) = (nu.head as usize, nv.head as usize);
-        // The walk hu → u → v → hv.
-        let across = step + nv.to_head - nu.to_head;
+        let (hu, hv) = (self.nodes[u].head as usize, self.nodes[v].head as usize);
+        // The walk hu → u → v → hv: the cycle's class when both are one group.
+        let across = self.cycle(u, v, step);
         if hu == hv {
             let head = &mut self.nodes[hu];
             head.span = H::extend(head.span, across);

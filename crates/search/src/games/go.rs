@@ -119,7 +119,7 @@ impl Knowledge for Go {
             return (self.consecutive_passes() == 0).then_some(PASS_PRIOR);
         };
         let me = self.turn()?;
-        if self.self_atari(c, me).is_some_and(|size| size >= 2) || runs_into_ladder(self, c, me) {
+        if puts_group_in_atari(self, c, me) || runs_into_ladder(self, c, me) {
             return Some(SELF_ATARI_PRIOR);
         }
         // The last liberty of an adjacent chain: a capture, or an escape (an escape that
@@ -218,10 +218,7 @@ impl Knowledge for Go {
     /// on 19×19.
     fn play_wise_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
         let me = self.turn()?;
-        let unwise = |go: &Go, mv: Move| {
-            mv.cell()
-                .is_some_and(|c| go.self_atari(c, me).is_some_and(|size| size >= 2))
-        };
+        let unwise = |go: &Go, mv: Move| mv.cell().is_some_and(|c| puts_group_in_atari(go, c, me));
         let mut mv = self.playout_move(rng)?;
         for _ in 1..DRAWS {
             if !unwise(self, mv) {
@@ -266,6 +263,12 @@ fn wins_when_counted(go: &Go, me: Color, stop: &Stop) -> bool {
         }
     }
     score[me.index()] > score[me.opponent().index()]
+}
+
+/// Whether `me` playing `c` leaves a group of two stones or more in atari: the self-ataris
+/// the tree distrusts and the playouts draw again (a lone stone may still throw in).
+fn puts_group_in_atari(go: &Go, c: Cell, me: Color) -> bool {
+    go.self_atari(c, me).is_some_and(|size| size >= 2)
 }
 
 /// Playouts behind the judgement of settled territory.
