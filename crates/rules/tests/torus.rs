@@ -471,6 +471,7 @@ proptest! {
             prop_assert_eq!(stones(&g), r.board.clone());
 
             prop_assert_eq!(g.hash(), g.recompute_hash());
+            prop_assert!(g.lines_match_board());
             let board_hash = g.topology().cells().fold(0, |h, c| {
                 g.stone(c).map_or(h, |s| h ^ zobrist::stone(c.index(), s))
             });

@@ -46,6 +46,124 @@ struct Shared {
     orthogonal: Vec<[u16; 4]>,
     /// The next cell of each cell in each of the [`DIAGONALS`].
     diagonal: Vec<[u16; 4]>,
+    lines: Lines,
+}
+
+/// The board's diagonal lines. A `(1, 1)` step (family 0) or a `(1, -1)` step (family 1)
+/// comes back to its cell after `size` steps, so each family splits the board into `size`
+/// lines of `size` cells.
+#[derive(Debug)]
+struct Lines {
+    /// Per cell and family, its line and its position on the line: a step of
+    /// `DIAGONALS[f]` moves one position on, a step of `DIAGONALS[3 - f]` one back.
+    at: Vec<[(u8, u8); 2]>,
+    /// Per family, the cells of each line by position, twice over (`2 * size` entries a
+    /// line), so that a position up to `size` past the end needs no wrapping.
+    cells: [Vec<u16>; 2],
+    size: u32,
+}
+
+impl Lines {
+    fn new(diagonal: &[[u16; 4]], size: usize) -> Lines {
+        let mut at = vec![[(u8::MAX, 0); 2]; diagonal.len()];
+        let mut cells = [Vec::new(), Vec::new()];
+        for (f, family) in cells.iter_mut().enumerate() {
+            for start in 0..diagonal.len() {
+                if at[start][f].0 != u8::MAX {
+                    continue;
+                }
+                let line = (family.len() / (2 * size)) as u8;
+                let mut walk = Vec::with_capacity(size);
+                let mut x = start;
+                loop {
+                    at[x][f] = (line, walk.len() as u8);
+                    walk.push(x as u16);
+                    x = diagonal[x][f] as usize;
+                    if x == start {
+                        break;
+                    }
+                }
+                assert_eq!(
+                    walk.len(),
+                    size,
+                    "a diagonal of the torus closes after `size` steps"
+                );
+                family.extend(&walk);
+                family.extend(&walk);
+            }
+        }
+        Lines {
+            at,
+            cells,
+            size: size as u32,
+        }
+    }
+
+    /// The cell at position `k` of `line` of family `f` (`k < 2 * size`).
+    #[inline]
+    fn cell(&self, f: usize, line: usize, k: u32) -> u16 {
+        self.cells[f][line * 2 * self.size as usize + k as usize]
+    }
+
+    /// The cells of `line` of family `f` from position `from` to position `to`, both
+    /// included (`to < 2 * size`).
+    fn span(&self, f: usize, line: usize, from: u32, to: u32) -> &[u16] {
+        let base = line * 2 * self.size as usize;
+        &self.cells[f][base + from as usize..=base + to as usize]
+    }
+}
+
+/// The stones of each colour on each diagonal line as bits: position `k` of a line of `n`
+/// cells is bits `k` and `k + n`, so that the run of stones next to a position, either way
+/// round the cycle, is one shift and a count of ones. Walking the cells one by one instead
+/// ends where a processor cannot predict, and playouts paid most of their time for that.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct LineBits(Vec<u64>);
+
+impl LineBits {
+    fn of(board: &[Option<Color>], lines: &Lines) -> LineBits {
+        let mut bits = LineBits(vec![0; 4 * lines.size as usize]);
+        for (c, stone) in board.iter().enumerate() {
+            if let Some(color) = stone {
+                bits.flip(lines, c, *color);
+            }
+        }
+        bits
+    }
+
+    /// Puts a `color` stone on `cell`, or takes it off.
+    #[inline]
+    fn flip(&mut self, lines: &Lines, cell: usize, color: Color) {
+        for (f, &(line, k)) in lines.at[cell].iter().enumerate() {
+            let at = LineBits::index(lines.size, color, f, line as usize);
+            self.0[at] ^= (1 << k) | (1 << (k as u32 + lines.size));
+        }
+    }
+
+    /// The `color` stones of line `line` of family `f`, of lines of `n` cells.
+    #[inline]
+    fn line(&self, n: u32, color: Color, f: usize, line: usize) -> u64 {
+        self.0[LineBits::index(n, color, f, line)]
+    }
+
+    #[inline]
+    fn index(n: u32, color: Color, f: usize, line: usize) -> usize {
+        (2 * color.index() + f) * n as usize + line
+    }
+}
+
+/// How many stones of `bits` follow position `k` without a gap (the position itself must
+/// be empty, which ends every run).
+#[inline]
+fn run_after(bits: u64, k: u32) -> u32 {
+    (bits >> (k + 1)).trailing_ones()
+}
+
+/// How many stones of `bits` precede position `k` of a line of `n` cells without a gap
+/// (the position itself must be empty).
+#[inline]
+fn run_before(bits: u64, k: u32, n: u32) -> u32 {
+    (bits << (64 - (k + n))).leading_ones()
 }
 
 /// A `torus` game in progress.
@@ -58,6 +176,8 @@ pub struct Torus {
     board_hash: u64,
     /// Every board the game has had, the empty start included.
     seen: History,
+    /// The stones again, by diagonal line.
+    line_bits: LineBits,
     /// Consecutive passes just played.
     passes: u8,
     ply: usize,
@@ -196,7 +316,7 @@ impl From<TorusConfig> for Torus {
                 out
             })
             .collect();
-        let diagonal = topology
+        let diagonal: Vec<[u16; 4]> = topology
             .cells()
             .map(|c| {
                 DIAGONALS.map(|(dx, dy)| topology.step(c, dx, dy).expect("a torus wraps").0 .0)
@@ -204,12 +324,15 @@ impl From<TorusConfig> for Torus {
             .collect();
         let cells = topology.len();
         let empty_board = 0;
+        let lines = Lines::new(&diagonal, size);
         Torus {
+            line_bits: LineBits::of(&vec![None; cells], &lines),
             shared: Arc::new(Shared {
                 config,
                 topology,
                 orthogonal,
                 diagonal,
+                lines,
             }),
             board: vec![None; cells],
             to_move: Color::Black,
@@ -242,6 +365,13 @@ impl Torus {
         board ^ digest ^ self.state_key()
     }
 
+    /// Whether the stones by diagonal line, which the rules keep as they go, are those of
+    /// the board (for tests).
+    #[doc(hidden)]
+    pub fn lines_match_board(&self) -> bool {
+        self.line_bits == LineBits::of(&self.board, &self.shared.lines)
+    }
+
     fn state_key(&self) -> u64 {
         let mut key = 0;
         if self.to_move == Color::White {
@@ -271,22 +401,6 @@ impl Torus {
         Cell(self.shared.diagonal[cell.index()][d])
     }
 
-    /// The cell one diagonal step from `x` in direction `d` of [`DIAGONALS`].
-    #[inline]
-    fn next(&self, x: usize, d: usize) -> usize {
-        self.diagonal_step(Cell(x as u16), d).index()
-    }
-
-    /// The first cell from `c` in direction `d` that is not an `a` stone; `c` itself if the
-    /// walk comes all the way round the diagonal.
-    fn run_end(&self, c: usize, d: usize, a: Color) -> usize {
-        let mut x = self.next(c, d);
-        while x != c && self.board[x] == Some(a) {
-            x = self.next(x, d);
-        }
-        x
-    }
-
     /// Judges the placement of the mover's stone on `c` (on the board, game not over) by the
     /// steps of docs/rules.md, changing nothing.
     fn resolve(&self, c: usize) -> Result<Effect, IllegalMove> {
@@ -313,31 +427,50 @@ impl Torus {
         // both directions find the same run when it fills the cycle).
         let mut captured = CellSet::default();
         let mut board_hash = self.board_hash ^ zobrist::stone(c, a);
-        for d in 0..DIAGONALS.len() {
-            let mut x = self.next(c, d);
-            let mut run = 0;
-            // `c` is still empty, so the walk stops there at the latest.
-            while board[x] == Some(p) {
-                x = self.next(x, d);
-                run += 1;
-            }
-            if run > 0 && (x == c || board[x] == Some(a)) {
-                let mut y = self.next(c, d);
-                for _ in 0..run {
-                    if !captured.contains(y) {
-                        captured.insert(y);
-                        board_hash ^= zobrist::stone(y, p);
-                    }
-                    y = self.next(y, d);
+        let lines = &self.shared.lines;
+        let n = lines.size;
+        let mut capture = |cells: &[u16]| {
+            for &y in cells {
+                let y = y as usize;
+                if !captured.contains(y) {
+                    captured.insert(y);
+                    board_hash ^= zobrist::stone(y, p);
                 }
+            }
+        };
+        // `c` is still empty, so every run stops there at the latest; a run of `n - 1`
+        // stones came round to `c`.
+        for (f, &(line, k)) in lines.at[c].iter().enumerate() {
+            let (line, k) = (line as usize, k as u32);
+            let (own, enemy) = (
+                self.line_bits.line(n, a, f, line),
+                self.line_bits.line(n, p, f, line),
+            );
+            let ahead = run_after(enemy, k);
+            if ahead > 0 && (ahead == n - 1 || own >> (k + 1 + ahead) & 1 != 0) {
+                capture(lines.span(f, line, k + 1, k + ahead));
+            }
+            let behind = run_before(enemy, k, n);
+            if behind > 0 && (behind == n - 1 || own >> (k + n - 1 - behind) & 1 != 0) {
+                capture(lines.span(f, line, k + n - behind, k + n - 1));
             }
         }
         // Step 4: the run of own stones through `c` on each diagonal line, after captures.
-        let closes = |e: usize| board[e] == Some(p) && !captured.contains(e);
-        for d in [0, 1] {
-            let end = self.run_end(c, d, a);
+        let closes = |e: u16| board[e as usize] == Some(p) && !captured.contains(e as usize);
+        for (f, &(line, k)) in lines.at[c].iter().enumerate() {
+            let (line, k) = (line as usize, k as u32);
+            let own = self.line_bits.line(n, a, f, line);
+            let ahead = run_after(own, k);
             // A run that fills the whole cycle has no ends.
-            if end != c && closes(end) && closes(self.run_end(c, 3 - d, a)) {
+            if ahead == n - 1 {
+                continue;
+            }
+            let behind = run_before(own, k, n);
+            let (front, back) = (
+                lines.cell(f, line, k + 1 + ahead),
+                lines.cell(f, line, k + n - 1 - behind),
+            );
+            if closes(front) && closes(back) {
                 return Err(IllegalMove::IntoCapture);
             }
         }
@@ -423,6 +556,7 @@ impl Torus {
     fn place(&mut self, c: usize, effect: Effect) {
         let a = self.to_move;
         self.board[c] = Some(a);
+        self.line_bits.flip(&self.shared.lines, c, a);
         match effect {
             Effect::Wins => {
                 // The game ends at step 1: no captures are made, the surrounded stone stays.
@@ -443,6 +577,7 @@ impl Torus {
             } => {
                 for x in captured.iter() {
                     self.board[x] = None;
+                    self.line_bits.flip(&self.shared.lines, x, a.opponent());
                 }
                 self.captures[a.index()] += captured.len();
                 self.board_hash = board_hash;
@@ -526,6 +661,7 @@ impl Position for Torus {
             return Err(SetupError::Surrounded);
         }
         self.board_hash = zobrist::board(&stones);
+        self.line_bits = LineBits::of(&stones, &self.shared.lines);
         self.board = stones;
         self.to_move = to_move;
         self.seen = History::starting_with(self.board_hash);
