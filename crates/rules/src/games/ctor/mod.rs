@@ -38,6 +38,23 @@ const PLAYOUT_TRIES: usize = 4;
 /// Bit set words covering every cell of the largest board.
 const EMPTY_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
 
+/// A cell's neighbour counts, with its stone again: the turnover test reads both, and
+/// together they are one load.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(4))]
+struct Around {
+    /// How many of the eight neighbours hold each player's stones, by [`Color::index`].
+    counts: [u8; 2],
+    /// The cell's stone: 0 for none, else 1 + [`Color::index`].
+    stone: u8,
+}
+
+impl Around {
+    fn code(stone: Option<Color>) -> u8 {
+        stone.map_or(0, |color| 1 + color.index() as u8)
+    }
+}
+
 /// The board facts every position of one game shares.
 #[derive(Debug)]
 struct Shared {
@@ -52,9 +69,9 @@ struct Shared {
 pub struct Ctor {
     shared: Arc<Shared>,
     board: Vec<Option<Color>>,
-    /// How many of each cell's eight neighbours hold each player's stones, by
-    /// [`Color::index`]: whether a stone turns over is then one read instead of eight.
-    around: Vec<[u8; 2]>,
+    /// Each cell's neighbour counts and stone: whether a stone turns over is then one read
+    /// instead of nine.
+    around: Vec<Around>,
     /// The empty cells as a bit set, in cell order: a playout counts through it a word at a
     /// time. A stone never leaves the board, so bits are only ever cleared.
     empty: [u64; EMPTY_WORDS],
@@ -95,7 +112,7 @@ impl From<CtorConfig> for Ctor {
                 neighbors,
             }),
             empty: empty_set(&board),
-            around: vec![[0, 0]; board.len()],
+            around: vec![Around::default(); board.len()],
             board,
             to_move: Color::Black,
             first_placement: None,
@@ -125,11 +142,7 @@ impl Ctor {
     /// cascade). What the playouts weigh a placement by.
     pub fn direct_turnovers(&self, cell: Cell, me: Color) -> u32 {
         (self.shared.neighbors[cell.index()].iter())
-            .map(|&e| {
-                let e = e as usize;
-                let opposing = self.board[e] == Some(me.opponent());
-                u32::from(opposing & (self.stones_around(e, me) >= TURN_OVER - 1))
-            })
+            .map(|&e| u32::from(self.is_opposing_with(e as usize, me, TURN_OVER - 1)))
             .sum()
     }
 
@@ -191,42 +204,45 @@ impl Ctor {
             self.stones[old.index()] -= 1;
             self.board_hash ^= zobrist::stone(c, old);
             for n in neighbors {
-                self.around[n as usize][old.index()] -= 1;
+                self.around[n as usize].counts[old.index()] -= 1;
             }
         }
         self.empty[c / 64] &= !(1 << (c % 64));
         self.board[c] = Some(color);
+        self.around[c].stone = Around::code(Some(color));
         self.stones[color.index()] += 1;
         self.board_hash ^= zobrist::stone(c, color);
         for n in neighbors {
-            self.around[n as usize][color.index()] += 1;
+            self.around[n as usize].counts[color.index()] += 1;
         }
     }
 
-    /// How many of the eight neighbours of `c` hold `color`'s stones.
-    fn stones_around(&self, c: usize, color: Color) -> usize {
-        usize::from(self.around[c][color.index()])
-    }
-
-    /// [`Ctor::stones_around`] counted from the board (for the setup and the tests).
+    /// How many of the eight neighbours of `c` hold `color`'s stones on `board` (for the
+    /// setup and the tests; play keeps the counts in [`Ctor::around`]).
     fn count_around(&self, board: &[Option<Color>], c: usize, color: Color) -> u8 {
         (self.shared.neighbors[c].iter())
             .filter(|&&n| board[n as usize] == Some(color))
             .count() as u8
     }
 
+    /// What [`Ctor::around`] keeps for `c`, counted from the board.
+    fn around_of(&self, board: &[Option<Color>], c: usize) -> Around {
+        Around {
+            counts: Color::BOTH.map(|color| self.count_around(board, c, color)),
+            stone: Around::code(board[c]),
+        }
+    }
+
     /// Whether the state kept up to date move by move (the neighbour counts, the empty
     /// cells, the stone counts and the hash) agrees with the board (for tests).
     pub fn check_consistency(&self) -> Result<(), String> {
         for c in 0..self.board.len() {
-            for color in Color::BOTH {
-                let counted = self.count_around(&self.board, c, color);
-                if self.around[c][color.index()] != counted {
-                    return Err(format!(
-                        "cell {c}: {} {color:?} neighbours kept, {counted} on the board",
-                        self.around[c][color.index()]
-                    ));
-                }
+            let counted = self.around_of(&self.board, c);
+            if self.around[c] != counted {
+                return Err(format!(
+                    "cell {c}: {:?} kept, {counted:?} on the board",
+                    self.around[c]
+                ));
             }
         }
         if self.empty != empty_set(&self.board) {
@@ -247,12 +263,20 @@ impl Ctor {
         Ok(())
     }
 
-    /// Whether the stone on `c` is an opponent's that the mover `m` turns over now. Both
-    /// reads are made (`&`, not `&&`): random placements make the first answer unpredictable,
-    /// and a mispredicted branch costs more than the second read.
+    /// Whether the stone on `c` is an opponent's that the mover `m` turns over now.
     #[inline]
     fn turns_over(&self, c: usize, m: Color) -> bool {
-        (self.board[c] == Some(m.opponent())) & (self.stones_around(c, m) >= TURN_OVER)
+        self.is_opposing_with(c, m, TURN_OVER)
+    }
+
+    /// Whether the stone on `c` is an opponent's of `m` with at least `count` of `m`'s
+    /// stones around it. Both tests are made (`&`, not `&&`): random placements make the
+    /// first answer unpredictable, and a mispredicted branch costs more than the second.
+    #[inline]
+    fn is_opposing_with(&self, c: usize, m: Color, count: usize) -> bool {
+        let around = self.around[c];
+        (around.stone == Around::code(Some(m.opponent())))
+            & (usize::from(around.counts[m.index()]) >= count)
     }
 
     /// Turns over, for the mover `m` who just played `c`, every opposing stone with 5 of
@@ -452,7 +476,7 @@ impl Position for Ctor {
         self.board_hash = zobrist::board(&stones);
         self.empty = empty_set(&stones);
         self.around = (0..stones.len())
-            .map(|c| Color::BOTH.map(|color| self.count_around(&stones, c, color)))
+            .map(|c| self.around_of(&stones, c))
             .collect();
         self.board = stones;
         self.to_move = to_move;
