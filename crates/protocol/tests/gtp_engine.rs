@@ -458,7 +458,7 @@ fn line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(toroid_testkit::cases(300))]
 
     #[test]
     fn no_line_makes_the_engine_panic(lines in prop::collection::vec(line(), 1..40)) {

@@ -472,7 +472,7 @@ fn assert_same(a: &Record, b: &Record) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(toroid_testkit::cases(24))]
 
     #[test]
     fn random_games_of_every_rule_set_round_trip(seed in any::<u64>()) {
@@ -621,7 +621,7 @@ fn damaged_record() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(toroid_testkit::cases(3000))]
 
     #[test]
     fn any_bytes_read_as_a_record_keep_the_invariants(bytes in any::<Vec<u8>>()) {

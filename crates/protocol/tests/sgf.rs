@@ -190,7 +190,7 @@ fn round_trips_if_valid(bytes: &[u8]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(toroid_testkit::cases(300))]
 
     #[test]
     fn arbitrary_text_never_panics(text in "\\PC*") {

@@ -267,7 +267,7 @@ impl Reference {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(toroid_testkit::cases(200))]
 
     #[test]
     fn random_games_follow_the_reference(size in 4usize..=10, seed: u64) {

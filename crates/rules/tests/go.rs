@@ -742,7 +742,7 @@ fn random_move(g: &Go, rng: &mut Xoshiro256PlusPlus) -> Move {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(toroid_testkit::cases(256))]
 
     #[test]
     fn random_games_keep_every_invariant(params in game_params()) {

@@ -431,7 +431,7 @@ fn a_full_small_board_has_exactly_one_winner() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(toroid_testkit::cases(64))]
 
     /// Along random playouts every group stays what the stones make it (see
     /// `check_consistency`), at sizes from the smallest up.

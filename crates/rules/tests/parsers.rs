@@ -56,7 +56,7 @@ fn valid_assignments() -> impl Strategy<Value = (GameKind, Vec<(String, ParamVal
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(toroid_testkit::cases(2000))]
 
     #[test]
     fn move_parse_never_panics_and_reads_only_its_own_notation(
@@ -135,7 +135,7 @@ proptest! {
 
 proptest! {
     // Setting up a game builds its topology; fewer cases keep this quick.
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(toroid_testkit::cases(300))]
 
     /// Every value within its parameter's range makes a game, except the one rule no range
     /// can say: hex-torus rows come in pairs and M-Torus needs a middle row.

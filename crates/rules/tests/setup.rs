@@ -138,7 +138,7 @@ fn loop_games_refuse_a_winning_loop_and_find_one_completed_after_setup() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(toroid_testkit::cases(96))]
 
     /// After random play, a random setup either is refused and changes nothing, or puts
     /// exactly the asked stones on the board, gives the turn as asked, and the game plays on

@@ -130,7 +130,7 @@ fn surface_strategy() -> impl Strategy<Value = Surface> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(toroid_testkit::cases(400))]
 
     /// Adjacency is symmetric, and the way back carries the negated label. On the projective
     /// plane two opposite corners touch across either seam — the step one way crosses the
@@ -234,7 +234,7 @@ fn m_torus_triangulates_a_projective_plane_with_even_crossings_around_every_tria
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(toroid_testkit::cases(64))]
 
     /// Walking straight down a column of a board crosses the top/bottom seam once per lap:
     /// the labels of a closed walk add up to its winding.
@@ -296,7 +296,7 @@ fn walk_pair(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(toroid_testkit::cases(300))]
 
     /// Go's square boards on every surface: adjacency is symmetric (with negated labels on
     /// the orientable surfaces); a cell has 4 neighbours except on the boundary of the plane,

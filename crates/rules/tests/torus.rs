@@ -427,7 +427,7 @@ fn surrounded_stone(g: &Torus) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(toroid_testkit::cases(200))]
 
     #[test]
     fn random_games_follow_the_reference(size in 5usize..=9, seed: u64) {

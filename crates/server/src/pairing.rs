@@ -332,7 +332,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
+        #![proptest_config(toroid_testkit::cases(300))]
 
         /// Swiss rounds with any results: no two players meet twice, every player plays or
         /// has the bye each round, the bye goes to the lowest-ranked player without one,

@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::{zobrist, Cell, Color, IllegalMove, Move, Position, Topology};
 
 use proptest::strategy::Strategy;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 
 /// The largest share of cases a property test may leave unchecked because the referee ran
 /// out of budget: more would leave the densest positions, the likeliest to hide a bug,
@@ -26,11 +26,7 @@ pub fn run_counting_unchecked<S: Strategy>(
     test: impl Fn(S::Value) -> Result<bool, TestCaseError>,
 ) {
     let unchecked = std::cell::Cell::new(0u32);
-    // A failing case is shown in full; it is not saved to a file in the source tree.
-    let mut runner = TestRunner::new(Config {
-        failure_persistence: None,
-        ..Config::with_cases(cases)
-    });
+    let mut runner = TestRunner::new(toroid_testkit::cases(cases));
     let result = runner.run(&strategy, |case| {
         if !test(case)? {
             unchecked.set(unchecked.get() + 1);
