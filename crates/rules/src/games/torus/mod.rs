@@ -446,7 +446,9 @@ impl Torus {
             }
         };
         // `c` is still empty, so every run stops there at the latest; a run of `n - 1`
-        // stones came round to `c`.
+        // stones came round to `c`. Position `k + 1 + ahead` is the cell after the run ahead,
+        // `k + n - 1 - behind` the cell before the run behind (read in the lines' second copy,
+        // so that neither wraps).
         for (f, &(line, k)) in lines.at[c].iter().enumerate() {
             let (line, k) = (line as usize, k as u32);
             let (own, enemy) = (
