@@ -64,6 +64,18 @@ pub trait Knowledge: Position {
         self.play_playout_move(rng)
     }
 
+    /// Whether the game that ended in this position is decided as its rules count it, so
+    /// that the tree may take the ending as proven. By default it is. Where players count
+    /// otherwise (Go's Japanese counting takes dead stones off as prisoners, the rules count
+    /// them as they stand), a simulation that reaches such an ending resumes the game
+    /// ([`Knowledge::resume`]) and plays it out.
+    fn ending_is_final(&self) -> bool {
+        true
+    }
+
+    /// Resumes a game whose ending is not final ([`Knowledge::ending_is_final`]).
+    fn resume(&mut self) {}
+
     /// Which shapes the learned patterns take for one ([`crate::learned`]).
     const SYMMETRY: Symmetry = Symmetry::Full;
 

@@ -345,12 +345,16 @@ impl Searcher {
             let child = self.tree.node_mut(id);
             if child.hash == 0 {
                 child.hash = pos.hash();
-                if let Some(winner) = pos.outcome().and_then(|o| o.winner) {
+                let winner = pos.outcome().and_then(|o| o.winner);
+                if let Some(winner) = winner.filter(|_| pos.ending_is_final()) {
                     child.proof = Proof::won_by(winner, mover);
                 }
             }
         }
         let in_tree = self.played.len();
+        if pos.turn().is_none() && !pos.ending_is_final() {
+            pos.resume();
+        }
         // Playout. Every rule set ends on its own; the cap only guards against a parameter
         // choice that makes random games very long.
         let cap = 20 * cells + 1000;

@@ -1,28 +1,32 @@
 //! One-move tactics every bot shares: moves that win at once, and moves after which the
 //! opponent wins at once.
 
-use toroid_rules::{Move, Position};
+use toroid_rules::Move;
 
 use crate::budget::Stop;
+use crate::knowledge::Knowledge;
 
-/// Whether `mv` ends the game at once with a win for the player to move in `game`.
-pub fn wins_at_once<P: Position>(game: &P, mv: Move) -> bool {
+/// Whether `mv` ends the game at once with a win for the player to move in `game`, in an
+/// ending that counts as the rules count it ([`Knowledge::ending_is_final`]).
+pub fn wins_at_once<P: Knowledge>(game: &P, mv: Move) -> bool {
     let Some(mover) = game.turn() else {
         return false;
     };
     let mut after = game.clone();
-    after.play(mv).is_ok() && after.outcome().is_some_and(|o| o.winner == Some(mover))
+    after.play(mv).is_ok()
+        && after.outcome().is_some_and(|o| o.winner == Some(mover))
+        && after.ending_is_final()
 }
 
 /// Whether the player to move in `game` has a move that wins at once.
-pub fn can_win_at_once<P: Position>(game: &P, scratch: &mut Vec<Move>) -> bool {
+pub fn can_win_at_once<P: Knowledge>(game: &P, scratch: &mut Vec<Move>) -> bool {
     scratch.clear();
     game.legal_moves(scratch);
     scratch.iter().any(|&mv| wins_at_once(game, mv))
 }
 
 /// Whether after `mv` the opponent of the player to move is on turn and can win at once.
-pub fn lets_opponent_win<P: Position>(game: &P, mv: Move, scratch: &mut Vec<Move>) -> bool {
+pub fn lets_opponent_win<P: Knowledge>(game: &P, mv: Move, scratch: &mut Vec<Move>) -> bool {
     let Some(mover) = game.turn() else {
         return false;
     };
@@ -36,7 +40,7 @@ pub fn lets_opponent_win<P: Position>(game: &P, mv: Move, scratch: &mut Vec<Move
 /// move (then there is nothing to avoid and the list is empty). Checking a move costs a
 /// scan of the opponent's replies, so on a large board the whole list costs seconds: when
 /// `stop` says so, the moves checked so far are returned.
-pub fn losing_moves<P: Position>(game: &P, stop: &Stop) -> Vec<Move> {
+pub fn losing_moves<P: Knowledge>(game: &P, stop: &Stop) -> Vec<Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let mut scratch = Vec::new();

@@ -488,3 +488,97 @@ fn under_japanese_scoring_a_pass_counts_the_dead_stones_as_prisoners() {
     let g = after_white_passed(&["scoring=japanese", "komi=10.5"], &DEAD_BLACK_STONE);
     assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
 }
+
+/// Black's area on the left, white's larger one on the right behind walls two stones
+/// thick (which random playouts do not break), and a dead black stone in white's. As the
+/// stones stand, the rules count black's area only (the stone spoils white's): black wins
+/// by 2.5. With the stone taken off as a prisoner, as players count, white wins by 34.5
+/// (komi 6.5).
+const SPOILED: [&str; 9] = [
+    ".bbww....",
+    ".bbww....",
+    ".bbww....",
+    ".bbww....",
+    ".bbww..b.",
+    ".bbww....",
+    ".bbww....",
+    ".bbww....",
+    ".bbww....",
+];
+
+#[test]
+fn under_japanese_counting_a_game_that_two_passes_ended_is_played_out() {
+    let params = ["scoring=japanese", "komi=6.5"];
+    let mut ended = position_with(&params, &SPOILED, Color::Black);
+    ended.play(Move::Pass).unwrap();
+    ended.play(Move::Pass).unwrap();
+    assert_eq!(ended.outcome().and_then(|o| o.winner), Some(Color::Black));
+    assert!(!ended.ending_is_final());
+    let mut resumed = ended.clone();
+    resumed.resume();
+    assert_eq!(resumed.turn(), Some(Color::Black), "play resumes");
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut white = 0;
+    for _ in 0..50 {
+        let mut played = resumed.clone();
+        while played.play_playout_move(&mut rng).is_some() {}
+        white += u32::from(played.outcome().and_then(|o| o.winner) == Some(Color::White));
+    }
+    // Random playouts are noisy (against random defence an invader may live in white's
+    // area), but the resumed game is mostly white's; counted as it ended, it was black's.
+    assert!(white >= 30, "white won {white} of 50 playouts");
+    // Area counting keeps the rules' own ending: there the dead stone costs nothing.
+    let mut area = position_with(&["scoring=area"], &SPOILED, Color::Black);
+    area.play(Move::Pass).unwrap();
+    area.play(Move::Pass).unwrap();
+    assert!(area.ending_is_final());
+}
+
+/// The root's pass child after a search of `playouts` simulations that avoids every other
+/// move: its proof and its mean result for the player to move.
+fn searched_pass(g: &Go, playouts: u64) -> (toroid_search::Proof, f64) {
+    use toroid_search::budget::{SearchLimits, Stop};
+    use toroid_search::search::Searcher;
+    use toroid_search::tree::ROOT;
+    use toroid_search::{Budget, MctsConfig};
+    let settings = MctsConfig::new(Budget::Playouts(1), 1).settings;
+    let limits = SearchLimits {
+        playouts,
+        stop: Stop::new(None, None),
+    };
+    let mut placements = Vec::new();
+    g.legal_moves(&mut placements);
+    placements.retain(|&mv| mv != Move::Pass);
+    let mut searcher = Searcher::new(5);
+    searcher.prepare(g, true, &placements, &settings, &limits.stop);
+    searcher.run(g, &limits, &settings);
+    let tree = &searcher.tree;
+    let pass = (tree.children(ROOT))
+        .map(|c| tree.node(c))
+        .find(|n| n.mv == Move::Pass)
+        .expect("the pass is a child");
+    (
+        pass.proof,
+        f64::from(pass.wins) / f64::from(pass.visits.max(1)),
+    )
+}
+
+#[test]
+fn under_japanese_counting_the_tree_does_not_take_a_spoiled_ending_as_proven() {
+    use toroid_search::Proof;
+    // Black passed; white's pass would end the game, and the rules would count black's
+    // dead stone as spoiling white's area, a win for black. Under area counting that ending
+    // is final, and the tree proves the pass lost for white (the referee would take the
+    // stone off, but it costs white nothing to capture it first). Under Japanese counting
+    // it is played out instead: the dead stone becomes white's prisoner.
+    let ended_after = |params: &[&str]| {
+        let mut g = position_with(params, &SPOILED, Color::Black);
+        g.play(Move::Pass).unwrap();
+        searched_pass(&g, 2000)
+    };
+    let (proof, _) = ended_after(&["scoring=area", "komi=6.5"]);
+    assert_eq!(proof, Proof::Loss, "area counting");
+    let (proof, result) = ended_after(&["scoring=japanese", "komi=6.5"]);
+    assert!(result > 0.6, "the pass scored {result:.2} for white");
+    assert_eq!(proof, Proof::Unknown, "Japanese counting");
+}

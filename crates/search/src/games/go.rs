@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use rand::Rng;
 use toroid_rules::games::go::Scoring;
 use toroid_rules::games::Go;
-use toroid_rules::{Cell, Color, Move, Position, SetupChange};
+use toroid_rules::{Cell, Color, Move, Position, Reason, SetupChange};
 
 use crate::budget::Stop;
 use crate::knowledge::{captured, Knowledge};
@@ -229,6 +229,20 @@ impl Knowledge for Go {
         self.play(mv)
             .expect("the playout policy returns only legal moves");
         Some(mv)
+    }
+
+    /// Not final under Japanese counting when two passes ended the game: the rules count
+    /// the stones as they stand, but players take the dead ones off as prisoners. Judged as
+    /// it stands, a dead stone thrown into the opponent's territory just before the end
+    /// spoils that territory, and the tree would prove such endings won; a playout from
+    /// the resumed game captures the stone instead, a prisoner for the opponent.
+    fn ending_is_final(&self) -> bool {
+        !(self.scoring() == Some(Scoring::Japanese)
+            && self.outcome().map(|o| o.reason) == Some(Reason::TwoPasses))
+    }
+
+    fn resume(&mut self) {
+        Go::resume(self);
     }
 
     /// Captures, the shape of the new chain, and never an own eye.

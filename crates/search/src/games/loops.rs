@@ -75,7 +75,7 @@ impl Knowledge for MTorus {
 /// at once exactly on the cells where it would win now, less the cell taken. One scan of
 /// those cells decides every move, where checking each move's replies would cost a scan per
 /// move (tens of seconds on the largest boards).
-fn losing_placements<P: Position>(position: &P, stop: &Stop) -> Vec<Move> {
+fn losing_placements<P: Knowledge>(position: &P, stop: &Stop) -> Vec<Move> {
     let mut moves = Vec::new();
     position.legal_moves(&mut moves);
     let threats = opponent_wins(position, &moves, stop);
@@ -88,7 +88,7 @@ fn losing_placements<P: Position>(position: &P, stop: &Stop) -> Vec<Move> {
 /// The cells on which the opponent of the player to move would win at once, seen from two
 /// positions after two different moves of the player that do not win (one of them may
 /// block a threat, the other then does not); those found before `stop` says so.
-fn opponent_wins<P: Position>(position: &P, moves: &[Move], stop: &Stop) -> Vec<Move> {
+fn opponent_wins<P: Knowledge>(position: &P, moves: &[Move], stop: &Stop) -> Vec<Move> {
     let mut wins = Vec::new();
     let quiet = moves.iter().filter(|&&mv| !wins_at_once(position, mv));
     for &first in quiet.take(2) {

@@ -202,6 +202,17 @@ impl Go {
         self.passes
     }
 
+    /// Play resumes after two passes: the same board and the same player to move, as
+    /// Japanese rules resume play to settle a dispute about life and death. A bot judging
+    /// a game that its two passes ended plays it out from here; nothing changes where the
+    /// game did not end by two passes.
+    pub fn resume(&mut self) {
+        if self.outcome.is_some_and(|o| o.reason == Reason::TwoPasses) {
+            self.outcome = None;
+            self.passes = 0;
+        }
+    }
+
     /// Under simple ko, the cell where the player to move may not play now: the single
     /// stone just captured by a lone stone that the recapture would take back.
     pub fn ko_point(&self) -> Option<Cell> {
