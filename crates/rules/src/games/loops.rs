@@ -123,11 +123,25 @@ impl<R: LoopRules> LoopConfig<R> {
     }
 }
 
+/// Neighbours of a hexagonal cell.
+const DEGREE: usize = 6;
+
+/// One neighbour as a placement reads it: the cell (or the sentinel node, past a cell's
+/// last neighbour) and the class of the step to it.
+#[derive(Copy, Clone, Debug)]
+struct Step<H: Homology> {
+    to: u16,
+    class: H,
+}
+
 /// The parameters and the cell graph, shared by every copy of a game.
 #[derive(Debug)]
 struct Shared<R: LoopRules> {
     config: LoopConfig<R>,
     topology: Topology,
+    /// Per cell, its neighbours in the topology's order, padded with the sentinel node (no
+    /// stone) to `DEGREE`: a placement reads all six without a loop of varying length.
+    steps: Box<[[Step<R::Class>; DEGREE]]>,
     /// Per cell, bit `j` is set when its neighbour `j` touches neighbour `j - 1` and the
     /// three cells make a contractible triangle (class zero): see [`LoopGame::place`].
     linked: Box<[u8]>,
@@ -154,9 +168,29 @@ impl<R: LoopRules> Shared<R> {
                 })
             })
             .collect();
+        let sentinel = Step {
+            to: topology.len() as u16,
+            class: R::Class::default(),
+        };
+        let steps = topology
+            .cells()
+            .map(|c| {
+                let neighbors = topology.neighbors(c);
+                assert!(neighbors.len() <= DEGREE, "a hex cell has six neighbours");
+                let mut steps = [sentinel; DEGREE];
+                for (step, nb) in steps.iter_mut().zip(neighbors) {
+                    *step = Step {
+                        to: nb.cell.0,
+                        class: R::Class::of_step(nb.seam),
+                    };
+                }
+                steps
+            })
+            .collect();
         Shared {
             config,
             topology,
+            steps,
             linked,
         }
     }
@@ -183,6 +217,7 @@ struct Node<H: Homology> {
 /// The stones and their groups (both players': a group never holds two colours).
 #[derive(Clone, Debug)]
 struct Groups<H: Homology> {
+    /// One node per cell, then a sentinel that never holds a stone ([`Shared::steps`]).
     nodes: Vec<Node<H>>,
 }
 
@@ -206,7 +241,7 @@ pub struct LoopGame<R: LoopRules> {
 
 impl<H: Homology> Groups<H> {
     fn new(n: usize) -> Groups<H> {
-        let nodes = (0..n)
+        let nodes = (0..=n)
             .map(|i| Node {
                 stone: None,
                 slot: i as u16,
@@ -218,6 +253,11 @@ impl<H: Homology> Groups<H> {
             })
             .collect();
         Groups { nodes }
+    }
+
+    /// The nodes of the board's cells, without the sentinel.
+    fn cells(&self) -> &[Node<H>] {
+        &self.nodes[..self.nodes.len() - 1]
     }
 
     /// Adds the lone stone `u` to the group of `v` across the edge `u → v`.
@@ -353,7 +393,7 @@ impl<R: LoopRules> LoopGame<R> {
                 }
             }
         }
-        if stones + self.empty.len() != nodes.len() {
+        if stones + self.empty.len() != topology.len() {
             return Err(format!(
                 "{stones} stones and {} empty cells",
                 self.empty.len()
@@ -394,7 +434,7 @@ impl<R: LoopRules> LoopGame<R> {
     /// Puts the mover's stone on the empty cell `cell` and judges the loops it closes.
     fn place(&mut self, cell: usize) {
         let me = self.to_move;
-        let first = self.ply == 0 && self.empty.len() == self.groups.nodes.len();
+        let first = self.ply == 0 && self.empty.len() == self.shared.topology.len();
         self.swappable = (self.shared.config.swap && first).then_some(Cell(cell as u16));
         let slot = self.groups.nodes[cell].slot as usize;
         self.empty.swap_remove(slot);
@@ -411,18 +451,18 @@ impl<R: LoopRules> LoopGame<R> {
         // path). A group only starts to win when a cycle closes: groups that merge without
         // one held no winning loop, and their loops, disjoint, cannot cross (on the torus
         // their windings are parallel), so together they hold none either.
-        let neighbors = self.shared.topology.neighbors(Cell(cell as u16));
+        let steps = &self.shared.steps[cell];
         // Which neighbours are the mover's, found without a branch per neighbour (random
         // playouts make each one unpredictable).
-        let own = neighbors.iter().enumerate().fold(0u32, |own, (i, nb)| {
-            own | u32::from(self.groups.nodes[nb.cell.index()].stone == Some(me)) << i
+        let own = steps.iter().enumerate().fold(0u32, |own, (i, step)| {
+            own | u32::from(self.groups.nodes[step.to as usize].stone == Some(me)) << i
         });
         if own == 0 {
             return;
         }
         let step = |j: u32| {
-            let nb = neighbors[j as usize];
-            (nb.cell.index(), R::Class::of_step(nb.seam))
+            let step = steps[j as usize];
+            (step.to as usize, step.class)
         };
         let first = own.trailing_zeros();
         let (v, class) = step(first);
@@ -552,7 +592,7 @@ impl<R: LoopRules> Position for LoopGame<R> {
     }
 
     fn stone(&self, cell: Cell) -> Option<Color> {
-        self.groups.nodes.get(cell.index()).and_then(|n| n.stone)
+        self.groups.cells().get(cell.index()).and_then(|n| n.stone)
     }
 
     fn turn(&self) -> Option<Color> {
@@ -567,7 +607,7 @@ impl<R: LoopRules> Position for LoopGame<R> {
         if self.outcome.is_none() {
             out.extend(
                 self.groups
-                    .nodes
+                    .cells()
                     .iter()
                     .enumerate()
                     .filter(|(_, n)| n.stone.is_none())
@@ -594,7 +634,7 @@ impl<R: LoopRules> Position for LoopGame<R> {
                 }
                 None => Err(IllegalMove::SwapNotAllowed),
             },
-            Move::Place(cell) => match self.groups.nodes.get(cell.index()) {
+            Move::Place(cell) => match self.groups.cells().get(cell.index()) {
                 None => Err(IllegalMove::OffBoard),
                 Some(n) if n.stone.is_some() => Err(IllegalMove::Occupied),
                 Some(_) => {
