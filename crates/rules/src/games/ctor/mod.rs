@@ -32,12 +32,6 @@ const TURN_OVER: usize = 5;
 const SECOND_PLACEMENT: u64 = 0xA5E1_07C3_9B24_D86F;
 const GAME_OVER: u64 = 0x1F6D_C829_4E73_B05A;
 
-/// How many uniformly random cells a playout tries before it counts through the board.
-const PLAYOUT_TRIES: usize = 4;
-
-/// Bit set words covering every cell of the largest board.
-const EMPTY_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
-
 /// A cell's neighbour counts, with its stone again: the turnover test reads both, and
 /// together they are one load.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -72,9 +66,11 @@ pub struct Ctor {
     /// Each cell's neighbour counts and stone: whether a stone turns over is then one read
     /// instead of nine.
     around: Vec<Around>,
-    /// The empty cells as a bit set, in cell order: a playout counts through it a word at a
-    /// time. A stone never leaves the board, so bits are only ever cleared.
-    empty: [u64; EMPTY_WORDS],
+    /// The empty cells, in no order: a playout draws one with one random number. A stone
+    /// never leaves the board, so cells only leave the list.
+    empty: Vec<u16>,
+    /// Where each empty cell stands in `empty`.
+    slots: Vec<u16>,
     to_move: Color,
     /// The first placement of the current turn, once made (then `end` or a second placement
     /// follows).
@@ -105,13 +101,15 @@ impl From<CtorConfig> for Ctor {
             })
             .collect();
         let board = vec![None; topology.len()];
+        let (empty, slots) = empty_list(&board);
         Ctor {
             shared: Arc::new(Shared {
                 config,
                 topology,
                 neighbors,
             }),
-            empty: empty_set(&board),
+            empty,
+            slots,
             around: vec![Around::default(); board.len()],
             board,
             to_move: Color::Black,
@@ -207,7 +205,13 @@ impl Ctor {
                 self.around[n as usize].counts[old.index()] -= 1;
             }
         }
-        self.empty[c / 64] &= !(1 << (c % 64));
+        if self.board[c].is_none() {
+            let slot = usize::from(self.slots[c]);
+            self.empty.swap_remove(slot);
+            if let Some(&moved) = self.empty.get(slot) {
+                self.slots[usize::from(moved)] = slot as u16;
+            }
+        }
         self.board[c] = Some(color);
         self.around[c].stone = Around::code(Some(color));
         self.stones[color.index()] += 1;
@@ -245,8 +249,16 @@ impl Ctor {
                 ));
             }
         }
-        if self.empty != empty_set(&self.board) {
-            return Err("the empty-cell set differs from the board".into());
+        let listed = (self.empty.iter().enumerate())
+            .all(|(slot, &c)| usize::from(self.slots[usize::from(c)]) == slot);
+        if !listed
+            || self.empty.len() != self.board.iter().filter(|s| s.is_none()).count()
+            || self
+                .empty
+                .iter()
+                .any(|&c| self.board[usize::from(c)].is_some())
+        {
+            return Err("the empty-cell list differs from the board".into());
         }
         for color in Color::BOTH {
             let on_board = self.board.iter().filter(|&&s| s == Some(color)).count() as u32;
@@ -354,37 +366,20 @@ impl Ctor {
 
     /// A uniformly random empty cell (there is one).
     fn random_empty<R: Rng>(&self, rng: &mut R) -> usize {
-        let cells = self.board.len();
-        for _ in 0..PLAYOUT_TRIES {
-            let c = rng.random_range(0..cells);
-            if self.board[c].is_none() {
-                return c;
-            }
-        }
-        let mut k = rng.random_range(0..self.empty_cells()) as u32;
-        for (i, &word) in self.empty.iter().enumerate() {
-            let here = word.count_ones();
-            if k < here {
-                // The k-th set bit of the word: drop the k lowest.
-                let mut rest = word;
-                for _ in 0..k {
-                    rest &= rest - 1;
-                }
-                return i * 64 + rest.trailing_zeros() as usize;
-            }
-            k -= here;
-        }
-        unreachable!("the board has an empty cell")
+        usize::from(self.empty[rng.random_range(0..self.empty.len())])
     }
 }
 
-/// The empty cells of `board` as a bit set.
-fn empty_set(board: &[Option<Color>]) -> [u64; EMPTY_WORDS] {
-    let mut set = [0; EMPTY_WORDS];
-    for (c, _) in board.iter().enumerate().filter(|(_, s)| s.is_none()) {
-        set[c / 64] |= 1 << (c % 64);
+/// The empty cells of `board` as a list, and where each stands in it.
+fn empty_list(board: &[Option<Color>]) -> (Vec<u16>, Vec<u16>) {
+    let empty: Vec<u16> = (0..board.len() as u16)
+        .filter(|&c| board[usize::from(c)].is_none())
+        .collect();
+    let mut slots = vec![0; board.len()];
+    for (slot, &c) in empty.iter().enumerate() {
+        slots[usize::from(c)] = slot as u16;
     }
-    set
+    (empty, slots)
 }
 
 impl Position for Ctor {
@@ -474,7 +469,7 @@ impl Position for Ctor {
                 stones.iter().filter(|&&s| s == Some(color)).count() as u32;
         }
         self.board_hash = zobrist::board(&stones);
-        self.empty = empty_set(&stones);
+        (self.empty, self.slots) = empty_list(&stones);
         self.around = (0..stones.len())
             .map(|c| self.around_of(&stones, c))
             .collect();
