@@ -313,24 +313,24 @@ impl Ctor {
         if !any {
             return;
         }
-        // The stack allocates only when a stone turns over, where a board-sized array would
-        // be cleared on every move.
-        let mut stack = Vec::new();
         let candidates = neighbors
             .into_iter()
             .chain(self.last_turn.into_iter().flatten());
         for x in candidates {
             if self.turns_over(x as usize, m) {
-                self.set(x as usize, m);
-                stack.push(x);
+                self.turn_over_from(x as usize, m);
             }
         }
-        while let Some(x) = stack.pop() {
-            for n in self.shared.neighbors[x as usize] {
-                if self.turns_over(n as usize, m) {
-                    self.set(n as usize, m);
-                    stack.push(n);
-                }
+    }
+
+    /// Turns over the stone on `x`, then, depth first, every stone that this makes qualify.
+    /// The order does not change the outcome (see [`Ctor::turn_over`]), and the recursion,
+    /// at most one frame a cell, needs no stack on the heap.
+    fn turn_over_from(&mut self, x: usize, m: Color) {
+        self.set(x, m);
+        for n in self.shared.neighbors[x] {
+            if self.turns_over(n as usize, m) {
+                self.turn_over_from(n as usize, m);
             }
         }
     }
