@@ -204,8 +204,7 @@ impl Ctor {
             for n in neighbors {
                 self.around[n as usize].counts[old.index()] -= 1;
             }
-        }
-        if self.board[c].is_none() {
+        } else {
             let slot = usize::from(self.slots[c]);
             self.empty.swap_remove(slot);
             if let Some(&moved) = self.empty.get(slot) {
@@ -249,16 +248,15 @@ impl Ctor {
                 ));
             }
         }
-        let listed = (self.empty.iter().enumerate())
-            .all(|(slot, &c)| usize::from(self.slots[usize::from(c)]) == slot);
-        if !listed
-            || self.empty.len() != self.board.iter().filter(|s| s.is_none()).count()
-            || self
-                .empty
-                .iter()
-                .any(|&c| self.board[usize::from(c)].is_some())
-        {
+        let mut listed = self.empty.clone();
+        listed.sort_unstable();
+        if listed != empty_list(&self.board).0 {
             return Err("the empty-cell list differs from the board".into());
+        }
+        let placed = (self.empty.iter().enumerate())
+            .all(|(slot, &c)| usize::from(self.slots[usize::from(c)]) == slot);
+        if !placed {
+            return Err("an empty cell's place in the list is wrong".into());
         }
         for color in Color::BOTH {
             let on_board = self.board.iter().filter(|&&s| s == Some(color)).count() as u32;
@@ -494,7 +492,7 @@ impl Position for Ctor {
     }
 
     fn empty_cells(&self) -> usize {
-        self.board.len() - (self.stones[0] + self.stones[1]) as usize
+        self.empty.len()
     }
 
     /// Uniform among legal moves: `end` (when legal) or a uniformly random empty cell.
