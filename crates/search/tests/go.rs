@@ -582,3 +582,29 @@ fn under_japanese_counting_the_tree_does_not_take_a_spoiled_ending_as_proven() {
     assert!(result > 0.6, "the pass scored {result:.2} for white");
     assert_eq!(proof, Proof::Unknown, "Japanese counting");
 }
+
+#[test]
+fn playouts_save_a_chain_in_atari_by_capturing_when_extending_cannot() {
+    // White's last stone took the second-last liberty of black's three stones. Extending at
+    // the last one leaves them one liberty, but the white stone in the corner is in atari
+    // and touches them: black takes it, whatever the seed.
+    let rows = [".wb......", "wbbw.....", ".ww......"];
+    let black = position(&rows, Color::Black);
+    assert_eq!(black.atari_point(at(2, 0)), Some(at(3, 0)));
+    assert_eq!(black.self_atari(at(3, 0), Color::Black), Some(4));
+    assert_eq!(black.capture_next_to(at(2, 1)), Some(at(0, 0)));
+    for seed in 0..20 {
+        assert_eq!(
+            tactical(&black, at(3, 1), seed),
+            Some(Move::Place(at(0, 0)))
+        );
+    }
+    // With the corner stone joined to the white stones below, there is nothing to capture.
+    let mut safe = black.clone();
+    let joined = [
+        (at(0, 0), Some(Color::White)),
+        (at(0, 2), Some(Color::White)),
+    ];
+    safe.setup(&joined, Color::Black).unwrap();
+    assert_eq!(safe.capture_next_to(at(2, 1)), None);
+}

@@ -153,7 +153,8 @@ impl Knowledge for Go {
     }
 
     /// In order: capture the chain of the stone just played if it is in atari; save an own
-    /// chain it put in atari by extending, where that gives the chain a second liberty;
+    /// chain it put in atari by extending, where that gives the chain a second liberty, or
+    /// else by capturing an enemy chain in atari next to it (how a capturing race is won);
     /// capture an enemy chain next to the mover's own previous stone that the opponent left
     /// in atari (how a capturing race ends); answer the last stone's shape with a MoGo
     /// pattern move around it ([`patterns`]).
@@ -167,8 +168,17 @@ impl Knowledge for Go {
             .topology()
             .adjacent(c)
             .filter(|&n| self.stone(n) == Some(me))
-            .find_map(|n| self.atari_point(n))
-            .filter(|&p| self.self_atari(p, me).is_none());
+            .find_map(|n| {
+                let liberty = self.atari_point(n)?;
+                // Neither a self-atari nor a suicide (no liberty at all).
+                let extends = self.self_atari(liberty, me).is_none()
+                    && self.check(Move::Place(liberty)).is_ok();
+                if extends {
+                    Some(liberty)
+                } else {
+                    self.capture_next_to(n)
+                }
+            });
         let unanswered = || {
             let own_previous = recent
                 .len()

@@ -611,6 +611,17 @@ impl Board {
             .then(|| (libs.sum() / libs.count()) as usize)
     }
 
+    /// The only liberty of an enemy chain in atari that touches the chain through the stone
+    /// `point`, if there is one (the first found).
+    pub(crate) fn capture_next_to(&self, point: usize) -> Option<usize> {
+        let enemy = self.points[point].color ^ 3;
+        self.chain_points(point).find_map(|s| {
+            (self.neighbors(s).into_iter())
+                .filter(|&r| self.points[r as usize].color == enemy)
+                .find_map(|r| self.atari_point(r as usize))
+        })
+    }
+
     /// The number of distinct liberties of the chain through the stone `point`.
     pub(crate) fn liberties(&self, point: usize) -> u32 {
         let mut seen = [0u64; SET_WORDS];

@@ -144,6 +144,13 @@ impl Go {
         self.board.atari_point(p).map(|a| Cell(a as u16))
     }
 
+    /// The only liberty of an enemy chain in atari that touches the chain on `cell`: a
+    /// capture there gives that chain a liberty (`None` also if there is no stone).
+    pub fn capture_next_to(&self, cell: Cell) -> Option<Cell> {
+        let p = self.stone_point(cell)?;
+        self.board.capture_next_to(p).map(|a| Cell(a as u16))
+    }
+
     /// The stones of the chain on `cell` (empty if there is no stone).
     pub fn chain(&self, cell: Cell) -> Vec<Cell> {
         self.stone_point(cell).map_or_else(Vec::new, |p| {
