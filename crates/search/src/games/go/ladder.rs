@@ -36,7 +36,7 @@ fn defender_caught(go: &Go, chain: Cell, moves_left: &mut usize) -> bool {
     let Some(liberty) = go.atari_point(chain) else {
         return false;
     };
-    if *moves_left == 0 || can_capture_around(go, chain) {
+    if *moves_left == 0 || go.capture_next_to(chain).is_some() {
         return false;
     }
     let Some(run) = try_move(go, liberty, moves_left) else {
@@ -58,16 +58,6 @@ fn attacker_catches(go: &Go, chain: Cell, moves_left: &mut usize) -> bool {
                 && next.in_atari(chain)
                 && defender_caught(&next, chain, moves_left)
         })
-    })
-}
-
-/// Whether the player to move can capture an opponent's chain next to `chain`.
-fn can_capture_around(go: &Go, chain: Cell) -> bool {
-    let owner = go.stone(chain);
-    go.chain(chain).into_iter().any(|stone| {
-        go.topology()
-            .adjacent(stone)
-            .any(|n| go.stone(n).is_some() && go.stone(n) != owner && go.in_atari(n))
     })
 }
 
