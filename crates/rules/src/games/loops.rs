@@ -619,6 +619,18 @@ impl<R: LoopRules> Position for LoopGame<R> {
         }
     }
 
+    /// `legal_moves` without the list: every empty cell, and the swap while it is offered.
+    fn legal_mask(&self, mask: &mut [bool]) {
+        mask.fill(false);
+        if self.outcome.is_some() {
+            return;
+        }
+        for (legal, node) in mask.iter_mut().zip(self.groups.cells()) {
+            *legal = node.stone.is_none();
+        }
+        mask[Move::Swap.index(self.shared.topology.len())] = self.swappable.is_some();
+    }
+
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         if self.outcome.is_some() {
             return Err(IllegalMove::GameOver);

@@ -421,6 +421,19 @@ impl Position for Ctor {
         }
     }
 
+    /// `legal_moves` without the list: every empty cell, and `end` after a turn's first
+    /// stone.
+    fn legal_mask(&self, mask: &mut [bool]) {
+        mask.fill(false);
+        if self.outcome.is_some() {
+            return;
+        }
+        for (legal, stone) in mask.iter_mut().zip(&self.board) {
+            *legal = stone.is_none();
+        }
+        mask[Move::EndTurn.index(self.board.len())] = self.first_placement.is_some();
+    }
+
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         self.judge(mv)?;
         match mv {

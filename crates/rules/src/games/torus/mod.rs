@@ -639,6 +639,22 @@ impl Position for Torus {
         }
     }
 
+    /// `legal_moves` without the list: the cells where a stone may go, or `pass` when
+    /// there is none.
+    fn legal_mask(&self, mask: &mut [bool]) {
+        mask.fill(false);
+        if self.outcome.is_some() {
+            return;
+        }
+        let cells = self.board.len();
+        let mut any = false;
+        for (c, legal) in mask[..cells].iter_mut().enumerate() {
+            *legal = self.is_legal_placement(c);
+            any |= *legal;
+        }
+        mask[Move::Pass.index(cells)] = !any;
+    }
+
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         let action = self.judge(mv)?;
         self.apply(action);
