@@ -74,12 +74,31 @@ pub fn write_observation<P: Position>(
     let mut plane = || planes.next().expect("PLANES planes");
     let (own, theirs, empty, black, placements, mid_turn) =
         (plane(), plane(), plane(), plane(), plane(), plane());
-    // One pass without index checks: this runs for every game of a `VectorEnv` every step.
-    let stones = topology.cells().map(|cell| game.stone(cell));
-    for (((stone, own), theirs), empty) in stones.zip(own).zip(theirs).zip(empty) {
-        *own = f32::from(u8::from(stone == Some(perspective)));
-        *theirs = f32::from(u8::from(stone == Some(perspective.opponent())));
-        *empty = f32::from(u8::from(stone.is_none()));
+    // This runs for every game of a `VectorEnv` every step. The stones are read first into a
+    // buffer, then each plane is written from it in a loop of its own: deciding all three
+    // planes in the loop that reads the stones lets the compiler branch on each cell, and a
+    // random board mispredicts half of those branches (this way an observation of 9×9 Go
+    // costs about half as much).
+    const CHUNK: usize = 128;
+    let mut buffer = [None; CHUNK];
+    let mut cell_indices = topology.cells();
+    for ((own, theirs), empty) in (own.chunks_mut(CHUNK))
+        .zip(theirs.chunks_mut(CHUNK))
+        .zip(empty.chunks_mut(CHUNK))
+    {
+        let stones = &mut buffer[..own.len()];
+        for (stone, cell) in stones.iter_mut().zip(&mut cell_indices) {
+            *stone = game.stone(cell);
+        }
+        for (value, &stone) in own.iter_mut().zip(&*stones) {
+            *value = f32::from(u8::from(stone == Some(perspective)));
+        }
+        for (value, &stone) in theirs.iter_mut().zip(&*stones) {
+            *value = f32::from(u8::from(stone == Some(perspective.opponent())));
+        }
+        for (value, &stone) in empty.iter_mut().zip(&*stones) {
+            *value = f32::from(u8::from(stone.is_none()));
+        }
     }
     black.fill(f32::from(u8::from(perspective == Color::Black)));
     for (plane, &legal) in placements.iter_mut().zip(&mask[..cells]) {

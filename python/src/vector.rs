@@ -22,6 +22,9 @@ use crate::{value_error, IllegalMove};
 /// Environments handed to one thread at a time: enough to pay for the hand-over.
 const MIN_ENVS_PER_TASK: usize = 16;
 
+/// Draws over all actions before `Env::sample` counts the legal ones.
+const SAMPLE_DRAWS: usize = 8;
+
 /// One environment: its game, its legal-move mask (kept here as well as in the output,
 /// which the caller may write into), and the random source of its sampled actions.
 struct Env {
@@ -59,6 +62,14 @@ impl Env {
 
     /// A uniformly random legal action.
     fn sample(&mut self) -> usize {
+        // Most positions leave most actions legal, so a few draws over all actions find one
+        // sooner than counting the legal ones; each draw that hits is uniform among them.
+        for _ in 0..SAMPLE_DRAWS {
+            let action = self.rng.random_range(0..self.mask.len());
+            if self.mask[action] {
+                return action;
+            }
+        }
         let legal = self.mask.iter().filter(|&&legal| legal).count();
         let chosen = self.rng.random_range(0..legal);
         (self.mask.iter().enumerate())
