@@ -1,6 +1,7 @@
 """Random self-play on 9×9 Go in steps (moves) per second: toroid.VectorEnv, toroid.Game in a
 Python loop, OpenSpiel's Python loop, and pgx's go_9x9 batched with jax.vmap and jit on the
-CPU at the same batch size; then what one observation costs. Every contender plays uniformly
+CPU at the same batch size (VectorEnv with float32 observations, and with uint8 ones); then
+what one observation costs. Every contender plays uniformly
 random legal moves (pass included), makes an observation and the legal moves of every
 position it moves from, and starts a finished game again. Prints Markdown tables
 (docs/performance.md).
@@ -43,8 +44,8 @@ def timed(seconds, work, rounds=5):
     return best
 
 
-def vector_env(batch, seconds):
-    env = toroid.VectorEnv("go", batch, seed=0, size=9)
+def vector_env(batch, seconds, dtype=None):
+    env = toroid.VectorEnv("go", batch, seed=0, size=9, dtype=dtype)
     env.reset()
 
     def work():
@@ -144,8 +145,11 @@ def main():
     parser.add_argument("--batch", type=int, default=1024)
     args = parser.parse_args()
     print(f"9×9 Go, uniformly random self-play, {os.cpu_count()} cores, batch {args.batch}\n")
+    float_planes = f"toroid.VectorEnv ({args.batch} games)"
+    byte_planes = f"toroid.VectorEnv ({args.batch} games), uint8 observations"
     rates = {
-        f"toroid.VectorEnv ({args.batch} games)": vector_env(args.batch, args.seconds),
+        float_planes: vector_env(args.batch, args.seconds),
+        byte_planes: vector_env(args.batch, args.seconds, "uint8"),
         "toroid.Game, Python loop": game_loop(args.seconds),
         "OpenSpiel, Python loop": openspiel_loop(args.seconds),
         "OpenSpiel, Python loop without observations": openspiel_loop(args.seconds, False),
@@ -153,11 +157,11 @@ def main():
             args.batch, args.seconds
         ),
     }
-    vector = rates[f"toroid.VectorEnv ({args.batch} games)"]
-    print("| contender | steps/s | VectorEnv is |")
-    print("| --- | ---: | ---: |")
+    vector, vector_bytes = rates[float_planes], rates[byte_planes]
+    print("| contender | steps/s | VectorEnv is | VectorEnv with uint8 observations is |")
+    print("| --- | ---: | ---: | ---: |")
     for name, rate in rates.items():
-        print(f"| {name} | {rate:,.0f} | {vector / rate:,.1f}× |")
+        print(f"| {name} | {rate:,.0f} | {vector / rate:,.1f}× | {vector_bytes / rate:,.1f}× |")
     print("\n| one observation | µs |")
     print("| --- | ---: |")
     for name, cost in observation_cost().items():

@@ -2,7 +2,10 @@
 //! mask and the observation planes. `Game` and `VectorEnv` both write through these
 //! functions, so one position always gives the same arrays (docs/python.md describes them).
 
+use pyo3::prelude::*;
 use toroid_rules::{AnyGame, Color, Move, Position, Topology};
+
+use crate::value_error;
 
 /// Observation planes, each `H × W` in the cell order of the board (row by row; hex boards
 /// in their odd-r layout):
@@ -14,6 +17,64 @@ use toroid_rules::{AnyGame, Color, Move, Position, Topology};
 /// 5. all ones when the player to move may play `end`: in the middle of a CTOR turn, which
 ///    the stones alone do not show.
 pub const PLANES: usize = 6;
+
+/// The element types observations come in (`dtype=` in Python): `float32` by default, as
+/// networks take them; `uint8` or `bool` at a quarter of the memory, which matters when a
+/// `VectorEnv` writes thousands of observations a step (OpenSpiel's issue #1068 asks for
+/// cheaper observation tensors; pgx gives bool planes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlaneType {
+    Float32,
+    Uint8,
+    Bool,
+}
+
+impl PlaneType {
+    /// The type of a `dtype=` argument: anything `numpy.dtype` reads (`"uint8"`,
+    /// `numpy.uint8`, ...), float32 when left out.
+    pub fn read(dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PlaneType> {
+        let Some(dtype) = dtype else {
+            return Ok(PlaneType::Float32);
+        };
+        let numpy = dtype.py().import("numpy")?;
+        let name: String = numpy
+            .call_method1("dtype", (dtype,))
+            .map_err(|_| value_error(format!("dtype {dtype} is not a numpy dtype")))?
+            .getattr("name")?
+            .extract()?;
+        match name.as_str() {
+            "float32" => Ok(PlaneType::Float32),
+            "uint8" => Ok(PlaneType::Uint8),
+            "bool" => Ok(PlaneType::Bool),
+            other => Err(value_error(format!(
+                "observations come as float32, uint8 or bool, not {other}"
+            ))),
+        }
+    }
+}
+
+/// A value of an observation plane: 0 or 1 in the plane's element type.
+pub trait PlaneValue: numpy::Element + Copy + Send + Sync {
+    fn from_bit(bit: bool) -> Self;
+}
+
+impl PlaneValue for f32 {
+    fn from_bit(bit: bool) -> f32 {
+        f32::from(u8::from(bit))
+    }
+}
+
+impl PlaneValue for u8 {
+    fn from_bit(bit: bool) -> u8 {
+        u8::from(bit)
+    }
+}
+
+impl PlaneValue for bool {
+    fn from_bit(bit: bool) -> bool {
+        bit
+    }
+}
 
 /// Actions of a board: one per cell, then `pass`, `end` and `swap` (CTOR ends a turn early
 /// with `end`, `hex-torus` and `m-torus` with `swap=true` take over black's first stone with
@@ -62,11 +123,11 @@ pub fn legal_mask(game: &AnyGame) -> Vec<bool> {
 /// values); `mask` is the game's legal-move mask ([`Position::legal_mask`]). Every value is
 /// written, so `out` may hold anything before. Generic so that a batch of games can call it
 /// on the rule set's own type, without a dispatch per cell.
-pub fn write_observation<P: Position>(
+pub fn write_observation<P: Position, T: PlaneValue>(
     game: &P,
     perspective: Color,
     mask: &[bool],
-    out: &mut [f32],
+    out: &mut [T],
 ) {
     let topology = game.topology();
     let cells = topology.len();
@@ -91,18 +152,18 @@ pub fn write_observation<P: Position>(
             *stone = game.stone(cell);
         }
         for (value, &stone) in own.iter_mut().zip(&*stones) {
-            *value = f32::from(u8::from(stone == Some(perspective)));
+            *value = T::from_bit(stone == Some(perspective));
         }
         for (value, &stone) in theirs.iter_mut().zip(&*stones) {
-            *value = f32::from(u8::from(stone == Some(perspective.opponent())));
+            *value = T::from_bit(stone == Some(perspective.opponent()));
         }
         for (value, &stone) in empty.iter_mut().zip(&*stones) {
-            *value = f32::from(u8::from(stone.is_none()));
+            *value = T::from_bit(stone.is_none());
         }
     }
-    black.fill(f32::from(u8::from(perspective == Color::Black)));
+    black.fill(T::from_bit(perspective == Color::Black));
     for (plane, &legal) in placements.iter_mut().zip(&mask[..cells]) {
-        *plane = f32::from(u8::from(legal));
+        *plane = T::from_bit(legal);
     }
-    mid_turn.fill(f32::from(u8::from(mask[Move::EndTurn.index(cells)])));
+    mid_turn.fill(T::from_bit(mask[Move::EndTurn.index(cells)]));
 }

@@ -1,6 +1,6 @@
 //! `toroid.Game`: one game of any rule set, with its record for SGF.
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
@@ -11,7 +11,7 @@ use toroid_rules::{AnyGame, Color, GameKind, Lattice, Move, ParamValue, Position
 
 use crate::encoding::{
     action_count, action_of_move, default_perspective, legal_mask, move_of_action,
-    write_observation, PLANES,
+    write_observation, PlaneType, PlaneValue, PLANES,
 };
 use crate::{value_error, IllegalMove};
 
@@ -118,6 +118,26 @@ impl Game {
 
     pub fn position(&self) -> &AnyGame {
         &self.game
+    }
+
+    /// The observation planes `(C, H, W)` for `perspective`, as `T`.
+    fn planes<'py, T: PlaneValue>(
+        &self,
+        py: Python<'py>,
+        perspective: Color,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let topology = self.game.topology();
+        let mut planes = vec![T::from_bit(false); PLANES * topology.len()];
+        write_observation(
+            &self.game,
+            perspective,
+            &legal_mask(&self.game),
+            &mut planes,
+        );
+        let planes = PyArray1::from_vec(py, planes);
+        Ok(planes
+            .reshape([PLANES, topology.height(), topology.width()])?
+            .into_any())
     }
 }
 
@@ -301,28 +321,25 @@ impl Game {
         PyArray1::from_vec(py, cells).reshape([topology.height(), topology.width()])
     }
 
-    /// The observation planes `(C, H, W)` float32 for `player` (`"black"`, `"white"`; the
-    /// player to move when left out, black once the game is over). docs/python.md lists the
-    /// planes.
-    #[pyo3(signature = (player = None))]
+    /// The observation planes `(C, H, W)` for `player` (`"black"`, `"white"`; the player to
+    /// move when left out, black once the game is over), as float32 or the `dtype` given
+    /// (`uint8`, `bool`). docs/python.md lists the planes.
+    #[pyo3(signature = (player = None, dtype = None))]
     fn observation<'py>(
         &self,
         py: Python<'py>,
         player: Option<&str>,
-    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let perspective = match player {
             Some(name) => parse_color(name)?,
             None => default_perspective(&self.game),
         };
-        let topology = self.game.topology();
-        let mut planes = vec![0.0; PLANES * topology.len()];
-        write_observation(
-            &self.game,
-            perspective,
-            &legal_mask(&self.game),
-            &mut planes,
-        );
-        PyArray1::from_vec(py, planes).reshape([PLANES, topology.height(), topology.width()])
+        match PlaneType::read(dtype)? {
+            PlaneType::Float32 => self.planes::<f32>(py, perspective),
+            PlaneType::Uint8 => self.planes::<u8>(py, perspective),
+            PlaneType::Bool => self.planes::<bool>(py, perspective),
+        }
     }
 
     /// The cell graph for graph networks: `cells` (N, 2) display coordinates `x, y` by

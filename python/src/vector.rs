@@ -14,7 +14,8 @@ use rayon::prelude::*;
 use toroid_rules::{AnyGame, Position};
 
 use crate::encoding::{
-    action_count, default_perspective, move_of_action, write_observation, PLANES,
+    action_count, default_perspective, move_of_action, write_observation, PlaneType, PlaneValue,
+    PLANES,
 };
 use crate::game::new_game;
 use crate::{value_error, IllegalMove};
@@ -33,9 +34,8 @@ struct Env {
     rng: Xoshiro256PlusPlus,
 }
 
-/// The rows of the output arrays that belong to one environment.
+/// The rows of the output arrays that belong to one environment, but its observation.
 struct EnvOutput<'a> {
-    observation: &'a mut [f32],
     mask: &'a mut [bool],
     to_move: &'a mut i8,
     reward: &'a mut f32,
@@ -43,13 +43,14 @@ struct EnvOutput<'a> {
 }
 
 impl Env {
-    /// Brings the legal-move mask and the output rows up to date with the game.
-    fn publish(&mut self, out: &mut EnvOutput<'_>) {
+    /// Brings the legal-move mask, the observation and the output rows up to date with the
+    /// game.
+    fn publish<T: PlaneValue>(&mut self, observation: &mut [T], out: &mut EnvOutput<'_>) {
         let Env { game, mask, .. } = self;
         let perspective = default_perspective(game);
         toroid_rules::with_game!(&*game, g => {
             g.legal_mask(mask);
-            write_observation(g, perspective, mask, &mut *out.observation);
+            write_observation(g, perspective, mask, observation);
         });
         out.mask.copy_from_slice(mask);
         *out.to_move = perspective.index() as i8;
@@ -84,16 +85,44 @@ fn env_rng(seed: u64, index: usize) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_add(index as u64))
 }
 
+/// The observations of every environment, `(N, PLANES, H, W)`, in the element type chosen
+/// when the environment was made.
+enum Observations {
+    Float32(Py<PyArray4<f32>>),
+    Uint8(Py<PyArray4<u8>>),
+    Bool(Py<PyArray4<bool>>),
+}
+
+impl Observations {
+    fn zeros(py: Python<'_>, plane_type: PlaneType, shape: [usize; 4]) -> Observations {
+        match plane_type {
+            PlaneType::Float32 => Observations::Float32(PyArray4::zeros(py, shape, false).unbind()),
+            PlaneType::Uint8 => Observations::Uint8(PyArray4::zeros(py, shape, false).unbind()),
+            PlaneType::Bool => Observations::Bool(PyArray4::zeros(py, shape, false).unbind()),
+        }
+    }
+
+    /// The array, for Python.
+    fn array(&self, py: Python<'_>) -> Py<PyAny> {
+        match self {
+            Observations::Float32(a) => a.clone_ref(py).into_any(),
+            Observations::Uint8(a) => a.clone_ref(py).into_any(),
+            Observations::Bool(a) => a.clone_ref(py).into_any(),
+        }
+    }
+}
+
 /// A batch of games of one rule set. `reset()` and `step(actions)` return arrays that the
 /// environment reuses: each call overwrites what the last one returned (copy what you keep).
 /// Actions are integers as in `Game` (cell index, `W*H` pass, `W*H + 1` end). A finished
 /// game starts again at once: its `done` flag is set and its row already shows the new game.
+/// Observations are float32, or `dtype` (`uint8`, `bool`) at a quarter of the memory.
 #[pyclass(module = "toroid._toroid", name = "VectorEnv")]
 pub struct VectorEnv {
     start: AnyGame,
     envs: Vec<Env>,
-    /// `(N, PLANES, H, W)` float32, for the player to move in each game.
-    observations: Py<PyArray4<f32>>,
+    /// For the player to move in each game.
+    observations: Observations,
     /// `(N, A)` bool, true where an action is legal.
     masks: Py<PyArray2<bool>>,
     /// `(N,)` float32: +1 when the step's mover won, -1 when it lost, 0 otherwise.
@@ -111,16 +140,30 @@ impl VectorEnv {
         PLANES * self.start.topology().len()
     }
 
-    /// Runs `work` on every environment (with its index) and its output rows, across
-    /// threads, without the GIL.
+    /// Runs `work` on every environment (with its index) and its output rows, then
+    /// publishes its state ([`Env::publish`]), across threads, without the GIL.
     fn for_each_env(
         &mut self,
         py: Python<'_>,
-        work: impl Fn(usize, &mut Env, EnvOutput<'_>) + Sync,
+        work: impl Fn(usize, &mut Env, &mut EnvOutput<'_>) + Sync,
+    ) -> PyResult<()> {
+        match &self.observations {
+            Observations::Float32(a) => self.for_each_env_as(py, &a.clone_ref(py), work),
+            Observations::Uint8(a) => self.for_each_env_as(py, &a.clone_ref(py), work),
+            Observations::Bool(a) => self.for_each_env_as(py, &a.clone_ref(py), work),
+        }
+    }
+
+    /// [`VectorEnv::for_each_env`] with observations of `T`.
+    fn for_each_env_as<T: PlaneValue>(
+        &mut self,
+        py: Python<'_>,
+        observations: &Py<PyArray4<T>>,
+        work: impl Fn(usize, &mut Env, &mut EnvOutput<'_>) + Sync,
     ) -> PyResult<()> {
         let observation_len = self.observation_len();
         let action_len = action_count(self.start.topology());
-        let mut observations = self.observations.bind(py).try_readwrite()?;
+        let mut observations = observations.bind(py).try_readwrite()?;
         let mut masks = self.masks.bind(py).try_readwrite()?;
         let mut rewards = self.rewards.bind(py).try_readwrite()?;
         let mut dones = self.dones.bind(py).try_readwrite()?;
@@ -132,24 +175,24 @@ impl VectorEnv {
         let to_move = to_move.as_slice_mut()?;
         let envs = &mut self.envs;
         py.detach(|| {
-            let outputs = (observations.par_chunks_mut(observation_len))
-                .zip(masks.par_chunks_mut(action_len))
+            let outputs = (masks.par_chunks_mut(action_len))
                 .zip(to_move.par_iter_mut())
                 .zip(rewards.par_iter_mut())
                 .zip(dones.par_iter_mut())
-                .map(
-                    |((((observation, mask), to_move), reward), done)| EnvOutput {
-                        observation,
-                        mask,
-                        to_move,
-                        reward,
-                        done,
-                    },
-                );
+                .map(|(((mask, to_move), reward), done)| EnvOutput {
+                    mask,
+                    to_move,
+                    reward,
+                    done,
+                });
             (envs.par_iter_mut().enumerate())
+                .zip(observations.par_chunks_mut(observation_len))
                 .zip(outputs)
                 .with_min_len(MIN_ENVS_PER_TASK)
-                .for_each(|((i, env), out)| work(i, env, out));
+                .for_each(|(((i, env), observation), mut out)| {
+                    work(i, env, &mut out);
+                    env.publish(observation, &mut out);
+                });
         });
         Ok(())
     }
@@ -206,17 +249,19 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (name, num_envs, seed = 0, **params))]
+    #[pyo3(signature = (name, num_envs, seed = 0, dtype = None, **params))]
     fn new(
         py: Python<'_>,
         name: &str,
         num_envs: usize,
         seed: u64,
+        dtype: Option<&Bound<'_, PyAny>>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorEnv> {
         if num_envs == 0 {
             return Err(value_error("num_envs must be at least 1"));
         }
+        let plane_type = PlaneType::read(dtype)?;
         let start = new_game(name, params)?;
         let topology = start.topology();
         let (width, height) = (topology.width(), topology.height());
@@ -229,7 +274,7 @@ impl VectorEnv {
             })
             .collect();
         let mut env = VectorEnv {
-            observations: PyArray4::zeros(py, [num_envs, PLANES, height, width], false).unbind(),
+            observations: Observations::zeros(py, plane_type, [num_envs, PLANES, height, width]),
             masks: PyArray2::zeros(py, [num_envs, actions], false).unbind(),
             rewards: PyArray1::zeros(py, num_envs, false).unbind(),
             dones: PyArray1::zeros(py, num_envs, false).unbind(),
@@ -275,13 +320,12 @@ impl VectorEnv {
             }
         }
         let start = self.start.clone();
-        self.for_each_env(py, |_, env, mut out| {
+        self.for_each_env(py, |_, env, out| {
             env.game = start.clone();
             *out.reward = 0.0;
             *out.done = false;
-            env.publish(&mut out);
         })?;
-        let result = (self.observations.clone_ref(py), self.masks.clone_ref(py));
+        let result = (self.observations.array(py), self.masks.clone_ref(py));
         Ok(result.into_pyobject(py)?.into_any().unbind())
     }
 
@@ -299,7 +343,7 @@ impl VectorEnv {
         }
         let start = self.start.clone();
         let topology = start.topology();
-        self.for_each_env(py, |i, env, mut out| {
+        self.for_each_env(py, |i, env, out| {
             let mv = move_of_action(topology, actions[i]).expect("actions were checked");
             let mover = env.game.turn().expect("a game with a legal move is on");
             env.game.play(mv).expect("actions were checked");
@@ -314,10 +358,9 @@ impl VectorEnv {
                 *out.done = true;
                 env.game = start.clone();
             }
-            env.publish(&mut out);
         })?;
         let result = (
-            self.observations.clone_ref(py),
+            self.observations.array(py),
             self.rewards.clone_ref(py),
             self.dones.clone_ref(py),
             self.masks.clone_ref(py),

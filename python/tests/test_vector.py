@@ -120,3 +120,26 @@ def test_bad_construction_is_refused():
         toroid.VectorEnv("go", 0)
     with pytest.raises(ValueError, match="size"):
         toroid.VectorEnv("go", 4, size=100)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", np.uint8, "bool", np.bool_, "float32"])
+def test_observations_in_a_smaller_dtype_hold_the_same_planes(dtype):
+    wide = toroid.VectorEnv("go", 8, seed=5, size=5)
+    narrow = toroid.VectorEnv("go", 8, seed=5, size=5, dtype=dtype)
+    game = toroid.Game("go", size=5)
+    assert narrow.reset()[0].dtype == np.dtype(dtype)
+    for _ in range(40):
+        planes, _, _, _ = wide.step(wide.sample_actions())
+        small, _, _, _ = narrow.step(narrow.sample_actions())
+        assert small.dtype == np.dtype(dtype)
+        assert (small.astype(np.float32) == planes).all()
+    assert (game.observation(dtype=dtype).astype(np.float32) == game.observation()).all()
+    assert game.observation("white", dtype=dtype).dtype == np.dtype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int8", "not a dtype", 3.5])
+def test_other_observation_dtypes_are_refused(dtype):
+    with pytest.raises(ValueError, match="float32, uint8 or bool|not a numpy dtype"):
+        toroid.VectorEnv("go", 4, size=5, dtype=dtype)
+    with pytest.raises(ValueError, match="float32, uint8 or bool|not a numpy dtype"):
+        toroid.Game("go", size=5).observation(dtype=dtype)
