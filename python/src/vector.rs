@@ -1,6 +1,9 @@
 //! `toroid.VectorEnv`: many games of one rule set stepped together in Rust, across threads
 //! and without the GIL, writing into numpy arrays that it allocates once.
 
+use std::sync::OnceLock;
+use std::thread;
+
 use numpy::{
     PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
 };
@@ -72,6 +75,30 @@ fn sample(legal: &[bool], rng: &mut Xoshiro256PlusPlus) -> usize {
         .nth(chosen)
         .map(|(action, _)| action)
         .expect("chosen among the legal actions")
+}
+
+/// The threads that step every `VectorEnv`: `RAYON_NUM_THREADS`, by default one per core.
+/// The first thread to step one is among them, so that a call from it starts its share of
+/// the work at once instead of handing it all over and sleeping until it is done (twice a
+/// step: `sample_actions` and `step`). Other threads' calls run on the rest, so the first
+/// thread joins only where at least one more is there to serve them.
+fn pool() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let threads = std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
+        let builder = || rayon::ThreadPoolBuilder::new().num_threads(threads);
+        (if threads > 1 {
+            builder().use_current_thread().build()
+        } else {
+            builder().build()
+        })
+        .or_else(|_| builder().build())
+        .expect("the threads of VectorEnv start")
+    })
 }
 
 fn env_rng(seed: u64, index: usize) -> Xoshiro256PlusPlus {
@@ -175,25 +202,27 @@ impl VectorEnv {
         let to_move = to_move.as_slice_mut()?;
         let (games, legal) = (&mut self.games, &mut self.legal);
         py.detach(|| {
-            let outputs = (masks.par_chunks_mut(action_len))
-                .zip(to_move.par_iter_mut())
-                .zip(rewards.par_iter_mut())
-                .zip(dones.par_iter_mut())
-                .map(|(((mask, to_move), reward), done)| EnvOutput {
-                    mask,
-                    to_move,
-                    reward,
-                    done,
-                });
-            (games.par_iter_mut().enumerate())
-                .zip(legal.par_chunks_mut(action_len))
-                .zip(observations.par_chunks_mut(observation_len))
-                .zip(outputs)
-                .with_min_len(MIN_ENVS_PER_TASK)
-                .for_each(|((((i, game), legal), observation), mut out)| {
-                    work(i, game, &mut out);
-                    publish(game, legal, observation, &mut out);
-                });
+            pool().install(|| {
+                let outputs = (masks.par_chunks_mut(action_len))
+                    .zip(to_move.par_iter_mut())
+                    .zip(rewards.par_iter_mut())
+                    .zip(dones.par_iter_mut())
+                    .map(|(((mask, to_move), reward), done)| EnvOutput {
+                        mask,
+                        to_move,
+                        reward,
+                        done,
+                    });
+                (games.par_iter_mut().enumerate())
+                    .zip(legal.par_chunks_mut(action_len))
+                    .zip(observations.par_chunks_mut(observation_len))
+                    .zip(outputs)
+                    .with_min_len(MIN_ENVS_PER_TASK)
+                    .for_each(|((((i, game), legal), observation), mut out)| {
+                        work(i, game, &mut out);
+                        publish(game, legal, observation, &mut out);
+                    });
+            })
         });
         Ok(())
     }
@@ -376,13 +405,15 @@ impl VectorEnv {
             let action_len = action_count(self.start.topology());
             let (legal, rngs) = (&self.legal, &mut self.rngs);
             py.detach(|| {
-                (legal.par_chunks_exact(action_len))
-                    .zip(rngs.par_iter_mut())
-                    .zip(sampled.par_iter_mut())
-                    .with_min_len(MIN_ENVS_PER_TASK)
-                    .for_each(|((legal, rng), action)| {
-                        *action = sample(legal, rng) as i64;
-                    })
+                pool().install(|| {
+                    (legal.par_chunks_exact(action_len))
+                        .zip(rngs.par_iter_mut())
+                        .zip(sampled.par_iter_mut())
+                        .with_min_len(MIN_ENVS_PER_TASK)
+                        .for_each(|((legal, rng), action)| {
+                            *action = sample(legal, rng) as i64;
+                        })
+                })
             });
         }
         Ok(self.sampled.clone_ref(py))

@@ -1,6 +1,8 @@
 """`toroid.VectorEnv` against `toroid.Game`: same seed, same games; rewards and done flags
 from the games' winners; masks and observations as the games give them."""
 
+import threading
+
 import numpy as np
 import pytest
 from conftest import RULE_SETS, rule_set_id
@@ -143,3 +145,17 @@ def test_other_observation_dtypes_are_refused(dtype):
         toroid.VectorEnv("go", 4, size=5, dtype=dtype)
     with pytest.raises(ValueError, match="float32, uint8 or bool|not a numpy dtype"):
         toroid.Game("go", size=5).observation(dtype=dtype)
+
+
+def test_environments_step_from_any_thread():
+    """The first thread to step an environment works among VectorEnv's threads; a call from
+    another thread must still run, and give the same games."""
+    here = play(toroid.VectorEnv("go", 64, seed=4, size=5), 30)
+    results = []
+    worker = threading.Thread(
+        target=lambda: results.append(play(toroid.VectorEnv("go", 64, seed=4, size=5), 30))
+    )
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "a step from a second thread never finished"
+    assert (results[0] == here).all()
