@@ -3,6 +3,7 @@
 //! functions, so one position always gives the same arrays (docs/python.md describes them).
 
 use pyo3::prelude::*;
+use toroid_rules::cell::MAX_CELLS;
 use toroid_rules::{AnyGame, Color, Move, Position, Topology};
 
 use crate::value_error;
@@ -135,31 +136,22 @@ pub fn write_observation<P: Position, T: PlaneValue>(
     let mut plane = || planes.next().expect("PLANES planes");
     let (own, theirs, empty, black, placements, mid_turn) =
         (plane(), plane(), plane(), plane(), plane(), plane());
-    // This runs for every game of a `VectorEnv` every step. The stones are read first into a
-    // buffer, then each plane is written from it in a loop of its own: deciding all three
-    // planes in the loop that reads the stones lets the compiler branch on each cell, and a
-    // random board mispredicts half of those branches (this way an observation of 9×9 Go
-    // costs about half as much).
-    const CHUNK: usize = 128;
-    let mut buffer = [None; CHUNK];
-    let mut cell_indices = topology.cells();
-    for ((own, theirs), empty) in (own.chunks_mut(CHUNK))
-        .zip(theirs.chunks_mut(CHUNK))
-        .zip(empty.chunks_mut(CHUNK))
-    {
-        let stones = &mut buffer[..own.len()];
-        for (stone, cell) in stones.iter_mut().zip(&mut cell_indices) {
-            *stone = game.stone(cell);
-        }
-        for (value, &stone) in own.iter_mut().zip(&*stones) {
-            *value = T::from_bit(stone == Some(perspective));
-        }
-        for (value, &stone) in theirs.iter_mut().zip(&*stones) {
-            *value = T::from_bit(stone == Some(perspective.opponent()));
-        }
-        for (value, &stone) in empty.iter_mut().zip(&*stones) {
-            *value = T::from_bit(stone.is_none());
-        }
+    // This runs for every game of a `VectorEnv` every step. The stones are read first, the
+    // whole board at once ([`Position::stones`]), then each plane is written from them in a
+    // loop of its own: deciding all three planes in the loop that reads the stones lets the
+    // compiler branch on each cell, and a random board mispredicts half of those branches
+    // (this way an observation of 9×9 Go costs about half as much).
+    let mut buffer = [None; MAX_CELLS];
+    let stones = &mut buffer[..cells];
+    game.stones(stones);
+    for (value, &stone) in own.iter_mut().zip(&*stones) {
+        *value = T::from_bit(stone == Some(perspective));
+    }
+    for (value, &stone) in theirs.iter_mut().zip(&*stones) {
+        *value = T::from_bit(stone == Some(perspective.opponent()));
+    }
+    for (value, &stone) in empty.iter_mut().zip(&*stones) {
+        *value = T::from_bit(stone.is_none());
     }
     black.fill(T::from_bit(perspective == Color::Black));
     for (plane, &legal) in placements.iter_mut().zip(&mask[..cells]) {

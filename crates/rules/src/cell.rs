@@ -11,6 +11,9 @@ use thiserror::Error;
 /// Largest board side that the notation can name.
 pub const MAX_SIDE: usize = 52;
 
+/// The most cells a board can have.
+pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
+
 /// A cell of a board, as its index `y * width + x`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(pub u16);

@@ -27,6 +27,15 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// The stone on `cell`, if any.
     fn stone(&self, cell: Cell) -> Option<Color>;
 
+    /// The stone on every cell, in cell order, into `out` (one entry per cell): the whole
+    /// board at once, for learning code that reads it every move. Rule sets override it where
+    /// that costs less than asking cell by cell.
+    fn stones(&self, out: &mut [Option<Color>]) {
+        for (stone, cell) in out.iter_mut().zip(self.topology().cells()) {
+            *stone = self.stone(cell);
+        }
+    }
+
     /// The player to move, or `None` once the game is over.
     fn turn(&self) -> Option<Color>;
 

@@ -1,10 +1,8 @@
 //! Zobrist keys: one fixed random number per (cell, colour), so a board's hash is the XOR
 //! of the keys of its stones and can be updated in O(1) per stone change.
 
-use crate::cell::MAX_SIDE;
+use crate::cell::MAX_CELLS;
 use crate::color::Color;
-
-const CELLS: usize = MAX_SIDE * MAX_SIDE;
 
 const fn splitmix64(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -13,10 +11,10 @@ const fn splitmix64(state: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-static KEYS: [[u64; CELLS]; 2] = {
-    let mut keys = [[0u64; CELLS]; 2];
+static KEYS: [[u64; MAX_CELLS]; 2] = {
+    let mut keys = [[0u64; MAX_CELLS]; 2];
     let mut i = 0;
-    while i < CELLS {
+    while i < MAX_CELLS {
         keys[0][i] = splitmix64(2 * i as u64 + 1);
         keys[1][i] = splitmix64(2 * i as u64 + 2);
         i += 1;

@@ -96,7 +96,7 @@ fn a_stone_turns_over_with_five_enemy_neighbours_not_four() {
     play_line(&mut g, "gf");
     assert_eq!(at(&g, "ff"), Some(Color::Black));
     assert_eq!(g.captures(), [1, 0]);
-    assert_eq!(g.stones(), [6, 1]);
+    assert_eq!(g.stone_counts(), [6, 1]);
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn a_full_board_with_equal_counts_is_a_draw() {
     play_line(&mut g, "bd");
     assert_eq!(g.outcome(), Some(Outcome::draw(Reason::BoardFull)));
     assert_eq!(g.turn(), None);
-    assert_eq!(g.stones(), [8, 8]);
+    assert_eq!(g.stone_counts(), [8, 8]);
     assert_eq!(g.captures(), [0, 0]);
     refused(&mut g, Move::EndTurn, IllegalMove::GameOver);
     let mut legal = Vec::new();
@@ -176,7 +176,7 @@ fn a_full_board_with_more_stones_wins() {
         g.outcome(),
         Some(Outcome::win(Color::Black, Reason::BoardFull))
     );
-    assert_eq!(g.stones(), [9, 7]);
+    assert_eq!(g.stone_counts(), [9, 7]);
 }
 
 #[test]
@@ -303,7 +303,7 @@ proptest! {
             let counted = [Color::Black, Color::White]
                 .map(|c| stones(&g).iter().filter(|s| **s == Some(c)).count() as u32);
             let empty = stones(&g).iter().filter(|s| s.is_none()).count();
-            prop_assert_eq!(g.stones(), counted);
+            prop_assert_eq!(g.stone_counts(), counted);
             prop_assert_eq!(counted[0] as usize + counted[1] as usize + empty, cells);
             if matches!(m, Move::Place(_)) {
                 let left = (0..cells).find(|&i| {
@@ -319,7 +319,7 @@ proptest! {
             });
             prop_assert_eq!(g.board_hash(), board_hash);
         }
-        let [black, white] = g.stones();
+        let [black, white] = g.stone_counts();
         let expected = match black.cmp(&white) {
             std::cmp::Ordering::Greater => Some(Color::Black),
             std::cmp::Ordering::Less => Some(Color::White),

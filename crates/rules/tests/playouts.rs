@@ -89,17 +89,21 @@ fn the_legal_mask_marks_exactly_the_moves_the_rules_allow() {
     }
 }
 
-/// The ring code and the count of empty cells, which rule sets may keep at hand, against
-/// the stones on the board.
+/// The ring code, the count of empty cells and the whole board read at once, which rule
+/// sets may keep at hand or read their own way, against the stones on the board cell by cell.
 #[test]
-fn ring_codes_and_empty_counts_match_the_board() {
+fn ring_codes_empty_counts_and_boards_match_the_stones() {
     for start in variants() {
         let topology = start.topology().clone();
+        let mut stones = vec![Some(Color::Black); topology.len()];
         for seed in 0..4 {
             let mut game = start.clone();
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             while let Some(mv) = game.uniform_move(&mut rng) {
                 game.play(mv).expect("a uniform move is legal");
+                game.stones(&mut stones);
+                let by_cell: Vec<_> = topology.cells().map(|c| game.stone(c)).collect();
+                assert_eq!(stones, by_cell, "{}", start.kind().name());
                 for cell in topology.cells() {
                     assert_eq!(
                         game.ring_code(cell),

@@ -595,6 +595,12 @@ impl<R: LoopRules> Position for LoopGame<R> {
         self.groups.cells().get(cell.index()).and_then(|n| n.stone)
     }
 
+    fn stones(&self, out: &mut [Option<Color>]) {
+        for (stone, node) in out.iter_mut().zip(self.groups.cells()) {
+            *stone = node.stone;
+        }
+    }
+
     fn turn(&self) -> Option<Color> {
         self.outcome.is_none().then_some(self.to_move)
     }

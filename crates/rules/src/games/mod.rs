@@ -190,6 +190,9 @@ impl Position for AnyGame {
     fn stone(&self, cell: Cell) -> Option<Color> {
         with_game!(self, g => g.stone(cell))
     }
+    fn stones(&self, out: &mut [Option<Color>]) {
+        with_game!(self, g => g.stones(out))
+    }
     fn turn(&self) -> Option<Color> {
         with_game!(self, g => g.turn())
     }

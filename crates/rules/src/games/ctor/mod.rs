@@ -131,7 +131,7 @@ impl Ctor {
     }
 
     /// Stones on the board of each player, indexed by [`Color::index`].
-    pub fn stones(&self) -> [u32; 2] {
+    pub fn stone_counts(&self) -> [u32; 2] {
         self.stones
     }
 
@@ -395,6 +395,10 @@ impl Position for Ctor {
 
     fn stone(&self, cell: Cell) -> Option<Color> {
         self.board.get(cell.index()).copied().flatten()
+    }
+
+    fn stones(&self, out: &mut [Option<Color>]) {
+        out.copy_from_slice(&self.board);
     }
 
     fn turn(&self) -> Option<Color> {

@@ -469,16 +469,14 @@ impl Position for Go {
     }
 
     fn stone(&self, cell: Cell) -> Option<Color> {
-        // A table rather than a test of the code: learning code reads every cell of every
-        // position (`toroid.VectorEnv`'s observations), and a branch on whether a cell is
-        // empty is mispredicted about half the time on a random board.
-        const STONES: [Option<Color>; 4] = [None, Some(Color::Black), Some(Color::White), None];
         let p = cell.index();
-        if p < self.board.len() {
-            STONES[usize::from(self.board.color(p) & 3)]
-        } else {
-            None
-        }
+        (p < self.board.len())
+            .then(|| self.board.stone(p))
+            .flatten()
+    }
+
+    fn stones(&self, out: &mut [Option<Color>]) {
+        self.board.stones(out);
     }
 
     fn turn(&self) -> Option<Color> {

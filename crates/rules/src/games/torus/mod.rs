@@ -616,6 +616,10 @@ impl Position for Torus {
         self.board.get(cell.index()).copied().flatten()
     }
 
+    fn stones(&self, out: &mut [Option<Color>]) {
+        out.copy_from_slice(&self.board);
+    }
+
     fn turn(&self) -> Option<Color> {
         self.outcome.is_none().then_some(self.to_move)
     }
