@@ -159,3 +159,17 @@ def test_environments_step_from_any_thread():
     worker.join(timeout=60)
     assert not worker.is_alive(), "a step from a second thread never finished"
     assert (results[0] == here).all()
+
+
+def test_large_boards_observe_as_games_do():
+    """Boards over 512 cells read their stones into a buffer of their own."""
+    env = toroid.VectorEnv("go", 2, seed=6, size=25)
+    games = [toroid.Game("go", size=25) for _ in range(2)]
+    observations, _ = env.reset()
+    for _ in range(60):
+        actions = env.sample_actions().copy()
+        for game, action in zip(games, actions):
+            game.play(int(action))
+        observations, _, _, _ = env.step(actions)
+        for i, game in enumerate(games):
+            assert (observations[i] == game.observation()).all()
