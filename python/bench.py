@@ -1,10 +1,9 @@
 """Random self-play on 9×9 Go in steps (moves) per second: toroid.VectorEnv, toroid.Game in a
 Python loop, OpenSpiel's Python loop, and pgx's go_9x9 batched with jax.vmap and jit on the
 CPU at the same batch size (VectorEnv with float32 observations, and with uint8 ones); then
-what one observation costs. Every contender plays uniformly
-random legal moves (pass included), makes an observation and the legal moves of every
-position it moves from, and starts a finished game again. Prints Markdown tables
-(docs/performance.md).
+what one observation costs. Every contender plays uniformly random legal moves (pass
+included), makes an observation and the legal moves of every position it moves from, and
+starts a finished game again. Prints Markdown tables (docs/performance.md).
 
     python3 -m venv target/bench-venv
     target/bench-venv/bin/pip install -r python/requirements-bench.txt ./python
