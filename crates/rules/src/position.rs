@@ -136,6 +136,13 @@ pub trait Position: Clone + Send + Sync + 'static {
         Some(mv)
     }
 
+    /// Says that from now on the game is only played out to learn its winner (a random
+    /// playout): a rule set may then keep less than the rules need elsewhere, so long as the
+    /// moves, whose turn it is and the winner stay what they would be. Loop games keep only
+    /// black's groups ([`crate::games::loops`]). Nothing is undone: a position that started a
+    /// playout serves only that playout.
+    fn start_playout(&mut self) {}
+
     /// A move drawn uniformly among all legal moves (`None` once the game is over): the
     /// plain random policy other engines use, for like-for-like benchmarks.
     fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
@@ -174,6 +181,7 @@ pub fn empty_cells_by_stones<P: Position>(position: &P) -> usize {
 
 /// Plays [`Position::playout_move`] moves until the game ends; returns how many were played.
 pub fn random_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
+    position.start_playout();
     let start = position.ply();
     while position.play_playout_move(rng).is_some() {}
     position.ply() - start
@@ -181,6 +189,7 @@ pub fn random_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usi
 
 /// Plays [`Position::uniform_move`] moves until the game ends; returns how many were played.
 pub fn uniform_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
+    position.start_playout();
     let start = position.ply();
     while let Some(mv) = position.uniform_move(rng) {
         position

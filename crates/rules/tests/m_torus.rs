@@ -413,7 +413,10 @@ proptest! {
         let mut g = game(w, 2 * h + 1);
         let moves = random_playout(&mut g, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
         prop_assert!(moves <= w * (2 * h + 1));
-        prop_assert!(g.outcome().unwrap().winner.is_some());
-        prop_assert!(!g.highlight().is_empty());
+        let winner = g.outcome().unwrap().winner;
+        prop_assert!(winner.is_some());
+        // A playout judges only black's loops (`start_playout`): black's win lights up its
+        // loop, white's (the board filled without black's) nothing.
+        prop_assert_eq!(g.highlight().is_empty(), winner == Some(Color::White));
     }
 }

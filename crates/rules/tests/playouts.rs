@@ -129,7 +129,12 @@ fn tally(start: &AnyGame, playouts: u64) -> (u64, u64, u64) {
     let (mut moves, mut black, mut white) = (0, 0, 0);
     for _ in 0..playouts {
         let mut game = start.clone();
-        moves += random_playout(&mut game, &mut rng) as u64;
+        // Move by move as the policy plays them, each judged: `random_playout` lets loop games
+        // judge less (see the test below), which spends other random numbers after white's
+        // win.
+        while game.play_playout_move(&mut rng).is_some() {
+            moves += 1;
+        }
         match game.outcome().and_then(|o| o.winner) {
             Some(Color::Black) => black += 1,
             Some(Color::White) => white += 1,
@@ -137,6 +142,67 @@ fn tally(start: &AnyGame, playouts: u64) -> (u64, u64, u64) {
         }
     }
     (moves, black, white)
+}
+
+/// The moves of a playout from `start` with the random numbers of `rng`, move by move, and
+/// the winner; after [`Position::start_playout`] if `started`.
+fn play_out(
+    start: &AnyGame,
+    rng: &Xoshiro256PlusPlus,
+    started: bool,
+) -> (Vec<Move>, Option<Color>) {
+    let (mut game, mut rng) = (start.clone(), rng.clone());
+    if started {
+        game.start_playout();
+    }
+    let mut moves = Vec::new();
+    while let Some(mv) = game.play_playout_move(&mut rng) {
+        moves.push(mv);
+    }
+    (moves, game.outcome().and_then(|o| o.winner))
+}
+
+/// `start_playout` lets a rule set judge less, never play otherwise: from the same random
+/// numbers, the same moves to the same winner. Loop games keep only black's groups in a
+/// playout, so a game that white wins goes on until the board is full: the moves up to
+/// white's winning stone are the same. From the start and from positions a few moves in, on
+/// every variant and on small and odd loop-game boards, where white wins often.
+#[test]
+fn a_started_playout_plays_the_same_moves_to_the_same_winner() {
+    let mut starts = variants();
+    for (kind, params) in [
+        (GameKind::HexTorus, ["width=4", "height=4"]),
+        (GameKind::HexTorus, ["width=13", "height=6"]),
+        (GameKind::MTorus, ["width=5", "height=5"]),
+        (GameKind::MTorus, ["width=6", "height=9"]),
+    ] {
+        starts.push(kind.new_game(&params).expect("valid parameters"));
+    }
+    let mut white_went_on = 0;
+    for start in starts {
+        let name = start.kind().name();
+        for (seed, opening) in (0..120).zip([0, 1, 2, 7, 20].into_iter().cycle()) {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut from = start.clone();
+            for _ in 0..opening {
+                from.play_playout_move(&mut rng);
+            }
+            let (judged, judged_winner) = play_out(&from, &rng, false);
+            let (started, started_winner) = play_out(&from, &rng, true);
+            assert_eq!(started_winner, judged_winner, "{name} seed {seed}");
+            let loop_game = matches!(start.kind(), GameKind::HexTorus | GameKind::MTorus);
+            assert!(judged_winner.is_some() || !loop_game, "{name} seed {seed}");
+            assert_eq!(started[..judged.len()], judged[..], "{name} seed {seed}");
+            if started.len() > judged.len() {
+                assert_eq!(judged_winner, Some(Color::White), "{name} seed {seed}");
+                white_went_on += 1;
+            }
+        }
+    }
+    assert!(
+        white_went_on > 100,
+        "only {white_went_on} playouts went on past white's win"
+    );
 }
 
 #[test]

@@ -9,6 +9,10 @@
 //! that edge and the tree path between its ends. Every head also stores what the classes of
 //! its group's cycles span; the rules decide from that span whether the group holds a
 //! winning loop.
+//!
+//! A random playout, which only needs the winner, keeps black's groups alone
+//! ([`Position::start_playout`]): exactly one player holds a winning loop on a full board, so
+//! a board that fills without black's is white's win.
 
 use std::collections::HashSet;
 use std::fmt::Debug;
@@ -236,6 +240,9 @@ pub struct LoopGame<R: LoopRules> {
     last: Option<Cell>,
     /// Black's first stone while white may still take it over (`swap=true`, move 2).
     swappable: Option<Cell>,
+    /// Set by [`Position::start_playout`]: from then on only black's groups are kept, and
+    /// a full board without black's loop is white's win.
+    playout: bool,
     rules: PhantomData<R>,
 }
 
@@ -415,6 +422,7 @@ impl<R: LoopRules> LoopGame<R> {
             outcome: None,
             last: None,
             swappable: None,
+            playout: false,
             rules: PhantomData,
         }
     }
@@ -433,10 +441,15 @@ impl<R: LoopRules> LoopGame<R> {
 
     /// Puts the mover's stone on the empty cell `cell` and judges the loops it closes.
     fn place(&mut self, cell: usize) {
+        self.place_at(cell, self.groups.nodes[cell].slot as usize);
+    }
+
+    /// [`LoopGame::place`] with the cell's place in the list of empty cells, which a random
+    /// draw from that list knows already: one dependent load less per playout move.
+    fn place_at(&mut self, cell: usize, slot: usize) {
         let me = self.to_move;
         let first = self.ply == 0 && self.empty.len() == self.shared.topology.len();
         self.swappable = (self.shared.config.swap && first).then_some(Cell(cell as u16));
-        let slot = self.groups.nodes[cell].slot as usize;
         self.empty.swap_remove(slot);
         if let Some(&moved) = self.empty.get(slot) {
             self.groups.nodes[moved as usize].slot = slot as u16;
@@ -445,7 +458,32 @@ impl<R: LoopRules> LoopGame<R> {
         self.hash ^= zobrist::stone(cell, me) ^ zobrist::WHITE_TO_MOVE;
         self.ply += 1;
         self.to_move = me.opponent();
+        if self.playout {
+            if me == Color::Black {
+                self.join_groups(cell, me);
+            }
+            if self.outcome.is_none() && self.empty.is_empty() {
+                self.outcome = Some(Outcome::win(Color::White, R::spanning_reason(Color::White)));
+            }
+        } else {
+            self.join_groups(cell, me);
+        }
+    }
 
+    /// A random playout move as its slot in the list of empty cells, uniform among the
+    /// empty cells and, at move 2 of a game with the pie rule, the swap (the slot past the
+    /// list). `None` once the game is over.
+    fn playout_draw<G: Rng>(&self, rng: &mut G) -> Option<usize> {
+        if self.outcome.is_some() || self.empty.is_empty() {
+            return None;
+        }
+        let choices = self.empty.len() + usize::from(self.swappable.is_some());
+        Some(rng.random_range(0..choices))
+    }
+
+    /// Joins the new stone `cell` of `me` to its neighbours' groups and judges the loops it
+    /// closes.
+    fn join_groups(&mut self, cell: usize, me: Color) {
         // The stone joins its own neighbours' groups in slot order: the first edge to each
         // group is a tree edge, each later one closes a simple cycle (that edge and a tree
         // path). A group only starts to win when a cycle closes: groups that merge without
@@ -718,27 +756,39 @@ impl<R: LoopRules> Position for LoopGame<R> {
         .unwrap_or_default()
     }
 
+    /// Only black's groups are kept from now on. On a full board exactly one player holds a
+    /// winning loop (two disjoint loops around the surface cannot be of both players' kinds),
+    /// and a player's stones only grow, so whoever closes one first is the only player who
+    /// ever holds one. Black wins at black's first winning loop, exactly as before; white
+    /// wins when the board fills without one, which may be some moves after the stone that
+    /// closed white's loop. White's stones skip the groups (half the work of a playout); an
+    /// outcome for white names white's reason for a spanning group, and no highlight.
+    fn start_playout(&mut self) {
+        self.playout = true;
+    }
+
     fn playout_move<G: Rng>(&self, rng: &mut G) -> Option<Move> {
-        if self.outcome.is_some() || self.empty.is_empty() {
-            return None;
-        }
-        // At move 2 of a game with the pie rule, the swap is one more choice.
-        let choices = self.empty.len() + usize::from(self.swappable.is_some());
-        match self.empty.get(rng.random_range(0..choices)) {
-            Some(&cell) => Some(Move::Place(Cell(cell))),
-            None => Some(Move::Swap),
-        }
+        let slot = self.playout_draw(rng)?;
+        Some(
+            self.empty
+                .get(slot)
+                .map_or(Move::Swap, |&cell| Move::Place(Cell(cell))),
+        )
     }
 
     /// Plays the drawn move without checking it again: an empty cell or the swap that the
     /// draw offered.
     fn play_playout_move<G: Rng>(&mut self, rng: &mut G) -> Option<Move> {
-        let mv = self.playout_move(rng)?;
-        debug_assert_eq!(self.check(mv), Ok(()));
-        match mv {
-            Move::Place(cell) => self.place(cell.index()),
-            _ => self.swap(self.swappable?),
+        let slot = self.playout_draw(rng)?;
+        match self.empty.get(slot) {
+            Some(&cell) => {
+                self.place_at(cell as usize, slot);
+                Some(Move::Place(Cell(cell)))
+            }
+            None => {
+                self.swap(self.swappable?);
+                Some(Move::Swap)
+            }
         }
-        Some(mv)
     }
 }

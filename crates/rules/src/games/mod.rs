@@ -247,4 +247,7 @@ impl Position for AnyGame {
     fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
         with_game!(self, g => g.uniform_move(rng))
     }
+    fn start_playout(&mut self) {
+        with_game!(self, g => g.start_playout())
+    }
 }

@@ -130,10 +130,14 @@ fn bridge_reply<P: Position, R: Rng>(
     rng: &mut R,
 ) -> Option<Move> {
     let topo = position.topology();
-    let own: Vec<Cell> = topo
-        .adjacent(c)
-        .filter(|&n| position.stone(n) == Some(me))
-        .collect();
+    // On the stack, as this runs at every move of a playout: a hex cell has six neighbours.
+    let mut own = [Cell(0); 6];
+    let mut owned = 0;
+    for n in topo.adjacent(c).filter(|&n| position.stone(n) == Some(me)) {
+        own[owned] = n;
+        owned += 1;
+    }
+    let own = &own[..owned];
     let mut replies = [Cell(0); 8];
     let mut count = 0;
     for (i, &a) in own.iter().enumerate() {
