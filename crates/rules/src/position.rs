@@ -137,9 +137,11 @@ pub trait Position: Clone + Send + Sync + 'static {
     }
 
     /// Says that from now on the game is only played out to learn its winner (a random
-    /// playout): a rule set may then keep less than the rules need elsewhere, so long as the
-    /// moves, whose turn it is and the winner stay what they would be. Loop games keep only
-    /// black's groups ([`crate::games::loops`]). Nothing is undone: a position that started a
+    /// playout), so that a rule set may judge less. From the same random numbers the moves
+    /// and the winner stay the same, but the game may go on past the move that decided it:
+    /// loop games ([`hex_torus`](crate::games::hex_torus),
+    /// [`m_torus`](crate::games::m_torus)) keep only black's groups, and a game that white
+    /// wins goes on until the board is full. Nothing is undone: a position that started a
     /// playout serves only that playout.
     fn start_playout(&mut self) {}
 
@@ -179,7 +181,8 @@ pub fn empty_cells_by_stones<P: Position>(position: &P) -> usize {
         .count()
 }
 
-/// Plays [`Position::playout_move`] moves until the game ends; returns how many were played.
+/// Starts a playout ([`Position::start_playout`]) and plays [`Position::playout_move`] moves
+/// until the game ends; returns how many were played.
 pub fn random_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
     position.start_playout();
     let start = position.ply();
@@ -187,7 +190,8 @@ pub fn random_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usi
     position.ply() - start
 }
 
-/// Plays [`Position::uniform_move`] moves until the game ends; returns how many were played.
+/// Starts a playout ([`Position::start_playout`]) and plays [`Position::uniform_move`] moves
+/// until the game ends; returns how many were played.
 pub fn uniform_playout<P: Position, R: Rng>(position: &mut P, rng: &mut R) -> usize {
     position.start_playout();
     let start = position.ply();
