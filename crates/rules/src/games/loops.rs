@@ -29,7 +29,7 @@ use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
 use crate::params::{ParamError, ParamSpec, Params};
-use crate::position::Position;
+use crate::position::{ring_field, Position};
 use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Seam, Surface, Topology};
 use crate::zobrist;
@@ -149,6 +149,10 @@ struct Shared<R: LoopRules> {
     /// Per cell, bit `j` is set when its neighbour `j` touches neighbour `j - 1` and the
     /// three cells make a contractible triangle (class zero): see [`LoopGame::place`].
     linked: Box<[u8]>,
+    /// Per cell, the cells of its ring ([`Topology::ring`]) in order, the sentinel node for
+    /// a place off the board, and the fields those places take in a ring code (3 each): the
+    /// playouts' learned patterns read a ring at almost every move.
+    rings: Box<[([u16; DEGREE], u32)]>,
 }
 
 impl<R: LoopRules> Shared<R> {
@@ -191,11 +195,28 @@ impl<R: LoopRules> Shared<R> {
                 steps
             })
             .collect();
+        let rings = topology
+            .cells()
+            .map(|c| {
+                let ring = topology.ring(c);
+                assert_eq!(ring.len(), DEGREE, "a hex cell's ring has six cells");
+                let mut cells = [sentinel.to; DEGREE];
+                let mut off = 0;
+                for (i, r) in ring.iter().enumerate() {
+                    match r {
+                        Some(r) => cells[i] = r.0,
+                        None => off |= 3 << (2 * i),
+                    }
+                }
+                (cells, off)
+            })
+            .collect();
         Shared {
             config,
             topology,
             steps,
             linked,
+            rings,
         }
     }
 }
@@ -637,6 +658,13 @@ impl<R: LoopRules> Position for LoopGame<R> {
         for (stone, node) in out.iter_mut().zip(self.groups.cells()) {
             *stone = node.stone;
         }
+    }
+
+    fn ring_code(&self, cell: Cell) -> u32 {
+        let (ring, off) = self.shared.rings[cell.index()];
+        ring.iter().enumerate().fold(off, |code, (i, &r)| {
+            code | ring_field(self.groups.nodes[r as usize].stone) << (2 * i)
+        })
     }
 
     fn turn(&self) -> Option<Color> {
