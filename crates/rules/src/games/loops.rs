@@ -479,6 +479,8 @@ impl<R: LoopRules> LoopGame<R> {
         self.hash ^= zobrist::stone(cell, me) ^ zobrist::WHITE_TO_MOVE;
         self.ply += 1;
         self.to_move = me.opponent();
+        // A playout judges black's loops only, and a full board without one is white's win
+        // ([`Position::start_playout`]).
         if self.playout {
             if me == Color::Black {
                 self.join_groups(cell, me);
