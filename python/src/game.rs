@@ -132,6 +132,7 @@ impl Game {
             &self.game,
             perspective,
             &legal_mask(&self.game),
+            &mut Vec::new(),
             &mut planes,
         );
         let planes = PyArray1::from_vec(py, planes);

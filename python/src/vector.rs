@@ -14,7 +14,7 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use toroid_rules::{AnyGame, Position};
+use toroid_rules::{AnyGame, Color, Position};
 
 use crate::encoding::{
     action_count, default_perspective, move_of_action, write_observation, PlaneType, PlaneValue,
@@ -37,17 +37,19 @@ struct EnvOutput<'a> {
     done: &'a mut bool,
 }
 
-/// Brings `game`'s legal-move mask `legal`, its observation and its output rows up to date.
+/// Brings `game`'s legal-move mask `legal`, its observation and its output rows up to date
+/// (`stones`: scratch space for [`write_observation`]).
 fn publish<T: PlaneValue>(
     game: &AnyGame,
     legal: &mut [bool],
+    stones: &mut Vec<Option<Color>>,
     observation: &mut [T],
     out: &mut EnvOutput<'_>,
 ) {
     let perspective = default_perspective(game);
     toroid_rules::with_game!(game, g => {
         g.legal_mask(legal);
-        write_observation(g, perspective, legal, observation);
+        write_observation(g, perspective, legal, stones, observation);
     });
     out.mask.copy_from_slice(legal);
     *out.to_move = perspective.index() as i8;
@@ -218,10 +220,13 @@ impl VectorEnv {
                     .zip(observations.par_chunks_mut(observation_len))
                     .zip(outputs)
                     .with_min_len(MIN_ENVS_PER_TASK)
-                    .for_each(|((((i, game), legal), observation), mut out)| {
-                        work(i, game, &mut out);
-                        publish(game, legal, observation, &mut out);
-                    });
+                    .for_each_init(
+                        Vec::new,
+                        |stones, ((((i, game), legal), observation), mut out)| {
+                            work(i, game, &mut out);
+                            publish(game, legal, stones, observation, &mut out);
+                        },
+                    );
             })
         });
         Ok(())
@@ -374,7 +379,7 @@ impl VectorEnv {
         self.for_each_env(py, |i, game, out| {
             let mv = move_of_action(topology, actions[i]).expect("actions were checked");
             let mover = game.turn().expect("a game with a legal move is on");
-            game.play(mv).expect("actions were checked");
+            game.play_legal(mv);
             *out.reward = 0.0;
             *out.done = false;
             if let Some(outcome) = game.outcome() {

@@ -62,6 +62,16 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// Plays `mv` for the player to move, or says why it is illegal and changes nothing.
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove>;
 
+    /// Plays `mv`, which the caller knows to be legal in this very position (one of its
+    /// [`Position::legal_moves`], or allowed by its [`Position::legal_mask`]), without judging
+    /// it again: learning code that checked a batch of actions against their masks plays
+    /// them this way. Rule sets override it where the judgement costs something; an illegal
+    /// `mv` is the caller's bug (it panics in debug builds, and in release builds may leave a
+    /// position the rules could not reach).
+    fn play_legal(&mut self, mv: Move) {
+        self.play(mv).expect("play_legal is given a legal move");
+    }
+
     /// Puts stones on cells or empties them outside the rules (SGF setup, Go handicap) and
     /// gives the move to `to_move`. The game's history of boards (for ko and no-repeat rules)
     /// restarts from the new board; the move count and captures stay. Refused, changing

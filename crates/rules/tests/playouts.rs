@@ -1,7 +1,8 @@
 //! Random playouts: the rule sets' fused draw-and-play path against drawing and then playing,
 //! counts over many playouts pinned to what the engines gave before they were made faster, so
 //! a speed-up that changes a single game shows here, and the legal-move mask and what the
-//! playouts' patterns read (rings, empty cells) against the board along random games.
+//! playouts' patterns read (rings, empty cells) against the board along random games, and
+//! playing a legal move without judging it against playing it.
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -85,6 +86,34 @@ fn the_legal_mask_marks_exactly_the_moves_the_rules_allow() {
                 mask.iter().all(|&legal| !legal),
                 "nothing is legal once the game is over"
             );
+        }
+    }
+}
+
+/// `play_legal` (no judgement) against `play` along random games that meet every kind of
+/// legal move: uniform moves fill eyes, capture, pass and end turns.
+#[test]
+fn playing_a_legal_move_unjudged_is_playing_it() {
+    for start in variants() {
+        let cells = start.topology().len();
+        let mut stones = (vec![None; cells], vec![None; cells]);
+        for seed in 0..10 {
+            let mut game = start.clone();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            while let Some(mv) = game.uniform_move(&mut rng) {
+                let mut judged = game.clone();
+                judged.play(mv).expect("a uniform move is legal");
+                game.play_legal(mv);
+                let name = start.kind().name();
+                assert_eq!(game.hash(), judged.hash(), "{name} seed {seed} {mv:?}");
+                assert_eq!(game.ply(), judged.ply());
+                assert_eq!(game.turn(), judged.turn());
+                assert_eq!(game.captures(), judged.captures());
+                assert_eq!(game.outcome(), judged.outcome());
+                game.stones(&mut stones.0);
+                judged.stones(&mut stones.1);
+                assert_eq!(stones.0, stones.1);
+            }
         }
     }
 }

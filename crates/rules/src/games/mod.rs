@@ -244,6 +244,9 @@ impl Position for AnyGame {
     fn play_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
         with_game!(self, g => g.play_playout_move(rng))
     }
+    fn play_legal(&mut self, mv: Move) {
+        with_game!(self, g => g.play_legal(mv))
+    }
     fn uniform_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
         with_game!(self, g => g.uniform_move(rng))
     }

@@ -669,12 +669,17 @@ impl Position for Go {
     /// Plays the drawn move without judging it again: the draw already did.
     fn play_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
         let mv = self.playout_move(rng)?;
+        self.play_legal(mv);
+        Some(mv)
+    }
+
+    fn play_legal(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
+        // Only placements and passes are ever legal.
         match mv {
             Move::Place(cell) => self.place(cell.index()),
             _ => self.pass(),
         }
-        Some(mv)
     }
 
     /// Uniform among every legal move, `pass` included (it is always legal), drawn the same
