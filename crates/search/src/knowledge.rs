@@ -82,7 +82,9 @@ pub trait Knowledge: Position {
     /// Whether the playouts answer the last stone with a learned pattern's reply
     /// ([`crate::learned::reply`]) when the rule set's own tactics have none. The tree's
     /// pattern priors do not depend on it.
-    const PATTERN_REPLIES: bool = true;
+    fn pattern_replies(&self) -> bool {
+        true
+    }
 
     /// The rule set's learned move patterns (`crates/search/data/patterns/`, made by
     /// `scripts/patterns`).

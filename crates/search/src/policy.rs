@@ -17,7 +17,7 @@ pub const DRAWS: usize = 3;
 pub enum Rollout {
     /// The rule set's tactical reply ([`Knowledge::tactical_move`]) when it has a legal one,
     /// else a learned pattern's reply to the last move ([`learned::reply`]) when it draws
-    /// one and the rule set takes them ([`Knowledge::PATTERN_REPLIES`]), else its random
+    /// one and the rule set takes them ([`Knowledge::pattern_replies`]), else its random
     /// playout move: what the house bots use.
     Tactical,
     /// The rule set's random playout moves ([`Position::playout_move`]).
@@ -43,7 +43,7 @@ pub fn playout_step<P: Knowledge, R: Rng>(
         };
         let tactical = position.tactical_move(recent, rng);
         let tactical = match tactical {
-            None if patterns && P::PATTERN_REPLIES => reply(position, rng),
+            None if patterns && position.pattern_replies() => reply(position, rng),
             tactical => tactical,
         };
         if let Some(mv) = tactical {

@@ -48,7 +48,9 @@ impl Knowledge for MTorus {
     /// Without them `max` won 58 of 100 games against `max` with them, both over GTP at 0.1 s
     /// a move (docs/strength.md, "Learned move patterns"): here the replies cost more
     /// simulations than they are worth.
-    const PATTERN_REPLIES: bool = false;
+    fn pattern_replies(&self) -> bool {
+        false
+    }
 
     fn patterns(&self) -> &'static Patterns {
         static PATTERNS: OnceLock<Patterns> = OnceLock::new();
