@@ -144,7 +144,6 @@ pub fn write_observation<P: Position, T: PlaneValue>(
     // compiler branch on each cell, and a random board mispredicts half of those branches
     // (this way an observation of 9×9 Go costs about half as much).
     stones.resize(cells, None);
-    let stones = &mut stones[..cells];
     game.stones(stones);
     for (value, &stone) in own.iter_mut().zip(&*stones) {
         *value = T::from_bit(stone == Some(perspective));

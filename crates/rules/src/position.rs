@@ -137,12 +137,12 @@ pub trait Position: Clone + Send + Sync + 'static {
 
     /// Plays a [`Position::playout_move`] and returns it (`None` once the game is over): the
     /// same move from the same random numbers, and the same position after it, as
-    /// `playout_move` followed by `play`. Rule sets override it to judge the move once
-    /// rather than twice.
+    /// `playout_move` followed by `play`. The drawn move is legal, so it is played through
+    /// [`Position::play_legal`]: a rule set whose `play_legal` skips the judgement judges it
+    /// once. Rule sets override this where drawing and playing share more work.
     fn play_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
         let mv = self.playout_move(rng)?;
-        self.play(mv)
-            .expect("the playout policy returns only legal moves");
+        self.play_legal(mv);
         Some(mv)
     }
 

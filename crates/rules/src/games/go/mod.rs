@@ -666,13 +666,8 @@ impl Position for Go {
         Some(self.sample_move(rng, false, |p| self.is_playout_candidate(p, color)))
     }
 
-    /// Plays the drawn move without judging it again: the draw already did.
-    fn play_playout_move<R: Rng>(&mut self, rng: &mut R) -> Option<Move> {
-        let mv = self.playout_move(rng)?;
-        self.play_legal(mv);
-        Some(mv)
-    }
-
+    /// Plays the move without judging it again: the caller (the playout draw, a checked
+    /// batch of actions) already did.
     fn play_legal(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
         // Only placements and passes are ever legal.
