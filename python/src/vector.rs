@@ -35,6 +35,9 @@ struct EnvOutput<'a> {
     to_move: &'a mut i8,
     reward: &'a mut f32,
     done: &'a mut bool,
+    /// Its slot in `sample_actions()`'s array, and its random source.
+    sampled: &'a mut i64,
+    rng: &'a mut Xoshiro256PlusPlus,
 }
 
 /// Brings `game`'s legal-move mask `legal`, its observation and its output rows up to date
@@ -81,8 +84,8 @@ fn sample(legal: &[bool], rng: &mut Xoshiro256PlusPlus) -> usize {
 
 /// The threads that step every `VectorEnv`: `RAYON_NUM_THREADS`, by default one per core.
 /// The first thread to step one is among them, so that a call from it starts its share of
-/// the work at once instead of handing it all over and sleeping until it is done (twice a
-/// step: `sample_actions` and `step`). Other threads' calls run on the rest, so the first
+/// the work at once instead of handing it all over and sleeping until it is done (once a
+/// step of `step(sample_actions())`). Other threads' calls run on the rest, so the first
 /// thread joins only where at least one more is there to serve them.
 fn pool() -> &'static rayon::ThreadPool {
     static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
@@ -160,8 +163,17 @@ pub struct VectorEnv {
     dones: Py<PyArray1<bool>>,
     /// `(N,)` int8: who moves next, 0 black, 1 white (CTOR players move twice in a row).
     to_move: Py<PyArray1<i8>>,
-    /// `(N,)` int64: the last `sample_actions()`.
+    /// `(N,)` int64: what `sample_actions()` returned last, or the draws made ahead for it.
     sampled: Py<PyArray1<i64>>,
+    /// `step`'s actions, copied out of the caller's array: the step may write `sampled`,
+    /// which the caller may have passed.
+    actions: Vec<i64>,
+    /// `sample_actions()` was called since the last step or reset, so the next one draws
+    /// the next actions while it has each game in hand: random self-play then costs one
+    /// pass over the threads a step instead of two.
+    draw_ahead: bool,
+    /// `sampled` holds actions drawn for the current positions that no call returned yet.
+    drawn: bool,
 }
 
 impl VectorEnv {
@@ -170,7 +182,8 @@ impl VectorEnv {
     }
 
     /// Runs `work` on every environment (with its index) and its output rows, then
-    /// publishes its state ([`publish`]), across threads, without the GIL.
+    /// publishes its state ([`publish`]) and, if `draw_ahead`, draws its next sampled
+    /// action, across threads, without the GIL.
     fn for_each_env(
         &mut self,
         py: Python<'_>,
@@ -202,19 +215,28 @@ impl VectorEnv {
         let rewards = rewards.as_slice_mut()?;
         let dones = dones.as_slice_mut()?;
         let to_move = to_move.as_slice_mut()?;
-        let (games, legal) = (&mut self.games, &mut self.legal);
+        let mut sampled = self.sampled.bind(py).try_readwrite()?;
+        let sampled = sampled.as_slice_mut()?;
+        let draw = self.draw_ahead;
+        let (games, legal, rngs) = (&mut self.games, &mut self.legal, &mut self.rngs);
         py.detach(|| {
             pool().install(|| {
                 let outputs = (masks.par_chunks_mut(action_len))
                     .zip(to_move.par_iter_mut())
                     .zip(rewards.par_iter_mut())
                     .zip(dones.par_iter_mut())
-                    .map(|(((mask, to_move), reward), done)| EnvOutput {
-                        mask,
-                        to_move,
-                        reward,
-                        done,
-                    });
+                    .zip(sampled.par_iter_mut())
+                    .zip(rngs.par_iter_mut())
+                    .map(
+                        |(((((mask, to_move), reward), done), sampled), rng)| EnvOutput {
+                            mask,
+                            to_move,
+                            reward,
+                            done,
+                            sampled,
+                            rng,
+                        },
+                    );
                 (games.par_iter_mut().enumerate())
                     .zip(legal.par_chunks_mut(action_len))
                     .zip(observations.par_chunks_mut(observation_len))
@@ -225,10 +247,15 @@ impl VectorEnv {
                         |stones, ((((i, game), legal), observation), mut out)| {
                             work(i, game, &mut out);
                             publish(game, legal, stones, observation, &mut out);
+                            if draw {
+                                *out.sampled = sample(legal, out.rng) as i64;
+                            }
                         },
                     );
             })
         });
+        self.drawn = draw;
+        self.draw_ahead = false;
         Ok(())
     }
 
@@ -250,11 +277,8 @@ impl VectorEnv {
         ))
     }
 
-    /// The actions as a contiguous int64 array, refusing anything but integers.
-    fn read_actions<'py>(
-        &self,
-        actions: &Bound<'py, PyAny>,
-    ) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    /// Copies the actions into `self.actions`, refusing anything but one integer per game.
+    fn read_actions(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let numpy = actions.py().import("numpy")?;
         let array = numpy.call_method1("asarray", (actions,))?;
         let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
@@ -264,7 +288,7 @@ impl VectorEnv {
             )));
         }
         let array = numpy.call_method1("ascontiguousarray", (array, "int64"))?;
-        let array: PyReadonlyArray1<'py, i64> = array.extract().map_err(|_| {
+        let array: PyReadonlyArray1<'_, i64> = array.extract().map_err(|_| {
             PyValueError::new_err(format!(
                 "actions must be a one-dimensional array of {} integers",
                 self.games.len()
@@ -277,7 +301,9 @@ impl VectorEnv {
                 self.games.len()
             )));
         }
-        Ok(array)
+        self.actions.clear();
+        self.actions.extend_from_slice(array.as_slice()?);
+        Ok(())
     }
 }
 
@@ -310,6 +336,9 @@ impl VectorEnv {
             dones: PyArray1::zeros(py, num_envs, false).unbind(),
             to_move: PyArray1::zeros(py, num_envs, false).unbind(),
             sampled: PyArray1::zeros(py, num_envs, false).unbind(),
+            actions: Vec::with_capacity(num_envs),
+            draw_ahead: false,
+            drawn: false,
             start,
             games,
             legal: vec![false; num_envs * actions],
@@ -366,17 +395,17 @@ impl VectorEnv {
     /// (`ValueError` for a number that is no action) naming the first such environment,
     /// and no game changes.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let actions = self.read_actions(actions)?;
-        let actions = actions.as_slice()?;
+        self.read_actions(actions)?;
         let action_len = action_count(self.start.topology());
-        let refused = (self.legal.chunks_exact(action_len).zip(actions))
+        let refused = (self.legal.chunks_exact(action_len).zip(&self.actions))
             .position(|(legal, &action)| !allows(legal, action));
         if let Some(index) = refused {
-            return Err(self.refusal(index, actions[index]));
+            return Err(self.refusal(index, self.actions[index]));
         }
         let start = self.start.clone();
         let topology = start.topology();
-        self.for_each_env(py, |i, game, out| {
+        let actions = std::mem::take(&mut self.actions);
+        let stepped = self.for_each_env(py, |i, game, out| {
             let mv = move_of_action(topology, actions[i]).expect("actions were checked");
             let mover = game.turn().expect("a game with a legal move is on");
             game.play_legal(mv);
@@ -391,7 +420,9 @@ impl VectorEnv {
                 *out.done = true;
                 *game = start.clone();
             }
-        })?;
+        });
+        self.actions = actions;
+        stepped?;
         let result = (
             self.observations.array(py),
             self.rewards.clone_ref(py),
@@ -402,8 +433,13 @@ impl VectorEnv {
     }
 
     /// A uniformly random legal action for every game, drawn from each environment's own
-    /// random source (seeded by `seed`; a reused array).
+    /// random source (seeded by `seed`; a reused array). Each call draws anew; in a loop
+    /// of `step(sample_actions())` the step has drawn them already (`draw_ahead`).
     fn sample_actions(&mut self, py: Python<'_>) -> PyResult<Py<PyArray1<i64>>> {
+        self.draw_ahead = true;
+        if std::mem::take(&mut self.drawn) {
+            return Ok(self.sampled.clone_ref(py));
+        }
         {
             let mut sampled = self.sampled.bind(py).try_readwrite()?;
             let sampled = sampled.as_slice_mut()?;

@@ -65,6 +65,22 @@ def test_same_seed_same_games():
     assert (play(reseeded, 60) == first).all()
 
 
+def test_sampled_actions_are_legal_and_drawn_for_the_current_positions():
+    env = toroid.VectorEnv("go", 16, seed=5, size=5)
+    _, masks = env.reset()
+    for _ in range(40):
+        actions = env.sample_actions()
+        assert masks[np.arange(16), actions].all()
+        _, _, _, masks = env.step(actions)  # draws the next actions as it steps
+    first = env.sample_actions().copy()
+    assert not (env.sample_actions() == first).all(), "each call draws anew"
+    env.step(env.sample_actions())
+    # A reset discards the actions drawn ahead for the positions before it.
+    env.reset(seed=9)
+    fresh = toroid.VectorEnv("go", 16, seed=9, size=5)
+    assert (env.sample_actions() == fresh.sample_actions()).all()
+
+
 def test_buffers_are_reused():
     env = toroid.VectorEnv("torus", 4, size=5)
     observations, masks = env.reset()
