@@ -83,12 +83,13 @@ fn sample(legal: &[bool], rng: &mut Xoshiro256PlusPlus) -> usize {
 }
 
 /// The threads that step every `VectorEnv`: `RAYON_NUM_THREADS`, by default one per core.
-/// The first thread to step one is among them, so that a call from it starts its share of
+/// For one there is no pool: each call steps on its own thread ([`on_threads`]). Otherwise
+/// the first thread to step one is among them, so that a call from it starts its share of
 /// the work at once instead of handing it all over and sleeping until it is done (once a
 /// step of `step(sample_actions())`). Other threads' calls run on the rest, so the first
 /// thread joins only where at least one more is there to serve them.
-fn pool() -> &'static rayon::ThreadPool {
-    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+fn pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
         let threads = std::env::var("RAYON_NUM_THREADS")
             .ok()
@@ -96,14 +97,32 @@ fn pool() -> &'static rayon::ThreadPool {
             .filter(|&n: &usize| n > 0)
             .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
         let builder = || rayon::ThreadPoolBuilder::new().num_threads(threads);
-        (if threads > 1 {
-            builder().use_current_thread().build()
-        } else {
-            builder().build()
+        (threads > 1).then(|| {
+            (builder().use_current_thread().build())
+                .or_else(|_| builder().build())
+                .expect("the threads of VectorEnv start")
         })
-        .or_else(|_| builder().build())
-        .expect("the threads of VectorEnv start")
     })
+    .as_ref()
+}
+
+/// Runs `op`, whose parallel iterators take at least [`min_envs_per_task`] environments a
+/// task, on [`pool`]'s threads, or on the calling thread when there is no pool: a pool of
+/// one would take the work from the caller and put it to sleep until the work is done.
+fn on_threads<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    match pool() {
+        Some(pool) => pool.install(op),
+        None => op(),
+    }
+}
+
+/// Environments handed to one task: on one thread all of them, so that the work is never
+/// split, and never leaves the calling thread.
+fn min_envs_per_task() -> usize {
+    match pool() {
+        Some(_) => MIN_ENVS_PER_TASK,
+        None => usize::MAX,
+    }
 }
 
 fn env_rng(seed: u64, index: usize) -> Xoshiro256PlusPlus {
@@ -220,7 +239,7 @@ impl VectorEnv {
         let draw = self.draw_ahead;
         let (games, legal, rngs) = (&mut self.games, &mut self.legal, &mut self.rngs);
         py.detach(|| {
-            pool().install(|| {
+            on_threads(|| {
                 let outputs = (masks.par_chunks_mut(action_len))
                     .zip(to_move.par_iter_mut())
                     .zip(rewards.par_iter_mut())
@@ -241,7 +260,7 @@ impl VectorEnv {
                     .zip(legal.par_chunks_mut(action_len))
                     .zip(observations.par_chunks_mut(observation_len))
                     .zip(outputs)
-                    .with_min_len(MIN_ENVS_PER_TASK)
+                    .with_min_len(min_envs_per_task())
                     .for_each_init(
                         Vec::new,
                         |stones, ((((i, game), legal), observation), mut out)| {
@@ -446,11 +465,11 @@ impl VectorEnv {
             let action_len = action_count(self.start.topology());
             let (legal, rngs) = (&self.legal, &mut self.rngs);
             py.detach(|| {
-                pool().install(|| {
+                on_threads(|| {
                     (legal.par_chunks_exact(action_len))
                         .zip(rngs.par_iter_mut())
                         .zip(sampled.par_iter_mut())
-                        .with_min_len(MIN_ENVS_PER_TASK)
+                        .with_min_len(min_envs_per_task())
                         .for_each(|((legal, rng), action)| {
                             *action = sample(legal, rng) as i64;
                         })

@@ -1,6 +1,10 @@
 """`toroid.VectorEnv` against `toroid.Game`: same seed, same games; rewards and done flags
 from the games' winners; masks and observations as the games give them."""
 
+import hashlib
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -175,6 +179,39 @@ def test_environments_step_from_any_thread():
     worker.join(timeout=60)
     assert not worker.is_alive(), "a step from a second thread never finished"
     assert (results[0] == here).all()
+
+
+ONE_THREAD = """
+import hashlib, threading, numpy as np, toroid
+def play(env):
+    boards = []
+    for _ in range(30):
+        boards.append(env.step(env.sample_actions())[0].copy())
+    return hashlib.sha256(np.array(boards).tobytes()).hexdigest()
+print(play(toroid.VectorEnv("go", 64, seed=4, size=5)))
+results = []
+worker = threading.Thread(
+    target=lambda: results.append(play(toroid.VectorEnv("go", 64, seed=4, size=5))))
+worker.start()
+worker.join(timeout=60)
+print(results[0])
+"""
+
+
+def test_one_thread_steps_on_the_caller_and_gives_the_same_games(tmp_path):
+    """With RAYON_NUM_THREADS=1 there is no pool: each call steps on its own thread, the
+    first thread's and any other's."""
+    here = hashlib.sha256(play(toroid.VectorEnv("go", 64, seed=4, size=5), 30).tobytes())
+    alone = subprocess.run(
+        [sys.executable, "-c", ONE_THREAD],
+        env={**os.environ, "RAYON_NUM_THREADS": "1"},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert alone.stdout.split() == [here.hexdigest()] * 2
 
 
 def test_large_boards_observe_as_games_do():
