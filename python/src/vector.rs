@@ -106,22 +106,14 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
     .as_ref()
 }
 
-/// Runs `op`, whose parallel iterators take at least [`min_envs_per_task`] environments a
-/// task, on [`pool`]'s threads, or on the calling thread when there is no pool: a pool of
-/// one would take the work from the caller and put it to sleep until the work is done.
-fn on_threads<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+/// Runs `op` on [`pool`]'s threads, or on the calling thread when there is no pool: a pool
+/// of one would take the work from the caller and put it to sleep until the work is done.
+/// `op` gets the environments its parallel iterators must hand each task (`with_min_len`):
+/// on one thread all of them, so that the work is never split and never leaves the caller.
+fn on_threads<R: Send>(op: impl FnOnce(usize) -> R + Send) -> R {
     match pool() {
-        Some(pool) => pool.install(op),
-        None => op(),
-    }
-}
-
-/// Environments handed to one task: on one thread all of them, so that the work is never
-/// split, and never leaves the calling thread.
-fn min_envs_per_task() -> usize {
-    match pool() {
-        Some(_) => MIN_ENVS_PER_TASK,
-        None => usize::MAX,
+        Some(pool) => pool.install(|| op(MIN_ENVS_PER_TASK)),
+        None => op(usize::MAX),
     }
 }
 
@@ -239,7 +231,7 @@ impl VectorEnv {
         let draw = self.draw_ahead;
         let (games, legal, rngs) = (&mut self.games, &mut self.legal, &mut self.rngs);
         py.detach(|| {
-            on_threads(|| {
+            on_threads(|min_envs_per_task| {
                 let outputs = (masks.par_chunks_mut(action_len))
                     .zip(to_move.par_iter_mut())
                     .zip(rewards.par_iter_mut())
@@ -260,7 +252,7 @@ impl VectorEnv {
                     .zip(legal.par_chunks_mut(action_len))
                     .zip(observations.par_chunks_mut(observation_len))
                     .zip(outputs)
-                    .with_min_len(min_envs_per_task())
+                    .with_min_len(min_envs_per_task)
                     .for_each_init(
                         Vec::new,
                         |stones, ((((i, game), legal), observation), mut out)| {
@@ -465,11 +457,11 @@ impl VectorEnv {
             let action_len = action_count(self.start.topology());
             let (legal, rngs) = (&self.legal, &mut self.rngs);
             py.detach(|| {
-                on_threads(|| {
+                on_threads(|min_envs_per_task| {
                     (legal.par_chunks_exact(action_len))
                         .zip(rngs.par_iter_mut())
                         .zip(sampled.par_iter_mut())
-                        .with_min_len(min_envs_per_task())
+                        .with_min_len(min_envs_per_task)
                         .for_each(|((legal, rng), action)| {
                             *action = sample(legal, rng) as i64;
                         })
