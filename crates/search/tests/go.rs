@@ -489,6 +489,65 @@ fn under_japanese_scoring_a_pass_counts_the_dead_stones_as_prisoners() {
     assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
 }
 
+/// The end of a game that `max`, white, lost to GNU Go 10 (docs/strength.md, seed 14, game
+/// 20), black to move. White's stone on the right edge (row 5 from the top, last column)
+/// is in atari: black may take it, and only then could white take back (a ko). Random
+/// playouts mostly let white connect first, so they call it alive; GNU Go's referee calls
+/// it dead, and counted so white loses.
+const STONE_IN_ATARI: [&str; 9] = [
+    "....wbbw.",
+    ".wwwwwbbb",
+    "wwbbwwwb.",
+    "bbbwwbwbb",
+    "..bbwbbbw",
+    ".b.bbwbw.",
+    ".b.bbwwww",
+    "..b.bw.w.",
+    ".b.bww...",
+];
+
+#[test]
+fn a_pass_that_ends_the_game_with_an_own_chain_in_atari_is_not_played() {
+    use toroid_rules::{AnyGame, Bot};
+    use toroid_search::budget::Budget;
+    use toroid_search::mcts::{Mcts, MctsConfig};
+    let mut g = position(&STONE_IN_ATARI, Color::Black);
+    g.play(Move::Pass).unwrap();
+    assert_eq!(g.atari_point(at(8, 4)), Some(at(8, 5)));
+    assert!(g.avoid(1, &Default::default()).contains(&Move::Pass));
+    // White connects instead: under area scoring a stone in its own area costs nothing.
+    let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(2000), 1), 1);
+    assert_eq!(bot.choose(&AnyGame::Go(g), None), Move::Place(at(8, 5)));
+}
+
+#[test]
+fn a_pass_that_ends_the_game_is_not_played_while_an_own_chain_in_atari_can_be_saved() {
+    use toroid_rules::{AnyGame, Bot};
+    use toroid_search::budget::Budget;
+    use toroid_search::mcts::{Mcts, MctsConfig};
+    // The end of another game `max` lost as white (seed 13, game 30). White's last stone,
+    // in the bottom left corner, is in atari; counted with it taken off (and the white
+    // stones in black's areas) white still wins by half a point, but GNU Go's referee gave
+    // the corner's other point to black too. White connects the stone instead.
+    let rows = [
+        "..wbbb...",
+        "..wwwbb..",
+        "...wwwb..",
+        "....wb.b.",
+        "...wbbbbw",
+        "..wwwwwwb",
+        "wwwwbbbbb",
+        ".wbbbw...",
+        "wbbb.....",
+    ];
+    let mut g = position(&rows, Color::Black);
+    g.play(Move::Pass).unwrap();
+    assert_eq!(g.atari_point(at(0, 8)), Some(at(0, 7)));
+    assert!(g.avoid(1, &Default::default()).contains(&Move::Pass));
+    let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(2000), 1), 1);
+    assert_eq!(bot.choose(&AnyGame::Go(g), None), Move::Place(at(0, 7)));
+}
+
 /// Black's area on the left, white's larger one on the right behind walls two stones
 /// thick (which random playouts do not break), and a dead black stone in white's. As the
 /// stones stand, the rules count black's area only (the stone spoils white's): black wins

@@ -95,10 +95,10 @@ impl Knowledge for Go {
         // A pass is left out in the middle of the game, and where it would end the game
         // (the opponent just passed) while the count with the dead stones taken off, as
         // players and referees count, is not a win: the rules' own count keeps dead stones,
-        // so a lost game could look won to the playouts' last move.
+        // so a lost game could look won to the playouts' last move ([`may_end_by_passing`]).
         let passing_is_pointless = match self.consecutive_passes() {
             0 => true,
-            1 => !wins_when_counted(self, me, stop),
+            1 => !may_end_by_passing(self, me, stop),
             _ => false,
         };
         if passing_is_pointless && !avoid.contains(&Move::Pass) {
@@ -271,17 +271,38 @@ impl Knowledge for Go {
     }
 }
 
-/// Whether `me` wins `go` if it ends now and is counted with the stones that the playouts
-/// judge dead taken off ([`dead_stones`]), as players and referees count a finished game:
-/// under Japanese scoring the stones taken off are prisoners too, a point each to their
-/// captor, as the stones captured in the game already are. True where nothing is counted
-/// (`capture-go`), or where `stop` leaves no time to judge (the stones then count as they
-/// stand).
-fn wins_when_counted(go: &Go, me: Color, stop: &Stop) -> bool {
+/// Whether `me` may end `go` by passing: it wins the game counted with the stones that the
+/// playouts judge dead taken off ([`dead_stones`]), as players and referees count a
+/// finished game, and no own chain in atari that they judge alive could still be saved by
+/// a stone on its liberty. Such a chain counts as dead (the opponent may take it, and
+/// referees such as GNU Go count it so, even where the playouts mostly let its owner
+/// connect it first, as in a ko shape); saving it costs nothing under area scoring and a
+/// point under territory scoring. Under Japanese scoring the stones taken off are prisoners
+/// too, a point each to their captor, as the stones captured in the game already are. True
+/// where nothing is counted (`capture-go`), or where `stop` leaves no time to judge (the
+/// stones then count as they stand).
+fn may_end_by_passing(go: &Go, me: Color, stop: &Stop) -> bool {
     if go.score().is_none() || stop.now() {
         return true;
     }
-    let dead = dead_stones(go, JUDGEMENT_SEED, stop);
+    // Judged with the opponent to move, as a referee finds the board after the pass: with
+    // `me` to move, every playout would give `me` a free move to save its weak stones.
+    let mut after_pass = go.clone();
+    if after_pass.setup(&[], me.opponent()).is_err() {
+        return true;
+    }
+    let mut dead = dead_stones(&after_pass, JUDGEMENT_SEED, stop);
+    let in_atari: Vec<(Cell, Cell)> = (go.topology().cells())
+        .filter(|c| go.stone(*c) == Some(me) && !dead.contains(c))
+        .filter_map(|c| Some((c, go.atari_point(c)?)))
+        .collect();
+    let can_save = |&(_, liberty): &(Cell, Cell)| {
+        go.self_atari(liberty, me).is_none() && go.check(Move::Place(liberty)).is_ok()
+    };
+    if in_atari.iter().any(can_save) {
+        return false;
+    }
+    dead.extend(in_atari.iter().map(|&(c, _)| c));
     let taken_off: Vec<SetupChange> = dead.iter().map(|&cell| (cell, None)).collect();
     let mut counted = go.clone();
     if counted.setup(&taken_off, me).is_err() {
