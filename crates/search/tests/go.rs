@@ -5,10 +5,12 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::games::go::GO_PARAMS;
 use toroid_rules::games::Go;
-use toroid_rules::{Cell, Color, Move, Params, Position};
+use toroid_rules::{AnyGame, Bot, Cell, Color, Move, Params, Position};
+use toroid_search::budget::Budget;
 use toroid_search::games::go::patterns::mogo;
 use toroid_search::games::go::settled_territory;
 use toroid_search::knowledge::Knowledge;
+use toroid_search::mcts::{Mcts, MctsConfig};
 
 /// A 9×9 Go position: `rows` from the top, `b` and `w` stones, `to_move` to play.
 fn position(rows: &[&str], to_move: Color) -> Go {
@@ -34,6 +36,17 @@ fn position_with(params: &[&str], rows: &[&str], to_move: Color) -> Go {
         .collect();
     g.setup(&stones, to_move).unwrap();
     g
+}
+
+/// The move of the `strong` bot limited to `playouts` simulations on one thread, seeded by
+/// `seed`.
+fn strong_move(g: &Go, playouts: u64, seed: u64) -> Move {
+    let mut bot = Mcts::new(
+        "strong",
+        MctsConfig::new(Budget::Playouts(playouts), 1),
+        seed,
+    );
+    bot.choose(&AnyGame::Go(g.clone()), None)
 }
 
 fn at(x: usize, y: usize) -> Cell {
@@ -228,9 +241,6 @@ const SPLIT: [&str; 9] = [
 
 #[test]
 fn under_territory_scoring_the_bot_does_not_fill_its_own_territory() {
-    use toroid_rules::{AnyGame, Bot};
-    use toroid_search::budget::Budget;
-    use toroid_search::mcts::{Mcts, MctsConfig};
     let territory = position_with(&["scoring=territory"], &SPLIT, Color::Black);
     let settled = settled_territory(&territory, &Default::default());
     for c in territory.topology().cells() {
@@ -251,8 +261,7 @@ fn under_territory_scoring_the_bot_does_not_fill_its_own_territory() {
     assert!(avoid.contains(&Move::Place(at(0, 0))) && !avoid.contains(&Move::Pass));
     // A stone of black's own costs a point: black passes, or invades, but never fills.
     for seed in 1..=3 {
-        let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(3_000), 1), seed);
-        let mv = bot.choose(&AnyGame::Go(territory.clone()), None);
+        let mv = strong_move(&territory, 3_000, seed);
         let filled = mv.cell().is_some_and(|c| territory.topology().xy(c).0 < 4);
         assert!(
             !filled,
@@ -352,13 +361,9 @@ fn an_atari_that_starts_a_working_ladder_is_urgent() {
 
 #[test]
 fn the_bot_does_not_run_into_a_ladder() {
-    use toroid_rules::{AnyGame, Bot};
-    use toroid_search::budget::Budget;
-    use toroid_search::mcts::{Mcts, MctsConfig};
-    let caught = AnyGame::Go(position(&LADDER, Color::White));
+    let caught = position(&LADDER, Color::White);
     for seed in 1..=3 {
-        let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(3_000), 1), seed);
-        let mv = bot.choose(&caught, None);
+        let mv = strong_move(&caught, 3_000, seed);
         assert_ne!(mv, Move::Place(at(4, 5)), "seed {seed}");
     }
 }
@@ -419,9 +424,6 @@ fn vital_points_of_small_eye_spaces_and_liberties_in_races() {
 
 #[test]
 fn a_bot_whose_only_placements_are_hopeless_passes() {
-    use toroid_rules::{AnyGame, Bot};
-    use toroid_search::budget::Budget;
-    use toroid_search::mcts::{Mcts, MctsConfig};
     // Black fills a 5×5 board but for a two-point eye: a stone in it puts the whole group in
     // atari, and so does the other point; the one move left is a pass.
     let mut g = Go::go(&Params::parse(GO_PARAMS, &["size=5"]).unwrap()).unwrap();
@@ -431,8 +433,7 @@ fn a_bot_whose_only_placements_are_hopeless_passes() {
     g.setup(&stones, Color::Black).unwrap();
     assert!(g.hopeless(Move::Place(Cell(0))) && g.hopeless(Move::Place(Cell(1))));
     assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
-    let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(500), 1), 1);
-    assert_eq!(bot.choose(&AnyGame::Go(g), None), Move::Pass);
+    assert_eq!(strong_move(&g, 500, 1), Move::Pass);
 }
 
 /// [`SPLIT`] with a black stone in white's area, in atari: dead.
@@ -508,23 +509,16 @@ const STONE_IN_ATARI: [&str; 9] = [
 
 #[test]
 fn a_pass_that_ends_the_game_with_an_own_chain_in_atari_is_not_played() {
-    use toroid_rules::{AnyGame, Bot};
-    use toroid_search::budget::Budget;
-    use toroid_search::mcts::{Mcts, MctsConfig};
     let mut g = position(&STONE_IN_ATARI, Color::Black);
     g.play(Move::Pass).unwrap();
     assert_eq!(g.atari_point(at(8, 4)), Some(at(8, 5)));
     assert!(g.avoid(1, &Default::default()).contains(&Move::Pass));
     // White connects instead: under area scoring a stone in its own area costs nothing.
-    let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(2000), 1), 1);
-    assert_eq!(bot.choose(&AnyGame::Go(g), None), Move::Place(at(8, 5)));
+    assert_eq!(strong_move(&g, 2_000, 1), Move::Place(at(8, 5)));
 }
 
 #[test]
 fn a_pass_that_ends_the_game_is_not_played_while_an_own_chain_in_atari_can_be_saved() {
-    use toroid_rules::{AnyGame, Bot};
-    use toroid_search::budget::Budget;
-    use toroid_search::mcts::{Mcts, MctsConfig};
     // The end of another game `max` lost as white (seed 13, game 30). White's last stone,
     // in the bottom left corner, is in atari; counted with it taken off (and the white
     // stones in black's areas) white still wins by half a point, but GNU Go's referee gave
@@ -544,8 +538,7 @@ fn a_pass_that_ends_the_game_is_not_played_while_an_own_chain_in_atari_can_be_sa
     g.play(Move::Pass).unwrap();
     assert_eq!(g.atari_point(at(0, 8)), Some(at(0, 7)));
     assert!(g.avoid(1, &Default::default()).contains(&Move::Pass));
-    let mut bot = Mcts::new("strong", MctsConfig::new(Budget::Playouts(2000), 1), 1);
-    assert_eq!(bot.choose(&AnyGame::Go(g), None), Move::Place(at(0, 7)));
+    assert_eq!(strong_move(&g, 2_000, 1), Move::Place(at(0, 7)));
 }
 
 /// Black's area on the left, white's larger one on the right behind walls two stones
