@@ -179,10 +179,7 @@ impl Knowledge for Go {
             .filter(|&n| self.stone(n) == Some(me))
             .find_map(|n| {
                 let liberty = self.atari_point(n)?;
-                // Neither a self-atari nor a suicide (no liberty at all).
-                let extends = self.self_atari(liberty, me).is_none()
-                    && self.check(Move::Place(liberty)).is_ok();
-                if extends {
+                if saves_by_extending(self, liberty, me) {
                     Some(liberty)
                 } else {
                     self.capture_next_to(n)
@@ -296,19 +293,16 @@ fn may_end_by_passing(go: &Go, me: Color, stop: &Stop) -> bool {
         .filter(|c| go.stone(*c) == Some(me) && !dead.contains(c))
         .filter_map(|c| Some((c, go.atari_point(c)?)))
         .collect();
-    let can_save = |&(_, liberty): &(Cell, Cell)| {
-        go.self_atari(liberty, me).is_none() && go.check(Move::Place(liberty)).is_ok()
-    };
-    if in_atari.iter().any(can_save) {
+    if (in_atari.iter()).any(|&(_, liberty)| saves_by_extending(go, liberty, me)) {
         return false;
     }
     dead.extend(in_atari.iter().map(|&(c, _)| c));
+    // The same board with the dead stones taken off (who moves does not change the count).
     let taken_off: Vec<SetupChange> = dead.iter().map(|&cell| (cell, None)).collect();
-    let mut counted = go.clone();
-    if counted.setup(&taken_off, me).is_err() {
+    if after_pass.setup(&taken_off, me).is_err() {
         return true;
     }
-    let Some(mut score) = counted.score() else {
+    let Some(mut score) = after_pass.score() else {
         return true;
     };
     if go.scoring() == Some(Scoring::Japanese) {
@@ -317,6 +311,12 @@ fn may_end_by_passing(go: &Go, me: Color, stop: &Stop) -> bool {
         }
     }
     score[me.index()] > score[me.opponent().index()]
+}
+
+/// Whether `me`'s stone on `liberty`, the last liberty of an own chain, gives the chain a
+/// second one: neither a self-atari nor a suicide (no liberty at all).
+fn saves_by_extending(go: &Go, liberty: Cell, me: Color) -> bool {
+    go.self_atari(liberty, me).is_none() && go.check(Move::Place(liberty)).is_ok()
 }
 
 /// Whether `me` playing `c` leaves a group of two stones or more in atari: the self-ataris
