@@ -625,6 +625,30 @@ fn naive_neighborhood(g: &Go, c: Cell) -> u16 {
     })
 }
 
+/// Whether a `me` stone on the empty `c` would be suicide, and whether `c` is `me`'s own
+/// eye, from the neighbours' colours and their chains' liberties counted one by one: a
+/// suicide has no empty neighbour, no own chain with a second liberty and no enemy chain in
+/// atari to capture; an own eye has only own neighbours on the board, none in atari.
+fn naive_suicide_and_eye(g: &Go, c: Cell, me: Color) -> (bool, bool) {
+    let mut liberty = false;
+    let mut eye = true;
+    for n in g.topology().adjacent(c) {
+        match g.stone(n) {
+            None => (liberty, eye) = (true, false),
+            Some(color) if color == me => {
+                let safe = g.liberties(n) >= 2;
+                liberty |= safe;
+                eye &= safe;
+            }
+            Some(_) => {
+                liberty |= g.liberties(n) == 1;
+                eye = false;
+            }
+        }
+    }
+    (!liberty, eye)
+}
+
 /// Draws 40,000 moves and checks each of `expected` comes up within 10% of its fair share
 /// (and nothing else comes up).
 fn assert_uniform(expected: &[Move], mut draw: impl FnMut() -> Move) {
@@ -781,6 +805,14 @@ proptest! {
             }
             for c in g.topology().cells() {
                 prop_assert_eq!(g.neighborhood(c), naive_neighborhood(&g, c), "at {:?}", c);
+            }
+            // Suicides and own eyes as the chains' counted liberties tell them, against the
+            // board's tests from its liberty words.
+            for c in g.topology().cells().filter(|&c| g.stone(c).is_none()) {
+                let (suicide, eye) = naive_suicide_and_eye(&g, c, me);
+                let verdict = g.check(Move::Place(c));
+                prop_assert_eq!(verdict == Err(IllegalMove::Suicide), suicide, "at {:?}", c);
+                prop_assert_eq!(g.is_own_eye(c, me), eye, "at {:?}", c);
             }
             // The uniform policy proposes only legal moves (with every ko rule).
             let u = g.uniform_move(&mut rng).unwrap();

@@ -242,8 +242,8 @@ impl Knowledge for Go {
             }
             mv = self.playout_move(rng)?;
         }
-        self.play(mv)
-            .expect("the playout policy returns only legal moves");
+        // The playout policy draws only legal moves: no second judgement.
+        self.play_legal(mv);
         Some(mv)
     }
 
