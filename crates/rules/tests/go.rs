@@ -774,6 +774,10 @@ proptest! {
         let mut g = new_game(kind, size, topology, ko);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut last_was_pass = false;
+        // Copied into at every move (`clone_from`, as ladder reads do), starting from a
+        // game of another size and kind.
+        let mut copy = capture_go(&["size=9", "target=3"]);
+        play(&mut copy, "ee de");
         for _ in 0..150 {
             if g.outcome().is_some() {
                 break;
@@ -832,6 +836,13 @@ proptest! {
             if let Err(e) = g.check_consistency() {
                 prop_assert!(false, "{}", e);
             }
+            copy.clone_from(&g);
+            prop_assert_eq!(snapshot(&copy), snapshot(&g));
+            prop_assert!(copy.check_consistency().is_ok());
+            let (mut copy_legal, mut legal) = (Vec::new(), Vec::new());
+            copy.legal_moves(&mut copy_legal);
+            g.legal_moves(&mut legal);
+            prop_assert_eq!(copy_legal, legal);
             // Without ko point, pass or end, and outside capture-go, the hash is the
             // stones' zobrist and the side to move, nothing else.
             if kind == GameKind::Go && g.ko_point().is_none() && !last_was_pass && g.outcome().is_none() {

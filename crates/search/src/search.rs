@@ -258,8 +258,12 @@ impl Searcher {
         self.stamps.resize(2 * (cells + Move::BEYOND_CELLS), 0);
         let start = Instant::now();
         let mut done = 0;
+        // Each simulation starts from a copy of the root, made in place (a Go board's tables
+        // are copied without allocating).
+        let mut pos = root.clone();
         while !limits.exhausted(done) {
-            self.simulate(root, settings, cells);
+            pos.clone_from(root);
+            self.simulate(&mut pos, settings, cells);
             done += 1;
             if settings.stop_early && done % SETTLE_CHECK == 0 && self.settled(limits, done, start)
             {
@@ -308,8 +312,8 @@ impl Searcher {
         u64::from(best.visits - second) > left
     }
 
-    fn simulate<P: Knowledge>(&mut self, root: &P, settings: &Settings, cells: usize) {
-        let mut pos = root.clone();
+    /// One simulation from `pos`, the root's position, which it plays on.
+    fn simulate<P: Knowledge>(&mut self, pos: &mut P, settings: &Settings, cells: usize) {
         self.path.clear();
         self.path.push(ROOT);
         self.played.clear();
@@ -325,7 +329,7 @@ impl Searcher {
                 if !grow {
                     break;
                 }
-                self.expand(id, &pos, settings);
+                self.expand(id, pos, settings);
             }
             let node = self.tree.node(id);
             if id != ROOT {
@@ -363,7 +367,7 @@ impl Searcher {
                 break;
             }
             let Some(mv) = playout_step(
-                &mut pos,
+                pos,
                 &self.played,
                 settings.rollout,
                 settings.patterns,

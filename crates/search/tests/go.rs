@@ -338,6 +338,34 @@ fn an_escape_into_a_ladder_is_hopeless_and_a_ladder_breaker_saves_it() {
     ));
 }
 
+/// Each read plays on the copies that the read before left on its thread, overwritten in
+/// place: here they are of another board size every time, and the verdicts do not change.
+#[test]
+fn ladder_reads_agree_whatever_board_the_last_read_copied() {
+    use toroid_search::games::go::ladder::captured_in_ladder;
+    let caught = position(&LADDER, Color::White);
+    let mut rows = LADDER.map(String::from);
+    rows[7] = "..w......".into();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let broken = position(&rows, Color::White);
+    // The same ladder in the corner of a 13×13 board: it runs into the left edge as well.
+    let mut wide = Go::go(&Params::parse(GO_PARAMS, &["size=13"]).unwrap()).unwrap();
+    let stones: Vec<_> = (caught.topology().cells())
+        .filter_map(|c| {
+            let (x, y) = caught.topology().xy(c);
+            caught
+                .stone(c)
+                .map(|s| (Cell((y * 13 + x) as u16), Some(s)))
+        })
+        .collect();
+    wide.setup(&stones, Color::White).unwrap();
+    for _ in 0..2 {
+        assert!(captured_in_ladder(&caught, at(4, 4)));
+        assert!(captured_in_ladder(&wide, Cell(4 * 13 + 4)));
+        assert!(!captured_in_ladder(&broken, at(4, 4)));
+    }
+}
+
 #[test]
 fn an_atari_that_starts_a_working_ladder_is_urgent() {
     // White's e5 has two liberties, f5 and e4 (cells (5, 4) and (4, 5)); black's atari at

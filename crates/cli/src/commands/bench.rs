@@ -159,8 +159,11 @@ fn measure<P: Position>(
 ) -> Stats {
     let mut stats = Stats::default();
     let began = Instant::now();
+    // Every game starts from a copy of `start`, made in place: a playout engine keeps its
+    // buffers (`Clone::clone_from`; Go's board copies its tables without allocating).
+    let mut game = start.clone();
     loop {
-        let mut game = start.clone();
+        game.clone_from(start);
         stats.moves += match policy {
             Policy::Playout => random_playout(&mut game, rng),
             Policy::Uniform => uniform_playout(&mut game, rng),

@@ -243,7 +243,7 @@ pub(crate) struct Placed {
 }
 
 /// A Go board with incrementally maintained chains (see the module documentation).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Board {
     geometry: Arc<Geometry>,
     /// `n + 1` entries, the last is the off-board sentinel.
@@ -262,6 +262,45 @@ pub(crate) struct Board {
     stones: [u32; 2],
     /// Zobrist hash of the stones.
     hash: u64,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            geometry: Arc::clone(&self.geometry),
+            points: self.points.clone(),
+            libs: self.libs.clone(),
+            sizes: self.sizes.clone(),
+            empty: self.empty.clone(),
+            empty_len: self.empty_len,
+            stones: self.stones,
+            hash: self.hash,
+        }
+    }
+
+    /// Copies into `self`'s own tables where the boards are the same size, without
+    /// allocating: a ladder read copies its position at every move it tries.
+    fn clone_from(&mut self, source: &Board) {
+        if !Arc::ptr_eq(&self.geometry, &source.geometry) {
+            self.geometry = Arc::clone(&source.geometry);
+        }
+        copy_table(&mut self.points, &source.points);
+        copy_table(&mut self.libs, &source.libs);
+        copy_table(&mut self.sizes, &source.sizes);
+        copy_table(&mut self.empty, &source.empty);
+        self.empty_len = source.empty_len;
+        self.stones = source.stones;
+        self.hash = source.hash;
+    }
+}
+
+/// `to` becomes a copy of `from`, in place when they have the same length.
+fn copy_table<T: Copy>(to: &mut Box<[T]>, from: &[T]) {
+    if to.len() == from.len() {
+        to.copy_from_slice(from);
+    } else {
+        *to = from.into();
+    }
 }
 
 impl Board {

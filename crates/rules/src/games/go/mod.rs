@@ -65,7 +65,7 @@ impl Rules {
 }
 
 /// A position of `capture-go` or `go`.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Go {
     rules: Arc<Rules>,
     board: Board,
@@ -82,6 +82,40 @@ pub struct Go {
     outcome: Option<Outcome>,
     /// Under superko, the key of every position of the game so far.
     seen: KeySet,
+}
+
+impl Clone for Go {
+    fn clone(&self) -> Go {
+        Go {
+            rules: Arc::clone(&self.rules),
+            board: self.board.clone(),
+            to_move: self.to_move,
+            ply: self.ply,
+            passes: self.passes,
+            ko_point: self.ko_point,
+            captures: self.captures,
+            last_placement: self.last_placement,
+            outcome: self.outcome,
+            seen: self.seen.clone(),
+        }
+    }
+
+    /// Reuses `self`'s board tables and superko set where they fit, without allocating:
+    /// the bots' ladder reads copy their position at every move they try.
+    fn clone_from(&mut self, source: &Go) {
+        if !Arc::ptr_eq(&self.rules, &source.rules) {
+            self.rules = Arc::clone(&source.rules);
+        }
+        self.board.clone_from(&source.board);
+        self.to_move = source.to_move;
+        self.ply = source.ply;
+        self.passes = source.passes;
+        self.ko_point = source.ko_point;
+        self.captures = source.captures;
+        self.last_placement = source.last_placement;
+        self.outcome = source.outcome;
+        self.seen.clone_from(&source.seen);
+    }
 }
 
 impl From<GoConfig> for Go {
