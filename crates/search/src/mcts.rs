@@ -13,7 +13,7 @@ use std::time::Instant;
 use toroid_rules::{AnyGame, Cell, Move};
 
 use crate::analysis::Analysis;
-use crate::budget::{moves_left, Budget, Pace, SearchLimits};
+use crate::budget::{moves_left, Budget, Pace, SearchLimits, Stop};
 use crate::knowledge::Knowledge;
 use crate::search::{Searcher, Settings, ROOT_THREATS};
 use toroid_rules::{Bot, TimeLeft};
@@ -99,7 +99,15 @@ impl Mcts {
         let threads = self.searchers.len() as u64;
         let settings = self.config.settings;
         let reuse = self.config.reuse_tree;
-        let avoid = root.avoid(ROOT_THREATS, &limits.stop);
+        // The moves to avoid may take half the time at most, so that the search has the
+        // rest: on the largest boards the scan of every reply to every move can take longer
+        // than a short budget, and it returns the moves checked so far when stopped.
+        let avoid_stop = Stop {
+            deadline: (limits.stop.deadline)
+                .map(|d| start + d.saturating_duration_since(start) / 2),
+            pace: limits.stop.pace.clone(),
+        };
+        let avoid = root.avoid(ROOT_THREATS, &avoid_stop);
         let avoid = &avoid;
         let simulations: u64 = if threads == 1 {
             let s = &mut self.searchers[0];
