@@ -102,11 +102,10 @@ impl Mcts {
         // The moves to avoid may take half the time at most, so that the search has the
         // rest: on the largest boards the scan of every reply to every move can take longer
         // than a short budget, and it returns the moves checked so far when stopped.
-        let avoid_stop = Stop {
-            deadline: (limits.stop.deadline)
-                .map(|d| start + d.saturating_duration_since(start) / 2),
-            pace: limits.stop.pace.clone(),
-        };
+        let avoid_stop = Stop::new(
+            (limits.stop.deadline).map(|d| start + d.saturating_duration_since(start) / 2),
+            limits.stop.pace.clone(),
+        );
         let avoid = root.avoid(ROOT_THREATS, &avoid_stop);
         let avoid = &avoid;
         let simulations: u64 = if threads == 1 {

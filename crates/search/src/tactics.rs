@@ -9,16 +9,15 @@ use crate::knowledge::Knowledge;
 /// Whether `mv` ends the game at once with a win for the player to move in `game`, in an
 /// ending that counts as the rules count it ([`Knowledge::ending_is_final`]).
 pub fn wins_at_once<P: Knowledge>(game: &P, mv: Move) -> bool {
-    wins_at_once_on(game, mv, &mut game.clone())
+    wins_on_copy(game, mv, &mut game.clone())
 }
 
-/// `wins_at_once`, played on `after`, which becomes a copy of `game` first (in place, so
-/// that a scan of many moves copies into one position instead of allocating one for each).
-fn wins_at_once_on<P: Knowledge>(game: &P, mv: Move, after: &mut P) -> bool {
+/// `wins_at_once`, played on `after`, a copy of `game` that the caller made (a scan of many
+/// moves copies into one position in place instead of allocating one for each).
+fn wins_on_copy<P: Knowledge>(game: &P, mv: Move, after: &mut P) -> bool {
     let Some(mover) = game.turn() else {
         return false;
     };
-    after.clone_from(game);
     after.play(mv).is_ok()
         && after.outcome().is_some_and(|o| o.winner == Some(mover))
         && after.ending_is_final()
@@ -29,9 +28,10 @@ pub fn can_win_at_once<P: Knowledge>(game: &P, scratch: &mut Vec<Move>) -> bool 
     scratch.clear();
     game.legal_moves(scratch);
     let mut after = game.clone();
-    scratch
-        .iter()
-        .any(|&mv| wins_at_once_on(game, mv, &mut after))
+    scratch.iter().any(|&mv| {
+        after.clone_from(game);
+        wins_on_copy(game, mv, &mut after)
+    })
 }
 
 /// Whether after `mv` the opponent of the player to move is on turn and can win at once.

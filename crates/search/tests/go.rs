@@ -316,6 +316,14 @@ const LADDER: [&str; 9] = [
     ".........",
 ];
 
+/// `LADDER` with a white stone on the ladder's path, which breaks it.
+fn broken_ladder() -> Go {
+    let mut rows = LADDER.map(String::from);
+    rows[7] = "..w......".into();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    position(&rows, Color::White)
+}
+
 #[test]
 fn an_escape_into_a_ladder_is_hopeless_and_a_ladder_breaker_saves_it() {
     use toroid_search::games::go::ladder::captured_in_ladder;
@@ -323,11 +331,7 @@ fn an_escape_into_a_ladder_is_hopeless_and_a_ladder_breaker_saves_it() {
     assert!(captured_in_ladder(&caught, at(4, 4)));
     assert!(caught.hopeless(Move::Place(at(4, 5))));
     assert_eq!(prior(&caught, at(4, 5)), Some(0.1));
-    // A white stone on the ladder's path breaks it.
-    let mut rows = LADDER.map(String::from);
-    rows[7] = "..w......".into();
-    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let broken = position(&rows, Color::White);
+    let broken = broken_ladder();
     assert!(!captured_in_ladder(&broken, at(4, 4)));
     assert!(!broken.hopeless(Move::Place(at(4, 5))));
     assert_eq!(prior(&broken, at(4, 5)), Some(0.8));
@@ -344,10 +348,7 @@ fn an_escape_into_a_ladder_is_hopeless_and_a_ladder_breaker_saves_it() {
 fn ladder_reads_agree_whatever_board_the_last_read_copied() {
     use toroid_search::games::go::ladder::captured_in_ladder;
     let caught = position(&LADDER, Color::White);
-    let mut rows = LADDER.map(String::from);
-    rows[7] = "..w......".into();
-    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let broken = position(&rows, Color::White);
+    let broken = broken_ladder();
     // The same ladder in the corner of a 13×13 board: it runs into the left edge as well.
     let mut wide = Go::go(&Params::parse(GO_PARAMS, &["size=13"]).unwrap()).unwrap();
     let stones: Vec<_> = (caught.topology().cells())

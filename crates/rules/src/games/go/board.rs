@@ -279,7 +279,7 @@ impl Clone for Board {
     }
 
     /// Copies into `self`'s own tables where the boards are the same size, without
-    /// allocating: a ladder read copies its position at every move it tries.
+    /// allocating (see `Go::clone_from`).
     fn clone_from(&mut self, source: &Board) {
         if !Arc::ptr_eq(&self.geometry, &source.geometry) {
             self.geometry = Arc::clone(&source.geometry);

@@ -101,7 +101,7 @@ impl Clone for Go {
     }
 
     /// Reuses `self`'s board tables and superko set where they fit, without allocating:
-    /// the bots' ladder reads copy their position at every move they try.
+    /// searches copy positions in their inner loops (each simulation, each ladder move).
     fn clone_from(&mut self, source: &Go) {
         if !Arc::ptr_eq(&self.rules, &source.rules) {
             self.rules = Arc::clone(&source.rules);
