@@ -649,6 +649,16 @@ fn naive_suicide_and_eye(g: &Go, c: Cell, me: Color) -> (bool, bool) {
     (!liberty, eye)
 }
 
+/// Whether an eye shape at `c` is false for `me` by its diagonal cells: two enemy stones, or
+/// one with another diagonal off the board.
+fn naive_false(g: &Go, c: Cell, me: Color) -> bool {
+    let diagonals: Vec<Option<Cell>> = g.around(c).into_iter().skip(1).step_by(2).collect();
+    let enemies = (diagonals.iter().flatten())
+        .filter(|&&d| g.stone(d) == Some(me.opponent()))
+        .count();
+    enemies >= 2 || (enemies == 1 && diagonals.contains(&None))
+}
+
 /// Draws 40,000 moves and checks each of `expected` comes up within 10% of its fair share
 /// (and nothing else comes up).
 fn assert_uniform(expected: &[Move], mut draw: impl FnMut() -> Move) {
@@ -669,6 +679,29 @@ fn assert_uniform(expected: &[Move], mut draw: impl FnMut() -> Move) {
             "{m:?} drawn {c} times, expected {fair}"
         );
     }
+}
+
+#[test]
+fn the_playout_policy_fills_false_eyes_and_keeps_true_ones() {
+    // Black's eye shapes: `aa` in the corner with white on its one diagonal and `ed` in the
+    // middle with white on two (both false: white can cut there), and `gg` in the corner
+    // with black on its diagonal (true).
+    let mut g = go(&["size=7"]);
+    let rows = [
+        ".bb....", "bw.....", "b..wbw.", "...b.b.", "....b..", ".....bb", ".....b.",
+    ];
+    position(&mut g, &rows, Color::Black);
+    for (p, false_eye) in [("aa", true), ("ed", true), ("gg", false)] {
+        assert!(g.is_own_eye(cell(&g, p), Color::Black), "{p}");
+        assert_eq!(g.is_false_eye(cell(&g, p), Color::Black), false_eye, "{p}");
+        assert!(!g.is_false_eye(cell(&g, p), Color::White), "{p}");
+    }
+    let mut sensible: Vec<Move> = Vec::new();
+    g.legal_moves(&mut sensible);
+    sensible.retain(|&m| m != Move::Pass && m != mv(&g, "gg"));
+    assert!(sensible.contains(&mv(&g, "aa")) && sensible.contains(&mv(&g, "ed")));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    assert_uniform(&sensible, || g.playout_move(&mut rng).unwrap());
 }
 
 /// A 4×4 position with an own eye at `aa`, a suicide point for white, and an atari.
@@ -782,18 +815,19 @@ proptest! {
             if g.outcome().is_some() {
                 break;
             }
-            // The playout policy proposes only legal moves, never an own eye, and passes
-            // only when every legal placement is an own eye.
+            // The playout policy proposes only legal moves, never an own eye unless it is
+            // false, and passes only when every legal placement is such an eye.
             let mut legal = Vec::new();
             g.legal_moves(&mut legal);
             prop_assert_eq!(legal.last(), Some(&Move::Pass));
             let me = g.turn().unwrap();
-            let sensible = legal.iter().any(|m| m.cell().is_some_and(|c| !g.is_own_eye(c, me)));
+            let fillable = |c| !g.is_own_eye(c, me) || g.is_false_eye(c, me);
+            let sensible = legal.iter().any(|m| m.cell().is_some_and(fillable));
             match g.playout_move(&mut rng).unwrap() {
                 Move::Pass => prop_assert!(!sensible),
                 m => {
                     prop_assert!(g.check(m).is_ok());
-                    prop_assert!(!g.is_own_eye(m.cell().unwrap(), me));
+                    prop_assert!(fillable(m.cell().unwrap()));
                 }
             }
             // A self-atari is what playing there does: a chain with one liberty and
@@ -817,6 +851,7 @@ proptest! {
                 let verdict = g.check(Move::Place(c));
                 prop_assert_eq!(verdict == Err(IllegalMove::Suicide), suicide, "at {:?}", c);
                 prop_assert_eq!(g.is_own_eye(c, me), eye, "at {:?}", c);
+                prop_assert_eq!(g.is_false_eye(c, me), eye && naive_false(&g, c, me), "at {:?}", c);
             }
             // The uniform policy proposes only legal moves (with every ko rule).
             let u = g.uniform_move(&mut rng).unwrap();

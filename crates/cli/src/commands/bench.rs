@@ -14,8 +14,9 @@ use super::{print, Failure};
 /// How playout moves are chosen.
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
 pub enum Policy {
-    /// The rule set's playout policy (`playout_move`; Go does not fill its own eyes); with
-    /// `--mcts`, the house bots' playouts (that policy after the rule set's tactical replies).
+    /// The rule set's playout policy (`playout_move`; Go does not fill its own eyes, unless
+    /// false); with `--mcts`, the house bots' playouts (that policy after the rule set's
+    /// tactical replies).
     Playout,
     /// Uniform among all legal moves (`legal_moves`), as other engines' random playouts.
     Uniform,

@@ -454,8 +454,24 @@ impl Board {
         self.points[point].free == 0 && self.crowded_meaning(point, color) & SPOILS_EYE == 0
     }
 
-    /// `!is_suicide(point, color) && !is_own_eye(point, color)` in one pass over the
-    /// neighbours: the playout policy's test.
+    /// Whether `point`, an own eye of `color` (`is_own_eye`), is a false eye: two of its
+    /// diagonal cells hold enemy stones, or one does and another is off the board. The enemy
+    /// can then cut the chains around it apart, and filling it is how they connect.
+    pub(crate) fn is_false_eye(&self, point: usize, color: u8) -> bool {
+        let around = self.around(point);
+        let (mut enemies, mut edge) = (0, false);
+        // The odd entries of `around` are the diagonal cells.
+        for r in [around[1], around[3], around[5], around[7]] {
+            let c = self.points[r as usize].color;
+            enemies += u32::from(c == color ^ 3);
+            edge |= c == OFF;
+        }
+        enemies >= 2 || (edge && enemies == 1)
+    }
+
+    /// Whether a `color` stone on the empty `point` is one the playout policy plays: legal
+    /// (not suicide), and not filling an own eye unless it is a false eye. One pass over the
+    /// neighbours, and the diagonals only for an own eye.
     #[inline(always)]
     pub(crate) fn is_sensible(&self, point: usize, color: u8) -> bool {
         self.points[point].free > 0 || self.is_crowded_sensible(point, color)
@@ -464,7 +480,9 @@ impl Board {
     /// `is_sensible` for a point without empty neighbours.
     #[inline(never)]
     fn is_crowded_sensible(&self, point: usize, color: u8) -> bool {
-        self.crowded_meaning(point, color) == GIVES_LIBERTY | SPOILS_EYE
+        let meaning = self.crowded_meaning(point, color);
+        meaning == GIVES_LIBERTY | SPOILS_EYE
+            || (meaning == GIVES_LIBERTY && self.is_false_eye(point, color))
     }
 
     /// The size of the chain a `color` stone on the empty `point` would make, when that

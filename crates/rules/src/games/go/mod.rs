@@ -192,14 +192,22 @@ impl Go {
         })
     }
 
-    /// Whether `cell` is an own single-point eye of `color`, which the playout policy never
-    /// fills: an empty cell whose every neighbour is a `color` stone, none of whose chains
-    /// is in atari.
+    /// Whether `cell` is an own single-point eye of `color`: an empty cell whose every
+    /// neighbour is a `color` stone, none of whose chains is in atari. The playout policy
+    /// never fills one, unless it is a false eye ([`Go::is_false_eye`]).
     pub fn is_own_eye(&self, cell: Cell, color: Color) -> bool {
         let p = cell.index();
         p < self.board.len()
             && self.board.color(p) == EMPTY
             && self.board.is_own_eye(p, code(color))
+    }
+
+    /// Whether `cell` is an own eye of `color` ([`Go::is_own_eye`]) that is false: two of its
+    /// diagonal cells hold enemy stones, or one does and another is off the board (MoGo's,
+    /// Fuego's and Pachi's test). The enemy can cut the chains around it apart, and filling
+    /// it connects them, so the playout policy plays there like anywhere else.
+    pub fn is_false_eye(&self, cell: Cell, color: Color) -> bool {
+        self.is_own_eye(cell, color) && self.board.is_false_eye(cell.index(), code(color))
     }
 
     /// When `color` playing on the empty `cell` would leave the chain of that stone with
@@ -688,7 +696,8 @@ impl Position for Go {
     }
 
     /// Uniform among the placements that are legal and do not fill an own single-point eye
-    /// ([`Go::is_own_eye`]); a pass only when there is none. Candidates are drawn from the
+    /// ([`Go::is_own_eye`]) that is not false ([`Go::is_false_eye`]); a pass only when
+    /// there is none. Candidates are drawn from the
     /// board's list of empty points: a few draws with replacement first (no copying), then
     /// without replacement from a copy, swapping rejected points out. Either way the first
     /// accepted draw is uniform among the acceptable points.
