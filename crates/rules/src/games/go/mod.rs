@@ -697,10 +697,10 @@ impl Position for Go {
 
     /// Uniform among the placements that are legal and do not fill an own single-point eye
     /// ([`Go::is_own_eye`]) that is not false ([`Go::is_false_eye`]); a pass only when
-    /// there is none. Candidates are drawn from the
-    /// board's list of empty points: a few draws with replacement first (no copying), then
-    /// without replacement from a copy, swapping rejected points out. Either way the first
-    /// accepted draw is uniform among the acceptable points.
+    /// there is none. Candidates are drawn from the board's list of empty points: a few
+    /// draws with replacement first (no copying), then without replacement from a copy,
+    /// swapping rejected points out. Either way the first accepted draw is uniform among the
+    /// acceptable points.
     fn playout_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
         if self.outcome.is_some() {
             return None;
