@@ -570,6 +570,54 @@ fn a_pass_that_ends_the_game_is_not_played_while_an_own_chain_in_atari_can_be_sa
     assert_eq!(strong_move(&g, 2_000, 1), Move::Place(at(0, 7)));
 }
 
+/// The end of a game that `max`, white, lost to GNU Go 10 under area scoring
+/// (docs/strength.md, seed 20, game 12), black to move. White's four stones at the top
+/// (F9 G9 E8 F8) have two liberties; a stone on G8, the one between them and the white
+/// stone below it, joins them to white's side of the board. Toroid's count gave white the
+/// game by 30.5; GNU Go's referee called the four stones dead and gave it to black.
+const TWO_LIBERTIES: [&str; 9] = [
+    "...bbww..",
+    "...bww...",
+    "...bbbw..",
+    "...bww...",
+    "....bw...",
+    "....bbw..",
+    "..bwbw...",
+    "..bbbww..",
+    "..wbww...",
+];
+
+#[test]
+fn under_area_scoring_a_pass_that_ends_the_game_waits_for_a_chain_with_two_liberties() {
+    let mut g = position(&TWO_LIBERTIES, Color::Black);
+    g.play(Move::Pass).unwrap();
+    assert_eq!(g.liberties(at(5, 0)), 2);
+    // White's stones on the fourth row (E6 F6 F5) have two liberties too. Only the stones
+    // that leave each chain the most liberties, four, are searched: G8 for the top, G6
+    // and G5 for the fourth row (H9 would leave the top three).
+    let join = Move::Place(at(6, 1));
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let avoid = g.avoid(1, &Default::default());
+    let searched: Vec<Move> = moves.into_iter().filter(|mv| !avoid.contains(mv)).collect();
+    assert_eq!(
+        searched,
+        [join, Move::Place(at(6, 3)), Move::Place(at(6, 4))]
+    );
+    assert!(searched.contains(&strong_move(&g, 500, 1)));
+    // G8 and G6 join both chains into one of five liberties; after black's next pass white
+    // may pass.
+    for mv in [join, Move::Pass, Move::Place(at(6, 3)), Move::Pass] {
+        g.play(mv).unwrap();
+    }
+    assert_eq!(g.liberties(at(5, 0)), 5);
+    assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
+    // Under territory scoring the stone would cost a point: white may pass at once.
+    let mut g = position_with(&["scoring=territory"], &TWO_LIBERTIES, Color::Black);
+    g.play(Move::Pass).unwrap();
+    assert!(!g.avoid(1, &Default::default()).contains(&Move::Pass));
+}
+
 /// Black's area on the left, white's larger one on the right behind walls two stones
 /// thick (which random playouts do not break), and a dead black stone in white's. As the
 /// stones stand, the rules count black's area only (the stone spoils white's): black wins

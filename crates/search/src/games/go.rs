@@ -81,6 +81,10 @@ impl Knowledge for Go {
     /// Under territory and Japanese scoring, also every point of the player's own settled
     /// territory ([`settled_territory`]): a stone there costs a point, which playouts cannot
     /// see (they fill every territory anyway).
+    ///
+    /// Where the opponent just passed and the count is won but an own chain still needs a
+    /// stone ([`Ending::Secure`]), every move but those stones: the pass, and every other
+    /// move, would leave the chain to a referee's judgement.
     fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
         let mut avoid = losing_moves(self, stop);
         let Some(me) = self.turn() else {
@@ -95,10 +99,25 @@ impl Knowledge for Go {
         // A pass is left out in the middle of the game, and where it would end the game
         // (the opponent just passed) while the count with the dead stones taken off, as
         // players and referees count, is not a win: the rules' own count keeps dead stones,
-        // so a lost game could look won to the playouts' last move ([`may_end_by_passing`]).
+        // so a lost game could look won to the playouts' last move ([`ending`]).
         let passing_is_pointless = match self.consecutive_passes() {
             0 => true,
-            1 => !may_end_by_passing(self, me, stop),
+            1 => match ending(self, me, stop) {
+                Ending::Pass => false,
+                Ending::PlayOn => true,
+                Ending::Secure(stones) => {
+                    let stones: Vec<Move> = (stones.into_iter().map(Move::Place))
+                        .filter(|mv| !avoid.contains(mv))
+                        .collect();
+                    if !stones.is_empty() {
+                        let mut moves = Vec::new();
+                        self.legal_moves(&mut moves);
+                        avoid.extend(moves.into_iter().filter(|mv| !stones.contains(mv)));
+                        return avoid;
+                    }
+                    false
+                }
+            },
             _ => false,
         };
         if passing_is_pointless && !avoid.contains(&Move::Pass) {
@@ -268,49 +287,122 @@ impl Knowledge for Go {
     }
 }
 
-/// Whether `me` may end `go` by passing: it wins the game counted with the stones that the
-/// playouts judge dead taken off ([`dead_stones`]), as players and referees count a
-/// finished game, and no own chain in atari that they judge alive could still be saved by
-/// a stone on its liberty. Such a chain counts as dead (the opponent may take it, and
-/// referees such as GNU Go count it so, even where the playouts mostly let its owner
-/// connect it first, as in a ko shape); saving it costs nothing under area scoring and a
-/// point under territory scoring. Under Japanese scoring the stones taken off are prisoners
-/// too, a point each to their captor, as the stones captured in the game already are. True
-/// where nothing is counted (`capture-go`), or where `stop` leaves no time to judge (the
-/// stones then count as they stand).
-fn may_end_by_passing(go: &Go, me: Color, stop: &Stop) -> bool {
+/// What `me` may do when the opponent has just passed, so that a pass would end the game.
+enum Ending {
+    /// Pass: the game is won as counted now, and no own chain needs a stone.
+    Pass,
+    /// Play one of these stones first: the game is won as counted now, with these own
+    /// chains alive, and each stone takes them out of reach.
+    Secure(Vec<Cell>),
+    /// Play on: the game is not won as counted now.
+    PlayOn,
+}
+
+/// What `me` may do, the opponent having just passed ([`Ending`]). The game is counted
+/// with the stones that the playouts judge dead taken off ([`dead_stones`]), as players
+/// and referees count a finished game. Under Japanese scoring the stones taken off are
+/// prisoners too, a point each to their captor, as the stones captured in the game already
+/// are. `Pass` where nothing is counted (`capture-go`), or where `stop` leaves no time to
+/// judge (the stones then count as they stand).
+///
+/// An own chain that the playouts judge alive is still secured first:
+/// - in atari, by a stone on its liberty that leaves it two liberties or more; where no
+///   such stone exists the chain counts as dead. The opponent may take it, and referees
+///   such as GNU Go count it so, even where the playouts mostly let its owner connect it
+///   first, as in a ko shape. The stone costs nothing under area scoring and a point under
+///   territory scoring.
+/// - under area scoring, with two liberties, by a stone on one of them that leaves it
+///   three or more and is not a true own eye (those that leave it the most). GNU Go's
+///   referee has counted such a group dead though one stone joined it to a living wall
+///   (docs/strength.md, "Securing weak chains before the last pass"); under area scoring
+///   the stone costs nothing.
+fn ending(go: &Go, me: Color, stop: &Stop) -> Ending {
     if go.score().is_none() || stop.now() {
-        return true;
+        return Ending::Pass;
     }
     // Judged with the opponent to move, as a referee finds the board after the pass: with
     // `me` to move, every playout would give `me` a free move to save its weak stones.
     let mut after_pass = go.clone();
     if after_pass.setup(&[], me.opponent()).is_err() {
-        return true;
+        return Ending::Pass;
     }
     let mut dead = dead_stones(&after_pass, JUDGEMENT_SEED, stop);
-    let in_atari: Vec<(Cell, Cell)> = (go.topology().cells())
-        .filter(|c| go.stone(*c) == Some(me) && !dead.contains(c))
-        .filter_map(|c| Some((c, go.atari_point(c)?)))
-        .collect();
-    if (in_atari.iter()).any(|&(_, liberty)| saves_by_extending(go, liberty, me)) {
-        return false;
-    }
-    dead.extend(in_atari.iter().map(|&(c, _)| c));
+    let secure = stones_to_secure(go, me, &mut dead);
     // The same board with the dead stones taken off (who moves does not change the count).
     let taken_off: Vec<SetupChange> = dead.iter().map(|&cell| (cell, None)).collect();
     if after_pass.setup(&taken_off, me).is_err() {
-        return true;
+        return Ending::Pass;
     }
     let Some(mut score) = after_pass.score() else {
-        return true;
+        return Ending::Pass;
     };
     if go.scoring() == Some(Scoring::Japanese) {
         for color in dead.iter().filter_map(|&cell| go.stone(cell)) {
             score[color.opponent().index()] += 1.0;
         }
     }
-    score[me.index()] > score[me.opponent().index()]
+    if score[me.index()] <= score[me.opponent().index()] {
+        Ending::PlayOn
+    } else if secure.is_empty() {
+        Ending::Pass
+    } else {
+        Ending::Secure(secure)
+    }
+}
+
+/// The stones that secure `me`'s chains not in `dead` ([`ending`]); the chains in atari
+/// that no stone saves are added to `dead`.
+fn stones_to_secure(go: &Go, me: Color, dead: &mut Vec<Cell>) -> Vec<Cell> {
+    let topology = go.topology();
+    let mut seen = vec![false; topology.len()];
+    let mut secure = Vec::new();
+    for start in topology.cells() {
+        if go.stone(start) != Some(me) || seen[start.index()] || dead.contains(&start) {
+            continue;
+        }
+        let chain = go.chain(start);
+        for c in &chain {
+            seen[c.index()] = true;
+        }
+        if let Some(liberty) = go.atari_point(start) {
+            if saves_by_extending(go, liberty, me) {
+                secure.push(liberty);
+            } else {
+                dead.extend(chain);
+            }
+        } else if go.liberties(start) == 2 && go.scoring() == Some(Scoring::Area) {
+            let mut liberties: Vec<Cell> = (chain.iter())
+                .flat_map(|&c| topology.adjacent(c))
+                .filter(|&n| go.stone(n).is_none())
+                .collect();
+            liberties.sort_by_key(|c| c.index());
+            liberties.dedup();
+            let gains: Vec<(Cell, u32)> = (liberties.into_iter())
+                .filter_map(|l| Some((l, liberties_after(go, l, me)?)))
+                .filter(|&(_, after)| after >= 3)
+                .collect();
+            let best = gains.iter().map(|&(_, after)| after).max();
+            secure.extend(
+                (gains.iter())
+                    .filter(|&&(_, after)| Some(after) == best)
+                    .map(|&(l, _)| l),
+            );
+        }
+    }
+    secure.sort_by_key(|c| c.index());
+    secure.dedup();
+    secure
+}
+
+/// The liberties of the chain of `me`'s stone on `liberty`, where that stone is legal and
+/// fills no true own eye (a false one only joins chains).
+fn liberties_after(go: &Go, liberty: Cell, me: Color) -> Option<u32> {
+    if go.is_own_eye(liberty, me) && !go.is_false_eye(liberty, me) {
+        return None;
+    }
+    let mut after = go.clone();
+    after.play(Move::Place(liberty)).ok()?;
+    Some(after.liberties(liberty))
 }
 
 /// Whether `me`'s stone on `liberty`, the last liberty of an own chain, gives the chain a
