@@ -82,9 +82,10 @@ impl Knowledge for Go {
     /// territory ([`settled_territory`]): a stone there costs a point, which playouts cannot
     /// see (they fill every territory anyway).
     ///
-    /// Where the opponent just passed and the count is won but an own chain still needs a
-    /// stone ([`Ending::Secure`]), every move but those stones: the pass, and every other
-    /// move, would leave the chain to a referee's judgement.
+    /// Where the opponent just passed and the count is won but an own chain that lives still
+    /// needs a stone (one in atari; under area scoring, one with two liberties), every move
+    /// but the stones that secure it: the pass, and every other move, would leave the chain
+    /// to a referee's judgement.
     fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
         let mut avoid = losing_moves(self, stop);
         let Some(me) = self.turn() else {
