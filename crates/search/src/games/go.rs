@@ -372,13 +372,7 @@ fn stones_to_secure(go: &Go, me: Color, dead: &mut Vec<Cell>) -> Vec<Cell> {
                 dead.extend(chain);
             }
         } else if go.liberties(start) == 2 && go.scoring() == Some(Scoring::Area) {
-            let mut liberties: Vec<Cell> = (chain.iter())
-                .flat_map(|&c| topology.adjacent(c))
-                .filter(|&n| go.stone(n).is_none())
-                .collect();
-            liberties.sort_by_key(|c| c.index());
-            liberties.dedup();
-            let gains: Vec<(Cell, u32)> = (liberties.into_iter())
+            let gains: Vec<(Cell, u32)> = (liberty_points(go, start).into_iter())
                 .filter_map(|l| Some((l, liberties_after(go, l, me)?)))
                 .filter(|&(_, after)| after >= 3)
                 .collect();
@@ -393,6 +387,19 @@ fn stones_to_secure(go: &Go, me: Color, dead: &mut Vec<Cell>) -> Vec<Cell> {
     secure.sort_by_key(|c| c.index());
     secure.dedup();
     secure
+}
+
+/// The empty points next to the chain on `chain`, each once.
+fn liberty_points(go: &Go, chain: Cell) -> Vec<Cell> {
+    let mut points = Vec::new();
+    for stone in go.chain(chain) {
+        for n in go.topology().adjacent(stone) {
+            if go.stone(n).is_none() && !points.contains(&n) {
+                points.push(n);
+            }
+        }
+    }
+    points
 }
 
 /// The liberties of the chain of `me`'s stone on `liberty`, where that stone is legal and

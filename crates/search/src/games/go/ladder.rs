@@ -17,6 +17,8 @@ use std::cell::RefCell;
 use toroid_rules::games::Go;
 use toroid_rules::{Cell, Move, Position};
 
+use super::liberty_points;
+
 /// Moves a ladder read may play before it counts as an escape: a ladder across a 19×19
 /// board takes about 40, and the attacker's wrong side usually fails within a few.
 const MAX_READ: usize = 100;
@@ -105,26 +107,15 @@ impl Read<'_> {
 
     /// The attacker, to move at `depth`, tries an atari on each of the chain's two liberties.
     fn attacker_catches(&mut self, chain: Cell, depth: usize) -> bool {
-        liberties(self.at(depth), chain).into_iter().any(|atari| {
-            self.try_move(depth, atari) && {
-                let next = self.at(depth + 1);
-                next.liberties(atari) >= 2
-                    && next.in_atari(chain)
-                    && self.defender_caught(chain, depth + 1)
-            }
-        })
+        liberty_points(self.at(depth), chain)
+            .into_iter()
+            .any(|atari| {
+                self.try_move(depth, atari) && {
+                    let next = self.at(depth + 1);
+                    next.liberties(atari) >= 2
+                        && next.in_atari(chain)
+                        && self.defender_caught(chain, depth + 1)
+                }
+            })
     }
-}
-
-/// The empty points next to the chain on `chain`, each once.
-fn liberties(go: &Go, chain: Cell) -> Vec<Cell> {
-    let mut points = Vec::new();
-    for stone in go.chain(chain) {
-        for n in go.topology().adjacent(stone) {
-            if go.stone(n).is_none() && !points.contains(&n) {
-                points.push(n);
-            }
-        }
-    }
-    points
 }
