@@ -231,6 +231,59 @@ fn a_bad_level_is_refused() {
     );
 }
 
+/// The processor seconds `toroid gtp --level casual [--ponder]` spends from before its first
+/// move to a second after it, while the controller waits, and its replies.
+fn seconds_across_a_wait(ponder: bool) -> (f64, String) {
+    use std::io::{BufRead, BufReader};
+    let mut args = vec!["gtp", "--level", "casual", "--seed", "1"];
+    if ponder {
+        args.push("--ponder");
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("toroid gtp starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |command: &str| {
+        writeln!(stdin, "{command}").unwrap();
+        let (mut reply, mut line) = (String::new(), String::new());
+        while stdout.read_line(&mut line).unwrap() > 0 && line != "\n" {
+            reply.push_str(&line);
+            line.clear();
+        }
+        reply.trim_end().to_string()
+    };
+    let cpu = |reply: String| -> f64 { reply[2..].parse().unwrap() };
+    let before = cpu(ask("cputime"));
+    let mut replies = vec![ask("genmove b")];
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let after = cpu(ask("cputime"));
+    replies.push(ask("play w E5"));
+    replies.push(ask("genmove b"));
+    replies.push(ask("quit"));
+    assert!(child.wait().unwrap().success());
+    (after - before, replies.join(" | "))
+}
+
+#[test]
+fn a_pondering_engine_thinks_while_the_controller_waits() {
+    let (idle, replies) = seconds_across_a_wait(false);
+    assert!(replies.starts_with("= "), "{replies}");
+    let (pondering, replies) = seconds_across_a_wait(true);
+    // Its move, the opponent's, its next move and quit, all answered.
+    let answers: Vec<&str> = replies.split(" | ").collect();
+    assert_eq!(answers.len(), 4, "{replies}");
+    assert!(answers.iter().all(|a| a.starts_with('=')), "{replies}");
+    // Most of the waiting second went into the search of the opponent's move.
+    assert!(
+        pondering > idle + 0.2,
+        "{pondering} s pondering, {idle} s without"
+    );
+}
+
 /// The GNU Go binary that scripts/test installs (Debian puts it in /usr/games).
 fn gnugo() -> &'static str {
     ["/usr/games/gnugo", "/usr/bin/gnugo"]

@@ -601,3 +601,86 @@ fn gui_extras_answer() {
         ],
     );
 }
+
+/// What a pondering bot saw: for each ponder, the ply of the position and how long it went on
+/// before it was stopped.
+type Ponders = std::sync::Arc<std::sync::Mutex<Vec<(usize, std::time::Duration)>>>;
+
+/// Plays like [`FirstLegal`] and ponders by waiting for the stop flag.
+struct Ponderer {
+    inner: FirstLegal,
+    ponders: Ponders,
+}
+
+impl Bot for Ponderer {
+    fn name(&self) -> String {
+        "ponderer".into()
+    }
+    fn choose(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Move {
+        self.inner.choose(game, time)
+    }
+    fn ponder(&mut self, game: &AnyGame, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        let start = std::time::Instant::now();
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        (self.ponders.lock().unwrap()).push((game.ply(), start.elapsed()));
+    }
+}
+
+#[test]
+fn a_pondering_engine_thinks_after_its_own_moves_until_the_next_command() {
+    use std::io::Write;
+    let ponders = Ponders::default();
+    let bot = Ponderer {
+        inner: FirstLegal {
+            last_time: GtpClock::default(),
+        },
+        ponders: ponders.clone(),
+    };
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let mut output = Vec::new();
+    std::thread::scope(|scope| {
+        let engine = scope.spawn(|| {
+            let mut engine = Engine::new(Box::new(bot)).pondering();
+            engine.run(std::io::BufReader::new(reader), &mut output)
+        });
+        // The opponent takes 300 ms over its reply to the engine's first move.
+        writer.write_all(b"boardsize 9\ngenmove b\n").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        writer
+            .write_all(b"play w E5\nreg_genmove b\ngenmove b\nplay w E6\nquit\n")
+            .unwrap();
+        engine.join().unwrap().unwrap();
+    });
+    assert_eq!(
+        String::from_utf8(output).unwrap(),
+        "= \n\n= A9\n\n= \n\n= B9\n\n= B9\n\n= \n\n= \n\n"
+    );
+    let ponders = ponders.lock().unwrap();
+    // After each genmove, and only then (not after play or reg_genmove, which plays nothing),
+    // on the position the opponent is to move in.
+    let plies: Vec<usize> = ponders.iter().map(|p| p.0).collect();
+    assert_eq!(plies, [1, 3]);
+    // The first went on until the opponent's reply arrived.
+    assert!(
+        ponders[0].1 >= std::time::Duration::from_millis(250),
+        "{:?}",
+        ponders[0].1
+    );
+}
+
+#[test]
+fn an_engine_ponders_only_when_asked() {
+    let ponders = Ponders::default();
+    let bot = Ponderer {
+        inner: FirstLegal {
+            last_time: GtpClock::default(),
+        },
+        ponders: ponders.clone(),
+    };
+    let mut output = Vec::new();
+    (Engine::new(Box::new(bot)).run(&b"genmove b\nplay w E5\ngenmove b\nquit\n"[..], &mut output))
+        .unwrap();
+    assert!(ponders.lock().unwrap().is_empty());
+}

@@ -2,6 +2,8 @@
 //! it is given. It lives with the rules so that the search, which implements it, and the
 //! protocols, which drive it, both build on it without depending on each other.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cell::Cell;
@@ -35,5 +37,13 @@ pub trait Bot: Send {
     fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
         let _ = game;
         Vec::new()
+    }
+
+    /// Thinks on the opponent's time: searches `game`, where the opponent is to move, until
+    /// `stop` is set, so that the next [`Bot::choose`] starts from what it found. It returns
+    /// soon after `stop` is set (within a simulation). A player that cannot ponder returns at
+    /// once.
+    fn ponder(&mut self, game: &AnyGame, stop: Arc<AtomicBool>) {
+        let _ = (game, stop);
     }
 }

@@ -1,11 +1,12 @@
 //! The Monte Carlo tree search bot: root-parallel search on several threads, tree reuse
-//! between moves, and budgets.
+//! between moves, pondering on the opponent's time, and budgets.
 //!
 //! Why root parallelism: each thread grows its own tree from its own seed and the trees are
 //! merged by visit count at the end. It needs no locks or atomics in the hot loop, scales
 //! well on few cores, and with a playout budget the result depends only on the seed and the
 //! thread count (a shared tree with virtual loss depends on thread timing).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
@@ -96,9 +97,7 @@ impl Mcts {
             moves_left(root),
             self.pace.clone(),
         );
-        let threads = self.searchers.len() as u64;
         let settings = self.config.settings;
-        let reuse = self.config.reuse_tree;
         // The moves to avoid may take half the time at most, so that the search has the
         // rest: on the largest boards the scan of every reply to every move can take longer
         // than a short budget, and it returns the moves checked so far when stopped.
@@ -107,40 +106,90 @@ impl Mcts {
             limits.stop.pace.clone(),
         );
         let avoid = root.avoid(ROOT_THREATS, &avoid_stop);
-        let avoid = &avoid;
-        let simulations: u64 = if threads == 1 {
-            let s = &mut self.searchers[0];
-            s.prepare(root, reuse, avoid, &settings, &limits.stop);
-            s.run(root, &limits, &settings)
-        } else {
-            thread::scope(|scope| {
-                let handles: Vec<_> = self
-                    .searchers
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        // The playouts split evenly, the first threads taking the remainder.
-                        let share = limits.playouts / threads
-                            + u64::from((i as u64) < limits.playouts % threads);
-                        let limits = SearchLimits {
-                            playouts: share.max(1),
-                            stop: limits.stop.clone(),
-                        };
-                        scope.spawn(move || {
-                            s.prepare(root, reuse, avoid, &settings, &limits.stop);
-                            s.run(root, &limits, &settings)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("search threads do not panic"))
-                    .sum()
-            })
-        };
+        let reuse = self.config.reuse_tree;
+        let simulations =
+            run_searchers(&mut self.searchers, root, &limits, &avoid, &settings, reuse);
         let trees: Vec<_> = self.searchers.iter().map(|s| &s.tree).collect();
         Analysis::merge(&trees, cells, simulations, start.elapsed())
     }
+
+    /// Searches `root`, the opponent to move, until `stop` is set, on all threads but one (at least one), so that an opponent engine on the same machine
+    /// keeps a core. The next search finds the position after the opponent's move in these
+    /// trees ([`MctsConfig::reuse_tree`]) and starts from their statistics.
+    fn ponder_on<P: Knowledge>(&mut self, root: &P, stop: Arc<AtomicBool>) {
+        if root.turn().is_none() || !self.config.reuse_tree {
+            return;
+        }
+        let limits = SearchLimits {
+            playouts: u64::MAX,
+            stop: Stop::new(None, Some(Arc::new(Until(stop, self.pace.clone())))),
+        };
+        // Whether the opponent's best move is settled says nothing about when it will play.
+        let settings = Settings {
+            stop_early: false,
+            ..self.config.settings
+        };
+        let avoid = root.avoid(ROOT_THREATS, &limits.stop);
+        let threads = (self.searchers.len() - 1).max(1);
+        run_searchers(
+            &mut self.searchers[..threads],
+            root,
+            &limits,
+            &avoid,
+            &settings,
+            true,
+        );
+    }
+}
+
+/// A pondering search's pace: it goes on until its flag is set, and while the bot's own pace
+/// (if any) lets it.
+struct Until(Arc<AtomicBool>, Option<Arc<dyn Pace>>);
+
+impl Pace for Until {
+    fn go_on(&self) -> bool {
+        !self.0.load(Ordering::Relaxed) && self.1.as_ref().is_none_or(|p| p.go_on())
+    }
+}
+
+/// Runs each searcher's search of `root` on a thread of its own (the calling thread when there
+/// is one searcher), the playout budget split evenly, and returns the simulations run in all.
+fn run_searchers<P: Knowledge>(
+    searchers: &mut [Searcher],
+    root: &P,
+    limits: &SearchLimits,
+    avoid: &[Move],
+    settings: &Settings,
+    reuse: bool,
+) -> u64 {
+    let threads = searchers.len() as u64;
+    if let [s] = searchers {
+        s.prepare(root, reuse, avoid, settings, &limits.stop);
+        return s.run(root, limits, settings);
+    }
+    thread::scope(|scope| {
+        let handles: Vec<_> = searchers
+            .iter_mut()
+            .enumerate()
+            .map(|(i, s)| {
+                // The playouts split evenly, the first threads taking the remainder.
+                let share =
+                    limits.playouts / threads + u64::from((i as u64) < limits.playouts % threads);
+                let limits = SearchLimits {
+                    playouts: share.max(1),
+                    stop: limits.stop.clone(),
+                };
+                scope.spawn(move || {
+                    s.prepare(root, reuse, avoid, settings, &limits.stop);
+                    s.run(root, &limits, settings)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("search threads do not panic"))
+            .sum()
+    })
 }
 
 impl Bot for Mcts {
@@ -156,5 +205,9 @@ impl Bot for Mcts {
 
     fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
         crate::ownership::house_judgement(game)
+    }
+
+    fn ponder(&mut self, game: &AnyGame, stop: Arc<AtomicBool>) {
+        toroid_rules::with_game!(game, g => self.ponder_on(g, stop))
     }
 }

@@ -1,6 +1,8 @@
 //! Every bot plays only legal moves, search finds immediate wins and blocks immediate losses
 //! on every rule set, and a seed fixes the game.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use toroid_rules::{AnyGame, Color, GameKind, Move, Params, Position};
@@ -368,6 +370,51 @@ fn the_tree_is_reused_after_the_opponents_reply() {
     let total: u32 = second.moves.iter().map(|m| m.visits).sum();
     // The kept subtree already had visits before these 2000 simulations.
     assert!(total > 2000, "{total}");
+}
+
+#[test]
+fn pondering_searches_the_opponents_moves_until_told_to_stop() {
+    let mut g = game("go", &["size=7"], &["dd"]);
+    // Two threads, so that pondering takes one of them and leaves the other idle.
+    let mut bot = mcts_whole_budget(1, 2, 5);
+    let stop = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        let (flag, position) = (Arc::clone(&stop), &g);
+        let thinker = scope.spawn(|| bot.ponder(position, flag));
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        stop.store(true, Ordering::Relaxed);
+        thinker.join().unwrap();
+        // It returns soon (within a simulation or two), not at some budget of its own.
+        assert!(
+            asked.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            asked.elapsed()
+        );
+    });
+    // The opponent's reply the ponder liked best, from a one-simulation look at its tree.
+    let pondered = bot.analyse(&g, None);
+    let seen: u32 = pondered.moves.iter().map(|m| m.visits).sum();
+    assert!(seen > 20, "only {seen} simulations in 300 ms of pondering");
+    g.play(pondered.best_move().unwrap()).unwrap();
+    let expected = pondered.moves[0].visits;
+    // The search of the next move starts from the pondered subtree: besides its own one
+    // simulation, the root's moves have the visits that went below the reply.
+    let next = bot.analyse(&g, None);
+    let total: u32 = next.moves.iter().map(|m| m.visits).sum();
+    assert!(total > 1 && total + 2 >= expected, "{total} of {expected}");
+}
+
+#[test]
+fn a_bot_without_a_tree_to_keep_does_not_ponder() {
+    let g = game("go", &["size=7"], &["dd"]);
+    let mut config = MctsConfig::new(Budget::Playouts(1), 1);
+    config.reuse_tree = false;
+    let mut bot = Mcts::new("test", config, 5);
+    let asked = Instant::now();
+    // Not stopped, yet it returns: a search it could not keep would be wasted.
+    bot.ponder(&g, Arc::new(AtomicBool::new(false)));
+    assert!(asked.elapsed() < Duration::from_secs(1));
 }
 
 /// `torus`: after these moves white wins by force with two threats: ad threatens black's ae,

@@ -20,6 +20,11 @@ pub struct Args {
     /// measure what they give.
     #[arg(long)]
     no_patterns: bool,
+    /// Think on the opponent's time: after each move it plays, the bot searches on until the
+    /// next command arrives, on all its threads but one (so an opponent on the same machine
+    /// keeps a core), and starts its next move from that search.
+    #[arg(long)]
+    ponder: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -29,6 +34,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         ..Tuning::default()
     };
     let bot = level.bot_with(args.seed.unwrap_or_else(clock_seed), tuning);
-    Engine::new(bot).run(io::stdin().lock(), io::stdout().lock())?;
+    let mut engine = Engine::new(bot);
+    if args.ponder {
+        engine = engine.pondering();
+    }
+    engine.run(io::stdin().lock(), io::stdout().lock())?;
     Ok(())
 }

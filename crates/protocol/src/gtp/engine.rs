@@ -6,6 +6,9 @@
 //! checks. `docs/protocol.md` documents every command.
 
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
 
 use toroid_rules::Bot;
 use toroid_rules::{
@@ -114,6 +117,10 @@ pub struct Engine {
     bot: Box<dyn Bot>,
     clock: GtpClock,
     quit: bool,
+    /// Whether the bot thinks on the opponent's time ([`Engine::pondering`]).
+    ponder: bool,
+    /// Whether the last command played the bot's move, so the opponent is thinking now.
+    opponent_thinking: bool,
 }
 
 /// Why a move was refused.
@@ -179,7 +186,17 @@ impl Engine {
             bot,
             clock: GtpClock::default(),
             quit: false,
+            ponder: false,
+            opponent_thinking: false,
         }
+    }
+
+    /// The same engine, its bot thinking on the opponent's time: after a `genmove` that
+    /// played a move, [`Engine::run`] lets the bot search the position ([`Bot::ponder`])
+    /// until the next command arrives, which it then answers as usual.
+    pub fn pondering(mut self) -> Engine {
+        self.ponder = true;
+        self
     }
 
     /// The game as it stands.
@@ -195,6 +212,7 @@ impl Engine {
     /// Answers one input line; `None` for lines that get no response (empty, comments).
     pub fn handle(&mut self, line: &str) -> Option<Response> {
         let command = Command::parse(line)?;
+        self.opponent_thinking = false;
         let mut response = match self.execute(&command.name, &command.args) {
             Ok(text) => Response::success(text),
             Err(text) => Response::failure(text),
@@ -206,8 +224,17 @@ impl Engine {
     /// Reads commands from `input` and writes responses to `output` until `quit` or the
     /// end of the input.
     pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-        for line in input.split(b'\n') {
-            // Bytes, not `lines()`: a line that is not UTF-8 is still a command to answer.
+        // Bytes, not `lines()`: a line that is not UTF-8 is still a command to answer.
+        let mut lines = input.split(b'\n');
+        loop {
+            let next = if self.ponder && self.opponent_thinking {
+                self.ponder_while(|| lines.next())
+            } else {
+                lines.next()
+            };
+            let Some(line) = next else {
+                break;
+            };
             let line = String::from_utf8_lossy(&line?).into_owned();
             if let Some(response) = self.handle(&line) {
                 output.write_all(response.to_string().as_bytes())?;
@@ -218,6 +245,23 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// Lets the bot ponder the current position on its own thread while `wait` runs (reads the
+    /// next command), then stops it and waits for it to return.
+    fn ponder_while<T>(&mut self, wait: impl FnOnce() -> T) -> T {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (bot, game) = (&mut self.bot, &self.game);
+        thread::scope(|scope| {
+            let flag = Arc::clone(&stop);
+            let thinker = scope.spawn(move || bot.ponder(game, flag));
+            let waited = wait();
+            stop.store(true, Ordering::Relaxed);
+            if let Err(panic) = thinker.join() {
+                std::panic::resume_unwind(panic);
+            }
+            waited
+        })
     }
 
     fn execute(&mut self, name: &str, args: &[String]) -> Result<String, String> {
@@ -462,6 +506,7 @@ impl Engine {
         };
         if keep {
             self.commit(game, &played);
+            self.opponent_thinking = self.game.turn().is_some();
         }
         Ok(answer)
     }
