@@ -612,6 +612,20 @@ struct Ponderer {
     ponders: Ponders,
 }
 
+impl Ponderer {
+    /// The bot, and what it will have seen.
+    fn new() -> (Ponderer, Ponders) {
+        let ponders = Ponders::default();
+        let bot = Ponderer {
+            inner: FirstLegal {
+                last_time: GtpClock::default(),
+            },
+            ponders: ponders.clone(),
+        };
+        (bot, ponders)
+    }
+}
+
 impl Bot for Ponderer {
     fn name(&self) -> String {
         "ponderer".into()
@@ -631,13 +645,7 @@ impl Bot for Ponderer {
 #[test]
 fn a_pondering_engine_thinks_after_its_own_moves_until_the_next_command() {
     use std::io::Write;
-    let ponders = Ponders::default();
-    let bot = Ponderer {
-        inner: FirstLegal {
-            last_time: GtpClock::default(),
-        },
-        ponders: ponders.clone(),
-    };
+    let (bot, ponders) = Ponderer::new();
     let (reader, mut writer) = std::io::pipe().unwrap();
     let mut output = Vec::new();
     std::thread::scope(|scope| {
@@ -672,13 +680,7 @@ fn a_pondering_engine_thinks_after_its_own_moves_until_the_next_command() {
 
 #[test]
 fn an_engine_ponders_only_when_asked() {
-    let ponders = Ponders::default();
-    let bot = Ponderer {
-        inner: FirstLegal {
-            last_time: GtpClock::default(),
-        },
-        ponders: ponders.clone(),
-    };
+    let (bot, ponders) = Ponderer::new();
     let mut output = Vec::new();
     (Engine::new(Box::new(bot)).run(&b"genmove b\nplay w E5\ngenmove b\nquit\n"[..], &mut output))
         .unwrap();
