@@ -113,9 +113,10 @@ impl Mcts {
         Analysis::merge(&trees, cells, simulations, start.elapsed())
     }
 
-    /// Searches `root`, the opponent to move, until `stop` is set, on all threads but one (at least one), so that an opponent engine on the same machine
-    /// keeps a core. The next search finds the position after the opponent's move in these
-    /// trees ([`MctsConfig::reuse_tree`]) and starts from their statistics.
+    /// Searches `root`, the opponent to move, until `stop` is set, on all threads but one (at
+    /// least one), so that an opponent engine on the same machine keeps a core. The next
+    /// search finds the position after the opponent's move in these trees
+    /// ([`MctsConfig::reuse_tree`]) and starts from their statistics.
     fn ponder_on<P: Knowledge>(&mut self, root: &P, stop: Arc<AtomicBool>) {
         if root.turn().is_none() || !self.config.reuse_tree {
             return;
