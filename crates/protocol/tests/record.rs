@@ -365,6 +365,9 @@ fn results_read_and_write_standard_re_values() {
     assert_eq!(sgf_result(&Outcome::abort()), "Void");
     assert_eq!(re("?"), None);
     assert_eq!(re("B+nan"), None);
+    // The winner says whose points they are; a negative margin contradicts it.
+    assert_eq!(re("B+-.5"), None);
+    assert_eq!(re("W+-0").unwrap().margin, Some(0.0));
     assert_eq!(
         sgf_result(&Outcome::forfeit(Color::Black, Fault::Crash)),
         "W+F"

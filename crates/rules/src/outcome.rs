@@ -245,6 +245,12 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Whether a number can be a winning margin: finite and not negative, since the
+    /// winner already says which side the points went to.
+    pub fn is_margin(points: f64) -> bool {
+        points.is_finite() && points >= 0.0
+    }
+
     pub fn win(winner: Color, reason: Reason) -> Outcome {
         Outcome {
             winner: Some(winner),
@@ -345,9 +351,9 @@ impl<'de> Deserialize<'de> for Outcome {
                     })?,
             ),
         };
-        if json.margin.is_some_and(|m| !m.is_finite() || m < 0.0) {
+        if json.margin.is_some_and(|m| !Outcome::is_margin(m)) {
             return Err(serde::de::Error::custom(
-                "a margin is a finite number of points",
+                "a margin is a finite number of points, not negative",
             ));
         }
         Ok(Outcome {

@@ -46,8 +46,12 @@ pub fn read_sgf_result(value: &str) -> Option<Outcome> {
         "f" | "forfeit" => (Reason::Forfeit(Fault::Unspecified), None),
         "" => (Reason::Unknown, None),
         number => {
-            let margin = number.parse::<f64>().ok().filter(|m| m.is_finite())?;
-            (Reason::Score, Some(margin))
+            // `abs` turns `-0` into `0`; other negative margins are refused.
+            let margin = number
+                .parse::<f64>()
+                .ok()
+                .filter(|&m| Outcome::is_margin(m))?;
+            (Reason::Score, Some(margin.abs()))
         }
     };
     Some(Outcome {
