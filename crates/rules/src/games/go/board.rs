@@ -459,14 +459,15 @@ impl Board {
     /// can then cut the chains around it apart, and filling it is how they connect.
     pub(crate) fn is_false_eye(&self, point: usize, color: u8) -> bool {
         let around = self.around(point);
-        let (mut enemies, mut edge) = (0, false);
-        // The odd entries of `around` are the diagonal cells.
-        for r in [around[1], around[3], around[5], around[7]] {
-            let c = self.points[r as usize].color;
-            enemies += u32::from(c == color ^ 3);
-            edge |= c == OFF;
-        }
-        enemies >= 2 || (edge && enemies == 1)
+        // How many diagonal cells (the odd entries of `around`) hold each colour code, four
+        // bits a code: adding beats a test per cell, which random boards mispredict.
+        let counts = [around[1], around[3], around[5], around[7]]
+            .into_iter()
+            .fold(0u16, |n, r| n + (1 << (4 * self.points[r as usize].color)));
+        let enemies = (counts >> (4 * (color ^ 3))) & 15;
+        let edge = counts >> (4 * OFF) != 0;
+        // Two enemies, or one and the edge (no enemy and the edge alone make 1 at most).
+        enemies + u16::from(edge) >= 2
     }
 
     /// Whether a `color` stone on the empty `point` is one the playout policy plays: legal
