@@ -11,8 +11,14 @@ use std::fmt;
 use proptest::test_runner::{Config, FailurePersistence, FileFailurePersistence, PersistedSeed};
 
 /// proptest's configuration with `cases` cases, replaying the recorded failures and
-/// recording none.
+/// recording none. `PROPTEST_CASES` in the environment overrides the count, as it does for
+/// proptest's own default, to search longer than CI does (`PROPTEST_CASES=100000 cargo
+/// test --release -p toroid-protocol --test record`).
 pub fn cases(cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(cases);
     Config {
         failure_persistence: Some(Box::new(ReplayOnly::default())),
         ..Config::with_cases(cases)
