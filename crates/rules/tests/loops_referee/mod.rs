@@ -27,6 +27,8 @@ pub fn run_counting_unchecked<S: Strategy>(
 ) {
     let unchecked = std::cell::Cell::new(0u32);
     let mut runner = TestRunner::new(toroid_testkit::cases(cases));
+    // `PROPTEST_CASES` may have set another count.
+    let cases = runner.config().cases;
     let result = runner.run(&strategy, |case| {
         if !test(case)? {
             unchecked.set(unchecked.get() + 1);
