@@ -11,19 +11,12 @@ use std::fmt;
 use proptest::test_runner::{Config, FailurePersistence, FileFailurePersistence, PersistedSeed};
 
 /// proptest's configuration with `cases` cases, replaying the recorded failures and
-/// recording none. `PROPTEST_CASES` in the environment overrides the count, as it does for
-/// proptest's own default, to search longer than CI does (`PROPTEST_CASES=100000 cargo
-/// test --release -p toroid-protocol --test record`).
+/// recording none. proptest's own environment variables still apply, as `proptest!` reads
+/// them over any configuration: `PROPTEST_CASES=100000` searches longer than CI does
+/// (with `PROPTEST_MAX_GLOBAL_REJECTS` raised where a test rejects some inputs).
 pub fn cases(cases: u32) -> Config {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(cases);
     Config {
         failure_persistence: Some(Box::new(ReplayOnly::default())),
-        // proptest gives up after 1,024 rejected inputs in all, which a long search reaches
-        // even where few are rejected: allow the same share of rejections at any count.
-        max_global_rejects: (cases / 4).max(1024),
         ..Config::with_cases(cases)
     }
 }

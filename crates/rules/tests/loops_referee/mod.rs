@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::{zobrist, Cell, Color, IllegalMove, Move, Position, Topology};
 
 use proptest::strategy::Strategy;
-use proptest::test_runner::{TestCaseError, TestRunner};
+use proptest::test_runner::{contextualize_config, TestCaseError, TestRunner};
 
 /// The largest share of cases a property test may leave unchecked because the referee ran
 /// out of budget: more would leave the densest positions, the likeliest to hide a bug,
@@ -26,8 +26,8 @@ pub fn run_counting_unchecked<S: Strategy>(
     test: impl Fn(S::Value) -> Result<bool, TestCaseError>,
 ) {
     let unchecked = std::cell::Cell::new(0u32);
-    let mut runner = TestRunner::new(toroid_testkit::cases(cases));
-    // `PROPTEST_CASES` may have set another count.
+    // The environment's settings (`PROPTEST_CASES`) apply here too, as in `proptest!`.
+    let mut runner = TestRunner::new(contextualize_config(toroid_testkit::cases(cases)));
     let cases = runner.config().cases;
     let result = runner.run(&strategy, |case| {
         if !test(case)? {
