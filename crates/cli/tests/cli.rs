@@ -567,6 +567,23 @@ fn bench_mcts_prints_simulations_per_second() {
         .find_map(|l| l.strip_suffix(" simulations/s"))
         .and_then(|n| n.parse::<f64>().ok());
     assert!(rate.is_some_and(|r| r > 0.0), "{text}");
+    let text = stdout_of(&[
+        "bench",
+        "hex-torus",
+        "-p",
+        "width=4",
+        "-p",
+        "height=4",
+        "--mcts",
+        "--no-patterns",
+        "--seconds",
+        "0.1",
+    ]);
+    assert!(
+        text.contains(", MCTS, 1 thread, playout policy, no patterns, "),
+        "{text}"
+    );
+    assert!(text.contains(" simulations/s\n"), "{text}");
     for (args, start) in [
         (
             &["bench", "go", "--threads", "2"][..],
@@ -575,6 +592,10 @@ fn bench_mcts_prints_simulations_per_second() {
         (
             &["bench", "go", "--mcts", "--threads", "0"][..],
             "toroid: invalid value '0'",
+        ),
+        (
+            &["bench", "go", "--no-patterns"][..],
+            "toroid: the following required arguments were not provided: --mcts",
         ),
     ] {
         let line = refused(args);

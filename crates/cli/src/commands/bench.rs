@@ -46,6 +46,10 @@ pub struct Args {
     /// Search threads with `--mcts` (each grows its own tree).
     #[arg(long, default_value_t = 1, requires = "mcts", value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// With `--mcts`, search without the learned move patterns (no tree priors, no playout
+    /// replies), to measure what they cost.
+    #[arg(long, requires = "mcts")]
+    no_patterns: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -70,11 +74,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
             Policy::Playout => "playout",
             Policy::Uniform => "uniform",
         };
-        let what = match args.threads {
+        let mut what = match args.threads {
             _ if !args.mcts => format!("{policy} policy"),
             1 => format!("MCTS, 1 thread, {policy} policy"),
             n => format!("MCTS, {n} threads, {policy} policy"),
         };
+        if args.no_patterns {
+            what.push_str(", no patterns");
+        }
         print(&format!(
             "{} ({}), {what}, seed {}\n",
             game.kind(),
@@ -82,13 +89,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
             args.seed
         ))?;
         if args.mcts {
-            print(&search(
-                game,
-                args.policy,
-                args.threads.into(),
-                duration,
-                args.seed,
-            ))?;
+            let mut config = MctsConfig::new(Budget::Time(duration), args.threads.into());
+            config.settings.rollout = match args.policy {
+                Policy::Playout => Rollout::Tactical,
+                Policy::Uniform => Rollout::Uniform,
+            };
+            config.settings.patterns = !args.no_patterns;
+            print(&search(game, config, args.seed))?;
         } else {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
             let stats = measure_any(game, args.policy, duration, &mut rng);
@@ -98,13 +105,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Searches `game` for `duration` on `threads` threads and reports simulations per second.
-fn search(game: &AnyGame, policy: Policy, threads: usize, duration: Duration, seed: u64) -> String {
-    let mut config = MctsConfig::new(Budget::Time(duration), threads);
-    config.settings.rollout = match policy {
-        Policy::Playout => Rollout::Tactical,
-        Policy::Uniform => Rollout::Uniform,
-    };
+/// Searches `game` by `config` and reports simulations per second.
+fn search(game: &AnyGame, mut config: MctsConfig, seed: u64) -> String {
     // The measurement is the rate over the whole time, not a move.
     config.settings.stop_early = false;
     let analysis = Mcts::new("bench", config, seed).analyse(game, None);
