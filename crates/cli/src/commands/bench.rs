@@ -70,9 +70,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
     };
     let duration = Duration::from_secs_f64(args.seconds);
     for game in &games {
-        let policy = match args.policy {
-            Policy::Playout => "playout",
-            Policy::Uniform => "uniform",
+        let (policy, rollout) = match args.policy {
+            Policy::Playout => ("playout", Rollout::Tactical),
+            Policy::Uniform => ("uniform", Rollout::Uniform),
         };
         let mut what = match args.threads {
             _ if !args.mcts => format!("{policy} policy"),
@@ -90,10 +90,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         ))?;
         if args.mcts {
             let mut config = MctsConfig::new(Budget::Time(duration), args.threads.into());
-            config.settings.rollout = match args.policy {
-                Policy::Playout => Rollout::Tactical,
-                Policy::Uniform => Rollout::Uniform,
-            };
+            config.settings.rollout = rollout;
             config.settings.patterns = !args.no_patterns;
             print(&search(game, config, args.seed))?;
         } else {
