@@ -535,7 +535,6 @@ impl Engine {
         })
     }
 
-    /// Every stone is alive: the engine does not judge life and death.
     /// The stones that the bot judges alive or dead (`Bot::dead_stones`); no seki is told
     /// apart (those stones are alive).
     fn final_status_list(&mut self, args: &[String]) -> Result<String, String> {
