@@ -7,6 +7,7 @@ use toroid_rules::games::go::GO_PARAMS;
 use toroid_rules::games::Go;
 use toroid_rules::{AnyGame, Bot, Cell, Color, Move, Params, Position};
 use toroid_search::budget::Budget;
+use toroid_search::games::go::life::vital_point_of_capture;
 use toroid_search::games::go::patterns::mogo;
 use toroid_search::games::go::settled_territory;
 use toroid_search::knowledge::Knowledge;
@@ -96,6 +97,44 @@ fn playouts_capture_the_stone_just_played_in_atari_and_escape_from_atari() {
     assert_eq!(tactical(&black, at(4, 4), 1), Some(Move::Place(at(4, 5))));
     let white = position(ATARIS, Color::White);
     assert_eq!(tactical(&white, at(4, 3), 1), Some(Move::Place(at(4, 5))));
+}
+
+/// White takes black's stones on the top edge, `taken` of them in a row, from a wall below.
+fn white_takes_a_row(taken: usize) -> Go {
+    let rows = ["b".repeat(taken), "w".repeat(taken + 1)];
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut g = position(&rows, Color::White);
+    g.play(Move::Place(at(taken, 0))).unwrap();
+    assert_eq!(g.captured_by(at(taken, 0)).len(), taken);
+    g
+}
+
+#[test]
+fn playouts_answer_a_capture_that_opens_an_eye_space_on_its_vital_point() {
+    // Three stones in a row leave a straight three: black's stone in the middle keeps white
+    // to one eye there, whatever the seed.
+    let three = white_takes_a_row(3);
+    assert_eq!(vital_point_of_capture(&three, at(3, 0)), Some(at(1, 0)));
+    for seed in 0..20 {
+        assert_eq!(
+            tactical(&three, at(3, 0), seed),
+            Some(Move::Place(at(1, 0)))
+        );
+    }
+    // Two stones leave one eye and seven too big a space: no vital point. Nor is there
+    // one after another move than the capture.
+    assert_eq!(
+        vital_point_of_capture(&white_takes_a_row(2), at(2, 0)),
+        None
+    );
+    assert_eq!(
+        vital_point_of_capture(&white_takes_a_row(7), at(7, 0)),
+        None
+    );
+    let mut later = three.clone();
+    later.play(Move::Place(at(8, 8))).unwrap();
+    later.play(Move::Place(at(8, 7))).unwrap();
+    assert_eq!(vital_point_of_capture(&later, at(8, 7)), None);
 }
 
 #[test]
@@ -223,6 +262,46 @@ fn dead_stones_are_those_the_playouts_give_to_the_opponent() {
     let defaults = Params::defaults(toroid_rules::games::capture_go::CAPTURE_GO_PARAMS);
     let capture_go = Go::capture_go(&defaults).unwrap();
     assert!(dead_stones(&capture_go, JUDGEMENT_SEED, &Default::default()).is_empty());
+}
+
+#[test]
+fn a_group_whose_capture_leaves_a_straight_three_is_judged_dead() {
+    use toroid_search::ownership::{dead_stones, JUDGEMENT_SEED};
+    // The last position of a game against GNU Go (seed 31, game 20 of docs/strength.md).
+    // White's nine stones at the bottom right have no eye, but can take black's three
+    // stones on the right edge, in atari: the straight three that leaves, black kills by
+    // its middle point. The playouts once let white live there; GNU Go's
+    // `final_status_list dead` names exactly these stones.
+    let rows = [
+        "......wb.",
+        ".ww..wwbw",
+        ".wbwwwb.b",
+        ".wbbwbbbb",
+        "wwbbbb.wb",
+        "bwwbb.bww",
+        "bbbwbw.wb",
+        "b.bwbwwwb",
+        ".b.wb.w.b",
+    ];
+    let g = position(&rows, Color::Black);
+    let mut dead = dead_stones(&g, JUDGEMENT_SEED, &Default::default());
+    dead.sort_by_key(|c| c.index());
+    let group = [
+        (7, 4),
+        (7, 5),
+        (8, 5),
+        (5, 6),
+        (7, 6),
+        (5, 7),
+        (6, 7),
+        (7, 7),
+        (6, 8),
+    ];
+    let mut gnugo: Vec<Cell> = (group.iter().chain(&[(8, 1), (3, 6), (3, 7), (3, 8)]))
+        .map(|&(x, y)| at(x, y))
+        .collect();
+    gnugo.sort_by_key(|c| c.index());
+    assert_eq!(dead, gnugo);
 }
 
 /// Black has walled off the left, white the right: black's 36 points against white's 27 and

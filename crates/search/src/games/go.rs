@@ -1,7 +1,7 @@
 //! Go and Capture Go: what the bots know beyond the rules. The tree avoids an early pass
 //! and favours captures, escapes from atari and MoGo's shapes ([`patterns`]); the playouts
-//! answer the last move's shape and avoid self-ataris of groups; greedy likes liberties and
-//! ataris.
+//! answer the last move's shape and a capture's eye space ([`life`]) and avoid self-ataris
+//! of groups; greedy likes liberties and ataris.
 
 pub mod ladder;
 pub mod life;
@@ -21,7 +21,7 @@ use crate::ownership::{dead_stones, owner_shares, JUDGEMENT_SEED};
 use crate::policy::{placed, DRAWS};
 use crate::tactics::losing_moves;
 use ladder::captured_in_ladder;
-use life::{is_vital_point, presses_a_race};
+use life::{is_vital_point, presses_a_race, vital_point_of_capture};
 use patterns::mogo;
 
 /// Prior values of Go moves ([`Knowledge::prior`]): a pass while the opponent has not
@@ -181,9 +181,11 @@ impl Knowledge for Go {
         }
     }
 
-    /// In order: capture the chain of the stone just played if it is in atari; save an own
-    /// chain it put in atari by extending, where that gives the chain a second liberty, or
-    /// else by capturing an enemy chain in atari next to it (how a capturing race is won);
+    /// In order: capture the chain of the stone just played if it is in atari; where that
+    /// stone took three to six stones, play the vital point of the space they leave
+    /// ([`vital_point_of_capture`]); save an own chain it put in atari by extending, where
+    /// that gives the chain a second liberty, or else by capturing an enemy chain in atari
+    /// next to it (how a capturing race is won);
     /// capture an enemy chain next to the mover's own previous stone that the opponent left
     /// in atari (how a capturing race ends); answer the last stone's shape with a MoGo
     /// pattern move around it ([`patterns`]).
@@ -192,6 +194,9 @@ impl Knowledge for Go {
         let me = self.turn()?;
         if let Some(capture) = self.atari_point(c) {
             return Some(Move::Place(capture));
+        }
+        if let Some(vital) = vital_point_of_capture(self, c) {
+            return Some(Move::Place(vital));
         }
         let escape = self
             .topology()

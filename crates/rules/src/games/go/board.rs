@@ -242,6 +242,15 @@ pub(crate) struct Placed {
     pub(crate) captured_chains: u8,
 }
 
+impl Placed {
+    /// What a placement that took nothing did.
+    pub(crate) const NOTHING: Placed = Placed {
+        captured: 0,
+        ko: NO_POINT,
+        captured_chains: 0,
+    };
+}
+
 /// A Go board with incrementally maintained chains (see the module documentation).
 #[derive(Debug)]
 pub(crate) struct Board {

@@ -33,7 +33,7 @@ use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Topology};
 use crate::zobrist::{self, WHITE_TO_MOVE};
 
-use board::{code, Board, Geometry, EMPTY, MAX_POINTS, NO_POINT};
+use board::{code, Board, Geometry, Placed, EMPTY, MAX_POINTS, NO_POINT};
 use repetition::KeySet;
 
 pub(crate) use config::{read_board, BOARD_SIZE, BOARD_TOPOLOGY};
@@ -80,9 +80,9 @@ pub struct Go {
     /// Under simple ko, the point where the player to move may not play (see [`Go::ko_point`]).
     ko_point: u16,
     captures: [u32; 2],
-    /// The last placement and the chains it captured ([`board::Placed::captured_chains`]),
-    /// to show the capture that won a game of `capture-go`.
-    last_placement: (u16, u8),
+    /// The last placement and what it captured ([`board::Placed`]): the capture that won a
+    /// game of `capture-go` is shown, and the playouts answer a capture's eye space.
+    last_placement: (u16, Placed),
     outcome: Option<Outcome>,
     /// Under superko, the key of every position of the game so far.
     seen: KeySet,
@@ -159,7 +159,7 @@ impl Go {
             passes: 0,
             ko_point: NO_POINT,
             captures: [0, 0],
-            last_placement: (NO_POINT, 0),
+            last_placement: (NO_POINT, Placed::NOTHING),
             outcome: None,
             seen: KeySet::default(),
         };
@@ -197,6 +197,27 @@ impl Go {
         self.stone_point(cell).map_or_else(Vec::new, |p| {
             self.board.chain_points(p).map(|s| Cell(s as u16)).collect()
         })
+    }
+
+    /// How many stones the last move took, when it was a placement on `cell` (else 0).
+    pub fn stones_taken_by(&self, cell: Cell) -> u32 {
+        let (point, placed) = self.last_placement;
+        if usize::from(point) == cell.index() {
+            placed.captured
+        } else {
+            0
+        }
+    }
+
+    /// The stones that the last move took, when it was a placement on `cell` (else none).
+    pub fn captured_by(&self, cell: Cell) -> Vec<Cell> {
+        if self.stones_taken_by(cell) == 0 {
+            return Vec::new();
+        }
+        let chains = self.last_placement.1.captured_chains;
+        (self.board.captured_points(cell.index(), chains).into_iter())
+            .map(|p| Cell(p as u16))
+            .collect()
     }
 
     /// Whether `cell` is an own single-point eye of `color`: an empty cell whose every
@@ -352,7 +373,7 @@ impl Go {
         let mover = self.to_move;
         let placed = self.board.place(p, code(mover));
         self.captures[mover.index()] += placed.captured;
-        self.last_placement = (p as u16, placed.captured_chains);
+        self.last_placement = (p as u16, placed);
         self.ko_point = match self.ko {
             Some(KoRule::Simple) => placed.ko,
             _ => NO_POINT,
@@ -650,6 +671,8 @@ impl Position for Go {
         self.to_move = to_move;
         self.passes = 0;
         self.ko_point = NO_POINT;
+        // The set-up board has no last move (`captured_by` reads the last one's captures).
+        self.last_placement = (NO_POINT, Placed::NOTHING);
         self.seen.clear();
         self.remember_position();
         Ok(())
@@ -692,11 +715,9 @@ impl Position for Go {
         if self.outcome.map(|o| o.reason) != Some(Reason::CaptureTarget) {
             return Vec::new();
         }
-        let (point, chains) = self.last_placement;
-        let captured = self.board.captured_points(point as usize, chains);
-        std::iter::once(point as usize)
-            .chain(captured)
-            .map(|p| Cell(p as u16))
+        let stone = Cell(self.last_placement.0);
+        std::iter::once(stone)
+            .chain(self.captured_by(stone))
             .collect()
     }
 
