@@ -185,10 +185,9 @@ impl Knowledge for Go {
     /// stone took three to six stones, play the vital point of the space they leave
     /// ([`vital_point_of_capture`]); save an own chain it put in atari by extending, where
     /// that gives the chain a second liberty, or else by capturing an enemy chain in atari
-    /// next to it (how a capturing race is won);
-    /// capture an enemy chain next to the mover's own previous stone that the opponent left
-    /// in atari (how a capturing race ends); answer the last stone's shape with a MoGo
-    /// pattern move around it ([`patterns`]).
+    /// next to it (how a capturing race is won); capture an enemy chain next to the mover's
+    /// own previous stone that the opponent left in atari (how a capturing race ends);
+    /// answer the last stone's shape with a MoGo pattern move around it ([`patterns`]).
     fn tactical_move<R: Rng>(&self, recent: &[(Move, Color)], rng: &mut R) -> Option<Move> {
         let c = placed(recent)?;
         let me = self.turn()?;

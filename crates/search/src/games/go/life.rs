@@ -1,5 +1,6 @@
 //! Life and death that random playouts misread: the vital point of a small eye space
-//! (nakade), also right after a capture opened one, and capturing races between chains short of liberties (semeai).
+//! (nakade), also right after a capture opened one, and capturing races between chains
+//! short of liberties (semeai).
 
 use toroid_rules::games::Go;
 use toroid_rules::{Cell, Color, Position};
