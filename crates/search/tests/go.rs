@@ -12,6 +12,7 @@ use toroid_search::games::go::patterns::mogo;
 use toroid_search::games::go::settled_territory;
 use toroid_search::knowledge::Knowledge;
 use toroid_search::mcts::{Mcts, MctsConfig};
+use toroid_search::ownership::{dead_stones, JUDGEMENT_SEED};
 
 /// A 9×9 Go position: `rows` from the top, `b` and `w` stones, `to_move` to play.
 fn position(rows: &[&str], to_move: Color) -> Go {
@@ -220,7 +221,6 @@ fn playouts_answer_shape_with_pattern_moves_around_the_last_move() {
 
 #[test]
 fn dead_stones_are_those_the_playouts_give_to_the_opponent() {
-    use toroid_search::ownership::{dead_stones, JUDGEMENT_SEED};
     // The end of a game: black walls off the left, white the right; a white stone in
     // black's area and a black stone in white's, each in atari, are dead, the walls alive.
     let rows = [
@@ -266,12 +266,11 @@ fn dead_stones_are_those_the_playouts_give_to_the_opponent() {
 
 #[test]
 fn a_group_whose_capture_leaves_a_straight_three_is_judged_dead() {
-    use toroid_search::ownership::{dead_stones, JUDGEMENT_SEED};
     // The last position of a game against GNU Go (seed 31, game 20 of docs/strength.md).
     // White's nine stones at the bottom right have no eye, but can take black's three
     // stones on the right edge, in atari: the straight three that leaves, black kills by
-    // its middle point. The playouts once let white live there; GNU Go's
-    // `final_status_list dead` names exactly these stones.
+    // its middle point. The playouts once let white live there. GNU Go's
+    // `final_status_list dead` names these nine and four other stones, as the bot must.
     let rows = [
         "......wb.",
         ".ww..wwbw",
