@@ -39,9 +39,21 @@ def test_analysis_reports_moves_visits_and_the_visit_map():
     assert visit_map[y, x] == best["visits"]
 
 
-def test_seconds_budget():
-    analysis = toroid.Bot("strong", seconds=0.05).analyse(toroid.Game("go", size=5))
-    assert analysis["seconds"] < 2
+def test_a_seconds_budget_is_searched_and_kept():
+    deadline = 0.3
+    # On a quiet 2-core machine the search ends within a few ms of its deadline; the margin is
+    # room for scheduling, and a search that overruns by most of its budget still fails.
+    margin = 0.2
+    # The empty Go board on a torus: every move is alike, so no move pulls ahead and the
+    # search hardly ever stops early (which would hide an overrun of its budget).
+    game = toroid.Game("go", size=9, topology="torus")
+    bot = toroid.Bot("strong", seconds=deadline)
+    start = time.perf_counter()
+    bot.genmove(game)
+    elapsed = time.perf_counter() - start
+    # Even stopping early needs the best move to lead by more simulations than the time left
+    # allows at the rate so far, which takes over half the budget: it cannot return at once.
+    assert deadline / 2 <= elapsed <= deadline + margin
 
 
 @pytest.mark.parametrize(
@@ -70,13 +82,17 @@ def test_a_finished_game_has_no_move_and_plain_levels_no_analysis():
 
 
 def test_a_search_lets_other_python_threads_run():
-    game = toroid.Game("go", size=9)
+    # The empty torus, where the search runs its whole budget (see the test above).
+    game = toroid.Game("go", size=9, topology="torus")
     search = threading.Thread(target=toroid.Bot("strong", seconds=0.6).genmove, args=(game,))
+    started = time.perf_counter()
     search.start()
-    longest_pause, last = 0.0, time.perf_counter()
+    longest_pause, last = 0.0, started
     while search.is_alive():
         now = time.perf_counter()
         longest_pause, last = max(longest_pause, now - last), now
     search.join()
-    # Holding the GIL through the search would stop this loop for the whole 0.6 s.
+    # The loop ran beside a real search, not one that returned at once...
+    assert last - started >= 0.3
+    # ...and holding the GIL through the search would have stopped it for the whole 0.6 s.
     assert longest_pause < 0.3

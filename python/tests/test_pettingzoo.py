@@ -12,6 +12,14 @@ import toroid._render
 import toroid.pettingzoo
 
 
+# Two notices about the action-masking convention itself (a Dict of "observation" and
+# "action_mask"), which api_test waives by name for PettingZoo's own board games (go_v5,
+# chess_v6, ...). Its checks of the planes and the mask inside still fail the test.
+@pytest.mark.filterwarnings(
+    "ignore:Observation space for each agent probably should be"
+    ":UserWarning:pettingzoo.test.api_test",
+    "ignore:Observation is not a NumPy array:UserWarning:pettingzoo.test.api_test",
+)
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=rule_set_id)
 def test_pettingzoo_api_test(rule_set):
     name, params = rule_set

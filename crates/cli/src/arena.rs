@@ -374,7 +374,7 @@ mod tests {
         let record = played.record(&start, names()).unwrap();
         assert_eq!(record.moves().len(), 2, "the illegal move is not recorded");
         let result = record.result.as_ref().unwrap();
-        assert_eq!(toroid_protocol::record::sgf_result(result), "W+F");
+        assert_eq!(sgf_result(result), "W+F");
         assert_eq!(
             record.nodes().last().unwrap().comment.as_deref(),
             Some(&*text)

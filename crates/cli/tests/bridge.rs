@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use common::{register, Client};
+use common::{register, Client, Store};
 use serde_json::{json, Value};
 use toroid_server::Limits;
 
@@ -115,7 +115,7 @@ async fn finished_game(base: &str, name: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gnu_go_plays_the_rust_example_through_two_bridges() {
-    let (_server, base, _dir) = common::server_with(Limits::default()).await;
+    let (_server, base, _dir) = common::server_with(Store::Sqlite, Limits::default()).await;
     let owner = Client::person(&base, "owner").await;
     let gnugo = register(&owner, "gnugo").await;
     let rusty = register(&owner, "rusty").await;
@@ -170,7 +170,7 @@ async fn gnu_go_plays_the_rust_example_through_two_bridges() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_and_rust_examples_play_hex_torus_through_two_bridges() {
-    let (_server, base, _dir) = common::server_with(Limits::default()).await;
+    let (_server, base, _dir) = common::server_with(Store::Sqlite, Limits::default()).await;
     let owner = Client::person(&base, "owner").await;
     let snake = register(&owner, "snake").await;
     let crab = register(&owner, "crab").await;
@@ -192,10 +192,13 @@ async fn the_python_and_rust_examples_play_hex_torus_through_two_bridges() {
 /// the end; the rounds, the crosstable's results and the standings are checked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn eight_players_play_a_swiss_tournament_through_bridges() {
-    let (_server, base, _dir) = common::server_with(Limits {
-        house_move: Duration::from_millis(30),
-        ..Limits::default()
-    })
+    let (_server, base, _dir) = common::server_with(
+        Store::Sqlite,
+        Limits {
+            house_move: Duration::from_millis(30),
+            ..Limits::default()
+        },
+    )
     .await;
     let alice = Client::account(&base, "Alice").await;
     let request = json!({"name": "Bridged Swiss", "game": "hex-torus", "format": "swiss",
@@ -287,11 +290,14 @@ async fn eight_players_play_a_swiss_tournament_through_bridges() {
 /// rated.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_example_bots_play_in_the_arena_through_bridges() {
-    let (_server, base, _dir) = common::server_with(Limits {
-        arena_house_after: Duration::from_millis(500),
-        house_move: Duration::from_millis(30),
-        ..Limits::default()
-    })
+    let (_server, base, _dir) = common::server_with(
+        Store::Sqlite,
+        Limits {
+            arena_house_after: Duration::from_millis(500),
+            house_move: Duration::from_millis(30),
+            ..Limits::default()
+        },
+    )
     .await;
     let owner = Client::person(&base, "owner").await;
     let marker = "arena";

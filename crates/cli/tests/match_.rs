@@ -220,6 +220,41 @@ fn bad_input_is_refused_with_one_line() {
     }
 }
 
+/// Checks the standings' ratings of a `toroid tournament --json` report against its games:
+/// each player's rating starts at the default and moves after each of its games, in order.
+fn assert_ratings(report: &Value) {
+    use toroid_server::rating::Rating;
+    let mut ratings: std::collections::HashMap<&str, Rating> = Default::default();
+    for game in (report["rounds"].as_array().unwrap().iter())
+        .flat_map(|round| round["games"].as_array().unwrap())
+    {
+        let (white, black) = (
+            game["white"].as_str().unwrap(),
+            game["black"].as_str().unwrap(),
+        );
+        let white_score = match game["winner"].as_str().unwrap() {
+            "white" => 1.0,
+            "black" => 0.0,
+            _ => 0.5,
+        };
+        let (w, b) = (
+            *ratings.entry(white).or_default(),
+            *ratings.entry(black).or_default(),
+        );
+        ratings.insert(white, w.after(&[(b, white_score)]));
+        ratings.insert(black, b.after(&[(w, 1.0 - white_score)]));
+    }
+    for standing in report["standings"].as_array().unwrap() {
+        let rating = ratings[standing["name"].as_str().unwrap()];
+        let tenth = |x: f64| (x * 10.0).round() / 10.0;
+        assert_eq!(
+            (standing["rating"].as_f64(), standing["deviation"].as_f64()),
+            (Some(tenth(rating.rating)), Some(tenth(rating.deviation))),
+            "{standing}"
+        );
+    }
+}
+
 /// `toroid tournament` shares the match runner: a round robin of four house bots plays
 /// every pair once, and a Swiss of eight plays three rounds in which everyone plays each
 /// round and nobody meets twice; standings are sorted by score and carry ratings; a Swiss
@@ -262,12 +297,12 @@ fn tournaments_round_robin_and_swiss() {
         .collect();
     assert_eq!(scores.iter().sum::<f64>(), 6.0);
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
-    assert!(standings
-        .iter()
-        .all(|s| s["rating"].as_f64().unwrap() > 0.0));
+    assert_ratings(&round_robin);
 
     let players = "random,greedy,beginner,casual,random,greedy,beginner,casual";
     let swiss = json(&["--players", players, "--format", "swiss", "--rounds", "3"]);
+    assert_eq!(swiss["rounds"].as_array().unwrap().len(), 3);
+    assert_ratings(&swiss);
     let mut met = std::collections::HashSet::new();
     for round in swiss["rounds"].as_array().unwrap() {
         let games = round["games"].as_array().unwrap();

@@ -101,14 +101,14 @@ async fn every_acknowledged_move_survives_sigkill() {
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     let code = invite_code(&created);
-    bob.post("/api/join", json!({"code": code})).await;
+    bob.post("/api/join", json!({"code": code})).await.success();
     // The player reports every acknowledged move list; it stops when the server is gone and
     // fails on any answer other than a move, or a pause asked for by the rate limit.
     let (acknowledged, mut seen) = tokio::sync::watch::channel(Vec::<String>::new());
     let player = {
         let (alice, bob, id) = (alice.clone(), bob.clone(), id.clone());
         tokio::spawn(async move {
-            let mut state = alice.get(&format!("/api/games/{id}")).await.body;
+            let mut state = alice.get(&format!("/api/games/{id}")).await.success();
             loop {
                 let mover = if to_move(&state, "black") {
                     &alice
@@ -159,7 +159,7 @@ async fn every_acknowledged_move_survives_sigkill() {
     let serve = Serve::start(&data);
     let alice = alice.at(&serve.base);
     let bob = bob.at(&serve.base);
-    let after = alice.get(&format!("/api/games/{id}")).await.body;
+    let after = alice.get(&format!("/api/games/{id}")).await.success();
     let stored = moves_of(&after);
     // Every acknowledged move is there; at most the one in flight was stored unacknowledged.
     assert_eq!(stored[..acknowledged.len()], acknowledged[..]);
@@ -311,7 +311,8 @@ fn the_page_plays_spectates_replays_and_shows_every_board_in_chromium() {
 
 /// `scripts/cluster 3 0` (PostgreSQL, Redis, three nodes and nginx in front): in chromium,
 /// through nginx, a person plays Go against a house bot to its end while a spectator
-/// watches, each request going to whichever node nginx picks.
+/// watches, each request going to whichever node nginx picks; each node's log shows that it
+/// served some of the browser's requests.
 #[test]
 fn the_page_plays_through_nginx_in_front_of_three_nodes() {
     use std::io::{BufRead, BufReader};
@@ -321,6 +322,8 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
     let mut cluster = Command::new(workspace().join("scripts/cluster"))
         .args(["3", "0"])
         .env("TOROID_BIN", env!("CARGO_BIN_EXE_toroid"))
+        // Each node logs every request it serves.
+        .env("RUST_LOG", "info,tower_http=debug")
         .current_dir(workspace())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -337,15 +340,24 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
     }
     let stdout = cluster.stdout.take().unwrap();
     let cluster = Stop(cluster);
-    // "cluster: ready on http://127.0.0.1:PORT/ (...)"
-    let base = BufReader::new(stdout)
+    // "cluster: ready on http://127.0.0.1:PORT/ (3 nodes, ..., logs in DIR)"
+    let ready = BufReader::new(stdout)
         .lines()
         .map_while(Result::ok)
-        .find_map(|line| {
-            let url = line.strip_prefix("cluster: ready on ")?;
-            Some(url.split('/').take(3).collect::<Vec<_>>().join("/"))
-        })
+        .find(|line| line.starts_with("cluster: ready on "))
         .expect("scripts/cluster did not get ready");
+    let base = ready["cluster: ready on ".len()..]
+        .split('/')
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("/");
+    let logs = PathBuf::from(
+        ready
+            .rsplit("logs in ")
+            .next()
+            .unwrap()
+            .trim_end_matches(')'),
+    );
     let dir = tempfile::tempdir().unwrap();
     node(&[
         "crates/server/tests/browser/run.mjs",
@@ -356,5 +368,19 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
         "--out",
         dir.path().to_str().unwrap(),
     ]);
+    // Requests besides the script's own probes of /api/rules (read before the script
+    // stops, which removes its folder).
+    let served: Vec<usize> = (1..=3)
+        .map(|i| {
+            let log = std::fs::read_to_string(logs.join(format!("node-{i}.log"))).unwrap();
+            (log.lines())
+                .filter(|l| l.contains("started processing request") && !l.contains("/api/rules"))
+                .count()
+        })
+        .collect();
     drop(cluster);
+    assert!(
+        served.iter().all(|&n| n > 0),
+        "requests served by each node: {served:?}"
+    );
 }

@@ -4,6 +4,20 @@
 //! seam labels), [`moves`], [`params`], [`outcome`], [`zobrist`], the [`Position`] trait that
 //! every rule set implements, one module per rule set under [`games`], and the [`Bot`]
 //! trait of every player program.
+//!
+//! A game is picked by name, played by typed moves, and refuses an illegal move with its
+//! reason, changing nothing:
+//!
+//! ```
+//! use toroid_rules::{GameKind, IllegalMove, Move, Position};
+//!
+//! let kind: GameKind = "go".parse().unwrap();
+//! let mut game = kind.new_game(&["size=5", "topology=torus"]).unwrap();
+//! let centre = Move::parse("cc", game.topology()).unwrap();
+//! game.play(centre).unwrap();
+//! assert_eq!(game.play(centre), Err(IllegalMove::Occupied));
+//! assert_eq!(game.ply(), 1);
+//! ```
 
 pub mod bot;
 pub mod cell;

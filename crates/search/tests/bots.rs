@@ -344,7 +344,7 @@ fn analysis_reports_candidates_visits_and_variations() {
     );
 }
 
-fn pass_visits(a: &toroid_search::Analysis) -> u32 {
+fn pass_visits(a: &Analysis) -> u32 {
     a.moves
         .iter()
         .filter(|m| m.mv.cell().is_none())

@@ -3,10 +3,12 @@
 //! at the start and in the middle of a game. The server gives its searches such a deadline
 //! through a `Pace`; the command line through the clock or a time budget.
 //!
-//! The bounds are loose (a deadline of 300 ms must be kept within 1.5 s on a loaded
-//! machine): before the deadline reached the set-up work, a first move on the largest boards
-//! took 30 to 40 seconds. A search of 300 ms must also get to simulate: on the loop games'
-//! largest boards the set-up alone once took longer than any house bot's time.
+//! A deadline is kept within [`MARGIN`] (the last simulation or set-up step, and the move's
+//! choice; these six tests share two cores): before the deadline reached the set-up work, a
+//! first move on the largest boards took 30 to 40 seconds. At the start of a game nothing is
+//! settled, so the levels that search for a time search until the deadline, not less. A
+//! search of 300 ms must also get to simulate: on the loop games' largest boards the set-up
+//! alone once took longer than any house bot's time.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,7 +20,8 @@ use toroid_rules::{AnyGame, GameKind, Position, TimeLeft};
 use toroid_search::{Budget, Level, Mcts, MctsConfig, Pace, Tuning};
 
 const DEADLINE: Duration = Duration::from_millis(300);
-const KEPT_WITHIN: Duration = Duration::from_millis(1_500);
+/// How long past its deadline a search may take to answer.
+const MARGIN: Duration = Duration::from_millis(100);
 
 /// A pace that stops the search at a fixed moment, as the server's does at its deadline.
 struct Until(Instant);
@@ -79,8 +82,15 @@ fn keeps_deadlines(name: &str) {
             };
             let mv = level.bot_with(1, tuning).choose(&game, None);
             let took = asked.elapsed();
+            // Strong and max would search for longer than the deadline, which stops them.
+            let searches_on = stage == "start" && matches!(level, Level::Strong | Level::Max);
+            let least = if searches_on {
+                DEADLINE
+            } else {
+                Duration::ZERO
+            };
             assert!(
-                took < KEPT_WITHIN,
+                (least..=DEADLINE + MARGIN).contains(&took),
                 "{kind} {stage}, {level}: {took:?} for a deadline of {DEADLINE:?}"
             );
             game.clone()
@@ -97,19 +107,22 @@ fn keeps_deadlines(name: &str) {
             let asked = Instant::now();
             level.bot(1).choose(&game, Some(time));
             let took = asked.elapsed();
+            // A move never gets more than half the time left.
             assert!(
-                took < KEPT_WITHIN,
+                took <= time.remaining / 2 + MARGIN,
                 "{kind} {stage}, {level} on a clock: {took:?}"
             );
         }
         // An analysis of 1 ms, the least the server asks for.
         let asked = Instant::now();
-        let mut config = MctsConfig::new(Budget::Time(Duration::from_millis(1)), 1);
+        let least = Duration::from_millis(1);
+        let mut config = MctsConfig::new(Budget::Time(least), 1);
         config.settings.stop_early = false;
         let analysis = Mcts::new("analysis", config, 1).analyse(&game, None);
         let took = asked.elapsed();
+        // Not stopping early, it searches its whole time.
         assert!(
-            took < KEPT_WITHIN,
+            (least..=least + MARGIN).contains(&took),
             "{kind} {stage}, analysis of 1 ms: {took:?}"
         );
         assert!(

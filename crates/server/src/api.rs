@@ -133,7 +133,7 @@ pub struct GameSummary {
     pub id: String,
     pub game: String,
     #[schema(value_type = Object)]
-    pub params: serde_json::Value,
+    pub params: Value,
     #[schema(value_type = String, example = "finished")]
     pub status: Status,
     pub players: Players,

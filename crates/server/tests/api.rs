@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::{invite_code, to_move, Client};
+use common::{invite_code, on_both_stores, to_move, Client, Store};
 use serde_json::{json, Value};
 use toroid_protocol::record::Record;
 use toroid_rules::Position;
@@ -30,14 +30,9 @@ fn loose() -> Limits {
     }
 }
 
-async fn start(limits: Limits) -> Running {
+async fn start(store: Store, limits: Limits) -> Running {
     let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        port: 0,
-        data: dir.path().join("data"),
-        limits,
-        ..Config::default()
-    };
+    let config = common::config(store, &dir, limits).await;
     let server = Server::start(config.clone()).await.unwrap();
     Running {
         base: format!("http://{}", server.addr),
@@ -67,13 +62,34 @@ fn some_move(state: &Value) -> String {
         .to_string()
 }
 
+on_both_stores!(
+    sessions_and_bad_bodies,
+    reference_routes_errors_and_the_openapi_description,
+    the_page_and_its_files_are_served,
+    creating_games_checks_everything,
+    a_whole_game_against_a_house_bot_over_the_websocket,
+    an_invite_game_between_two_people_with_a_spectator,
+    the_server_ends_a_game_on_time,
+    games_continue_after_a_restart,
+    request_and_message_rates_and_connections_are_limited,
+    unfinished_games_per_session_are_limited,
+    the_history_gives_every_board_as_the_rules_made_it,
+    accounts_claim_names_and_sign_in,
+    rated_games_change_ratings_and_casual_ones_do_not,
+    my_games_are_mine_alone,
+    takebacks_go_back_a_turn_when_the_opponent_agrees,
+    chat_has_a_room_for_players_and_one_for_spectators,
+    a_rematch_between_people_opens_when_both_agree,
+    quiet_games_leave_the_list_of_live_games,
+    white_may_take_over_the_first_stone_with_the_pie_rule,
+);
+
 fn ply(state: &Value) -> u64 {
     state["position"]["ply"].as_u64().unwrap()
 }
 
-#[tokio::test]
-async fn sessions_and_bad_bodies() {
-    let run = start(loose()).await;
+async fn sessions_and_bad_bodies(store: Store) {
+    let run = start(store, loose()).await;
     let nobody = Client::anonymous(&run.base);
     let alice = Client::person(&run.base, "  alice ").await;
     let me = alice.get("/api/session").await;
@@ -111,9 +127,8 @@ async fn sessions_and_bad_bodies() {
     assert_eq!((large.status, large.code()), (413, "too-large"));
 }
 
-#[tokio::test]
-async fn reference_routes_errors_and_the_openapi_description() {
-    let run = start(loose()).await;
+async fn reference_routes_errors_and_the_openapi_description(store: Store) {
+    let run = start(store, loose()).await;
     let client = Client::anonymous(&run.base);
     let rules = client.get("/api/rules").await.body;
     let names: Vec<&str> = rules
@@ -212,9 +227,8 @@ async fn reference_routes_errors_and_the_openapi_description() {
     );
 }
 
-#[tokio::test]
-async fn the_page_and_its_files_are_served() {
-    let run = start(loose()).await;
+async fn the_page_and_its_files_are_served(store: Store) {
+    let run = start(store, loose()).await;
     let client = Client::anonymous(&run.base);
     let (status, kind, text) = client.get_text("/assets/README.md").await;
     assert_eq!(status, 200);
@@ -245,9 +259,8 @@ async fn the_page_and_its_files_are_served() {
     }
 }
 
-#[tokio::test]
-async fn creating_games_checks_everything() {
-    let run = start(loose()).await;
+async fn creating_games_checks_everything(store: Store) {
+    let run = start(store, loose()).await;
     let nobody = Client::anonymous(&run.base);
     let alice = Client::person(&run.base, "alice").await;
     let request = house("go", json!({"size": 9}), "random", "black");
@@ -339,9 +352,8 @@ async fn creating_games_checks_everything() {
     );
 }
 
-#[tokio::test]
-async fn a_whole_game_against_a_house_bot_over_the_websocket() {
-    let run = start(loose()).await;
+async fn a_whole_game_against_a_house_bot_over_the_websocket(store: Store) {
+    let run = start(store, loose()).await;
     let alice = Client::person(&run.base, "alice").await;
     let created = alice
         .create(house("go", json!({"size": 5}), "random", "white"))
@@ -401,9 +413,8 @@ async fn a_whole_game_against_a_house_bot_over_the_websocket() {
 }
 
 /// Alice (black) invites Bob; Carol watches without a session.
-#[tokio::test]
-async fn an_invite_game_between_two_people_with_a_spectator() {
-    let run = start(loose()).await;
+async fn an_invite_game_between_two_people_with_a_spectator(store: Store) {
+    let run = start(store, loose()).await;
     let alice = Client::person(&run.base, "alice").await;
     let bob = Client::person(&run.base, "bob").await;
     let carol = Client::anonymous(&run.base);
@@ -559,9 +570,8 @@ async fn an_invite_game_between_two_people_with_a_spectator() {
     );
 }
 
-#[tokio::test]
-async fn the_server_ends_a_game_on_time() {
-    let run = start(loose()).await;
+async fn the_server_ends_a_game_on_time(store: Store) {
+    let run = start(store, loose()).await;
     let alice = Client::person(&run.base, "alice").await;
     let mut request = house("torus", json!({"size": 5}), "random", "black");
     request["clock"] = json!({"initial_s": 1, "increment_s": 0});
@@ -591,9 +601,8 @@ async fn the_server_ends_a_game_on_time() {
     assert!(sgf.contains("RE[W+T]"), "{sgf}");
 }
 
-#[tokio::test]
-async fn games_continue_after_a_restart() {
-    let run = start(loose()).await;
+async fn games_continue_after_a_restart(store: Store) {
+    let run = start(store, loose()).await;
     let alice = Client::person(&run.base, "alice").await;
     let bob = Client::person(&run.base, "bob").await;
     let mut request = invite("go", json!({"size": 5}));
@@ -603,9 +612,13 @@ async fn games_continue_after_a_restart() {
     let code = invite_code(&created);
     let waiting = alice.create(invite("ctor", json!({"size": 5}))).await;
     bob.post(&format!("/api/games/{id}/join"), json!({"code": code}))
-        .await;
+        .await
+        .success();
     let moves = format!("/api/games/{id}/moves");
-    alice.post(&moves, json!({"move": "cc", "ply": 0})).await;
+    alice
+        .post(&moves, json!({"move": "cc", "ply": 0}))
+        .await
+        .success();
     let before = bob.post(&moves, json!({"move": "bb", "ply": 1})).await.body;
     let Running {
         server,
@@ -643,16 +656,18 @@ async fn games_continue_after_a_restart() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn request_and_message_rates_and_connections_are_limited() {
-    let run = start(Limits {
-        requests_per_second: 1,
-        request_burst: 5,
-        messages_per_second: 1,
-        message_burst: 3,
-        connections_per_ip: 3,
-        ..Limits::default()
-    })
+async fn request_and_message_rates_and_connections_are_limited(store: Store) {
+    let run = start(
+        store,
+        Limits {
+            requests_per_second: 1,
+            request_burst: 5,
+            messages_per_second: 1,
+            message_burst: 3,
+            connections_per_ip: 3,
+            ..Limits::default()
+        },
+    )
     .await;
     let alice = Client::person(&run.base, "alice").await;
     let created = alice
@@ -667,11 +682,12 @@ async fn request_and_message_rates_and_connections_are_limited() {
     let allowance =
         |burst: usize, started: Instant| burst + started.elapsed().as_secs() as usize + 1;
 
-    // Requests from one session: served until the burst is spent, then refused.
+    // Requests from a fresh address: served until the burst is spent, then refused.
+    let fresh = Client::anonymous_from(&run.base, [127, 0, 0, 7].into());
     let started = Instant::now();
     let mut served = 0;
     loop {
-        let answer = alice.get("/api/levels").await;
+        let answer = fresh.get("/api/levels").await;
         if answer.status == 429 {
             assert_eq!(answer.code(), "rate-limited");
             break;
@@ -683,6 +699,10 @@ async fn request_and_message_rates_and_connections_are_limited() {
             "{served} requests served, none refused"
         );
     }
+    assert!(
+        served >= 5,
+        "refused after {served} requests, the burst being 5"
+    );
 
     // Messages on one socket: each move is refused (its ply is stale), first for being
     // stale and, once the burst of three is spent, for the rate.
@@ -702,6 +722,10 @@ async fn request_and_message_rates_and_connections_are_limited() {
             "{stale} messages answered, none refused ({code})"
         );
     }
+    assert!(
+        stale >= 3,
+        "refused after {stale} messages, the burst being 3"
+    );
 
     // Connections: the WebSocket and the client's pooled connection are open; of three more
     // raw connections at least the last goes over the limit of three and is closed.
@@ -740,12 +764,14 @@ async fn request_and_message_rates_and_connections_are_limited() {
 }
 
 /// A second session's games do not count against the first's limit; the first's do.
-#[tokio::test]
-async fn unfinished_games_per_session_are_limited() {
-    let run = start(Limits {
-        games_per_session: 2,
-        ..loose()
-    })
+async fn unfinished_games_per_session_are_limited(store: Store) {
+    let run = start(
+        store,
+        Limits {
+            games_per_session: 2,
+            ..loose()
+        },
+    )
     .await;
     let alice = Client::person(&run.base, "alice").await;
     alice.create(invite("go", json!({}))).await;
@@ -759,9 +785,8 @@ async fn unfinished_games_per_session_are_limited() {
 /// The page steps through a game with the server's boards: every ply's board as the rules
 /// made it, here with a capture across the reversed seam of a Klein bottle, and who made
 /// each move in the state.
-#[tokio::test]
-async fn the_history_gives_every_board_as_the_rules_made_it() {
-    let run = start(loose()).await;
+async fn the_history_gives_every_board_as_the_rules_made_it(store: Store) {
+    let run = start(store, loose()).await;
     let alice = Client::person(&run.base, "alice").await;
     let bob = Client::person(&run.base, "bob").await;
     let created = alice
@@ -770,7 +795,8 @@ async fn the_history_gives_every_board_as_the_rules_made_it() {
     let id = created["id"].as_str().unwrap().to_string();
     let code = invite_code(&created);
     bob.post(&format!("/api/games/{id}/join"), json!({"code": code}))
-        .await;
+        .await
+        .success();
     // White's ba is captured by black's de across the top/bottom seam.
     let moves = ["aa", "ba", "ca", "cc", "bb", "dc", "de"];
     let mut state = Value::Null;
@@ -818,7 +844,8 @@ async fn the_history_gives_every_board_as_the_rules_made_it() {
             &format!("/api/games/{clocked_id}/moves"),
             json!({"move": "cc", "ply": 0}),
         )
-        .await;
+        .await
+        .success();
     let timed = alice
         .get(&format!("/api/games/{clocked_id}/history"))
         .await
@@ -850,9 +877,8 @@ async fn the_history_gives_every_board_as_the_rules_made_it() {
 /// it from elsewhere whatever the name's case; names are unique whatever their case, guests
 /// cannot take them, bad passwords and wrong credentials are refused alike, and sign-in
 /// attempts are limited.
-#[tokio::test]
-async fn accounts_claim_names_and_sign_in() {
-    let (_server, base, _dir) = common::server_with(toroid_server::Limits::default()).await;
+async fn accounts_claim_names_and_sign_in(store: Store) {
+    let (_server, base, _dir) = common::server_with(store, Limits::default()).await;
     let guest = Client::person(&base, "alice").await;
     let token = common::register(&guest, "alices-bot").await;
     assert!(!token.is_empty());
@@ -942,9 +968,8 @@ async fn accounts_claim_names_and_sign_in() {
 /// casual game and an aborted rated game change neither; only accounts (and bots) play
 /// rated games, with a clock, at the default parameters; leaderboards and player pages
 /// show the ratings and their history.
-#[tokio::test]
-async fn rated_games_change_ratings_and_casual_ones_do_not() {
-    let (_server, base, _dir) = common::server_with(toroid_server::Limits::default()).await;
+async fn rated_games_change_ratings_and_casual_ones_do_not(store: Store) {
+    let (_server, base, _dir) = common::server_with(store, Limits::default()).await;
     let alice = Client::account(&base, "Alice").await;
     let game = |rated: bool, params: Value, clock: Value| {
         json!({"game": "go", "params": params, "clock": clock, "rated": rated, "color": "black",
@@ -1045,9 +1070,8 @@ async fn rated_games_change_ratings_and_casual_ones_do_not() {
 
 /// `GET /api/games?mine=true` lists the asker's own games: not those of another guest of the
 /// same name, and an account's from any of its sessions. It needs a session.
-#[tokio::test]
-async fn my_games_are_mine_alone() {
-    let run = start(loose()).await;
+async fn my_games_are_mine_alone(store: Store) {
+    let run = start(store, loose()).await;
     let alice = Client::person(&run.base, "alice").await;
     let other_alice = Client::person(&run.base, "alice").await;
     let bob = Client::account(&run.base, "bob").await;
@@ -1103,9 +1127,8 @@ async fn people_game(base: &str, game: Value, clock: Value) -> (Client, Client, 
     (alice, bob, id)
 }
 
-#[tokio::test]
-async fn takebacks_go_back_a_turn_when_the_opponent_agrees() {
-    let run = start(loose()).await;
+async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {
+    let run = start(store, loose()).await;
     let clock = json!({"initial_s": 600, "increment_s": 0});
     let go = json!({"game": "go", "params": {"size": 5}});
     let (alice, bob, id) = people_game(&run.base, go, clock).await;
@@ -1116,9 +1139,14 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees() {
         alice.post(&path("takeback"), json!({})).await.code(),
         "conflict"
     );
-    alice.post(&moves, json!({"move": "cc", "ply": 0})).await;
+    alice
+        .post(&moves, json!({"move": "cc", "ply": 0}))
+        .await
+        .success();
     let (mut bob_ws, _) = bob.watch(&id).await;
-    bob.post(&moves, json!({"move": "dd", "ply": 1})).await;
+    bob.post(&moves, json!({"move": "dd", "ply": 1}))
+        .await
+        .success();
 
     // Alice asks; Bob sees the request, declines it, and the game is as it was.
     let asked = alice.post(&path("takeback"), json!({})).await;
@@ -1132,8 +1160,11 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees() {
     assert_eq!(nothing.code(), "conflict");
 
     // A move withdraws a request: the position it was about is gone.
-    alice.post(&moves, json!({"move": "bb", "ply": 2})).await;
-    bob.post(&path("takeback"), json!({})).await;
+    alice
+        .post(&moves, json!({"move": "bb", "ply": 2}))
+        .await
+        .success();
+    bob.post(&path("takeback"), json!({})).await.success();
     let moved = alice.post(&moves, json!({"move": "pass", "ply": 3})).await;
     assert_eq!(moved.status, 409, "{:?}", moved.body); // not Alice's turn
     assert_eq!(
@@ -1145,7 +1176,7 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees() {
 
     // Asked and accepted: Alice's last turn (bb) and Bob's reply (ee) are taken back; the
     // clocks are as they were after the last move kept, Alice's running.
-    alice.post(&path("takeback"), json!({})).await;
+    alice.post(&path("takeback"), json!({})).await.success();
     let kept = bob.get(&format!("/api/games/{id}/history")).await.body;
     let accepted = bob.post(&path("takeback"), json!({})).await;
     assert_eq!(accepted.status, 200, "{:?}", accepted.body);
@@ -1181,7 +1212,8 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees() {
             &format!("/api/games/{house}/moves"),
             json!({"move": "cc", "ply": 0}),
         )
-        .await;
+        .await
+        .success();
     ws.state_until(|s| s["position"]["ply"] == 2).await;
     let back = carol
         .post(&format!("/api/games/{house}/takeback"), json!({}))
@@ -1192,9 +1224,8 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees() {
     run.server.stop().await;
 }
 
-#[tokio::test]
-async fn chat_has_a_room_for_players_and_one_for_spectators() {
-    let run = start(loose()).await;
+async fn chat_has_a_room_for_players_and_one_for_spectators(store: Store) {
+    let run = start(store, loose()).await;
     let go = json!({"game": "go", "params": {"size": 5}});
     let (alice, bob, id) = people_game(&run.base, go, Value::Null).await;
     let carol = Client::person(&run.base, "carol").await;
@@ -1257,17 +1288,21 @@ async fn chat_has_a_room_for_players_and_one_for_spectators() {
     // After the game the players still talk, in the same room.
     alice
         .post(&format!("/api/games/{id}/resign"), json!({}))
-        .await;
+        .await
+        .success();
     bob_ws.send(json!({"type": "chat", "text": "gg"})).await;
     let after = alice_ws.chat().await;
     assert_eq!(after["lines"][0]["text"], "gg");
     run.server.stop().await;
 
     // A server without chat sends none and refuses lines.
-    let run = start(Limits {
-        chat: false,
-        ..loose()
-    })
+    let run = start(
+        store,
+        Limits {
+            chat: false,
+            ..loose()
+        },
+    )
     .await;
     let go = json!({"game": "go", "params": {"size": 5}});
     let (alice, _, id) = people_game(&run.base, go, Value::Null).await;
@@ -1277,9 +1312,8 @@ async fn chat_has_a_room_for_players_and_one_for_spectators() {
     run.server.stop().await;
 }
 
-#[tokio::test]
-async fn a_rematch_between_people_opens_when_both_agree() {
-    let run = start(loose()).await;
+async fn a_rematch_between_people_opens_when_both_agree(store: Store) {
+    let run = start(store, loose()).await;
     let clock = json!({"initial_s": 300, "increment_s": 2});
     let hex = json!({"game": "hex-torus", "params": {"width": 6, "height": 6}});
     let (alice, bob, id) = people_game(&run.base, hex, clock).await;
@@ -1288,7 +1322,7 @@ async fn a_rematch_between_people_opens_when_both_agree() {
         alice.post(&path("rematch"), json!({})).await.code(),
         "conflict"
     );
-    bob.post(&path("resign"), json!({})).await;
+    bob.post(&path("resign"), json!({})).await.success();
     let (mut alice_ws, _) = alice.watch(&id).await;
 
     // Bob offers, declines nothing, withdraws, offers again; Alice sees and accepts.
@@ -1298,9 +1332,11 @@ async fn a_rematch_between_people_opens_when_both_agree() {
     alice_ws
         .state_until(|s| s["rematch_offer"] == "white")
         .await;
-    bob.post(&path("decline-rematch"), json!({})).await;
+    bob.post(&path("decline-rematch"), json!({}))
+        .await
+        .success();
     alice_ws.state_until(|s| s["rematch_offer"].is_null()).await;
-    bob.post(&path("rematch"), json!({})).await;
+    bob.post(&path("rematch"), json!({})).await.success();
     let accepted = alice.post(&path("rematch"), json!({})).await;
     assert_eq!(accepted.status, 200, "{:?}", accepted.body);
     let next = accepted.body["rematch"].as_str().unwrap().to_string();
@@ -1340,7 +1376,8 @@ async fn a_rematch_between_people_opens_when_both_agree() {
     let house = game["id"].as_str().unwrap();
     alice
         .post(&format!("/api/games/{house}/resign"), json!({}))
-        .await;
+        .await
+        .success();
     let refused = alice
         .post(&format!("/api/games/{house}/rematch"), json!({}))
         .await;
@@ -1348,14 +1385,18 @@ async fn a_rematch_between_people_opens_when_both_agree() {
     run.server.stop().await;
 }
 
-#[tokio::test]
-async fn quiet_games_leave_the_list_of_live_games() {
-    let run = start(Limits {
-        quiet_after: std::time::Duration::from_millis(800),
-        ..loose()
-    })
+async fn quiet_games_leave_the_list_of_live_games(store: Store) {
+    const QUIET: std::time::Duration = std::time::Duration::from_millis(800);
+    let run = start(
+        store,
+        Limits {
+            quiet_after: QUIET,
+            ..loose()
+        },
+    )
     .await;
     let alice = Client::person(&run.base, "alice").await;
+    let created = Instant::now();
     let game = alice
         .create(house("go", json!({"size": 5}), "random", "white"))
         .await;
@@ -1364,10 +1405,20 @@ async fn quiet_games_leave_the_list_of_live_games() {
     if first["position"]["ply"] != 1 {
         ws.state_until(|s| s["position"]["ply"] == 1).await;
     }
+    let moved = Instant::now();
     let listed = |list: &Value| list.as_array().unwrap().iter().any(|g| g["id"] == id);
     assert!(listed(&alice.get("/api/games?status=live").await.body));
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    assert!(!listed(&alice.get("/api/games?status=live").await.body));
+    common::eventually("the quiet game leaves the list", || async {
+        (!listed(&alice.get("/api/games?status=live").await.body)).then_some(())
+    })
+    .await;
+    // Not before it has been quiet for `quiet_after` (its last move came after `created`),
+    // and not long after (the bot's move came before `moved`).
+    let (since_created, since_moved) = (created.elapsed(), moved.elapsed());
+    assert!(
+        since_created >= QUIET && since_moved < QUIET + std::time::Duration::from_secs(2),
+        "left the list {since_moved:?} after the last move, quiet being {QUIET:?}"
+    );
     // Still live, and among its player's games; a move brings it back.
     assert!(listed(
         &alice.get("/api/games?mine=true&status=live").await.body
@@ -1387,9 +1438,8 @@ async fn quiet_games_leave_the_list_of_live_games() {
 
 /// The pie rule over the API: white's `swap` at move 2 turns black's stone white, is refused
 /// later, and is kept in the record.
-#[tokio::test]
-async fn white_may_take_over_the_first_stone_with_the_pie_rule() {
-    let run = start(loose()).await;
+async fn white_may_take_over_the_first_stone_with_the_pie_rule(store: Store) {
+    let run = start(store, loose()).await;
     let game = json!({"game": "m-torus", "params": {"width": 5, "height": 5, "swap": "true"}});
     let (alice, bob, id) = people_game(&run.base, game, Value::Null).await;
     let moves = format!("/api/games/{id}/moves");

@@ -3,17 +3,36 @@
 
 mod common;
 
-use common::{challenge_accepted, register, to_move, Bot, Client, WAIT};
+use common::{challenge_accepted, on_both_stores, register, to_move, Bot, Client, Store, WAIT};
 use serde_json::{json, Value};
 use toroid_server::{Limits, Server};
 
-async fn start() -> (Server, String, tempfile::TempDir) {
-    common::server_with(Limits::default()).await
+on_both_stores!(
+    registration_and_the_handshake,
+    a_person_challenges_a_bot_and_they_play_to_the_end,
+    two_seeking_bots_are_matched_and_clocks_are_enforced,
+    a_bot_that_reconnects_is_told_its_games_again,
+    two_example_clients_seek_and_play_a_game_to_the_end,
+    tokens_are_rotated_and_bots_deleted_by_their_owner,
+    a_bot_gets_the_full_game_on_start_on_reconnect_and_after_every_move,
+    a_game_lost_on_time_while_away_is_reported_on_reconnect,
+    draws_aborts_and_claims_of_victory,
+    bots_challenge_house_bots_bots_and_people,
+    range_seeks_pair_with_what_they_accept_and_are_listed,
+    refusals_close_with_a_code_and_a_reason,
+    a_silent_bot_is_dropped_by_the_ping_timeout,
+    victory_is_claimed_over_a_person_only_once_her_socket_is_gone,
+    rated_seeks_make_rated_games_between_bots,
+    the_arena_pairs_bots_continuously,
+    a_swiss_tournament_plays_itself_out,
+);
+
+async fn start(store: Store) -> (Server, String, tempfile::TempDir) {
+    common::server_with(store, Limits::default()).await
 }
 
-#[tokio::test]
-async fn registration_and_the_handshake() {
-    let (_server, base, _dir) = start().await;
+async fn registration_and_the_handshake(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let nobody = Client::anonymous(&base);
     let alice = Client::person(&base, "alice").await;
     let no_session = nobody.post("/api/bots", json!({"name": "Hexer"})).await;
@@ -73,9 +92,8 @@ async fn registration_and_the_handshake() {
     assert_eq!(bot.next().await, Value::Null);
 }
 
-#[tokio::test]
-async fn a_person_challenges_a_bot_and_they_play_to_the_end() {
-    let (_server, base, _dir) = start().await;
+async fn a_person_challenges_a_bot_and_they_play_to_the_end(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     let request = |name: &str| {
@@ -184,9 +202,8 @@ async fn a_person_challenges_a_bot_and_they_play_to_the_end() {
     );
 }
 
-#[tokio::test]
-async fn two_seeking_bots_are_matched_and_clocks_are_enforced() {
-    let (_server, base, _dir) = start().await;
+async fn two_seeking_bots_are_matched_and_clocks_are_enforced(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let owner = Client::person(&base, "owner").await;
     let (one, two, three) = (
         register(&owner, "one").await,
@@ -261,9 +278,8 @@ async fn two_seeking_bots_are_matched_and_clocks_are_enforced() {
     );
 }
 
-#[tokio::test]
-async fn a_bot_that_reconnects_is_told_its_games_again() {
-    let (_server, base, _dir) = start().await;
+async fn a_bot_that_reconnects_is_told_its_games_again(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     let mut bot = Bot::connect(&base, &token, "Hexer").await;
@@ -331,9 +347,8 @@ fn example_client() -> std::path::PathBuf {
     client
 }
 
-#[tokio::test]
-async fn two_example_clients_seek_and_play_a_game_to_the_end() {
-    let (_server, base, _dir) = start().await;
+async fn two_example_clients_seek_and_play_a_game_to_the_end(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let owner = Client::person(&base, "owner").await;
     let mut clients = Vec::new();
     for name in ["example-one", "example-two"] {
@@ -374,9 +389,8 @@ async fn two_example_clients_seek_and_play_a_game_to_the_end() {
 /// An owner lists its bots, rotates a token (the old one stops working at once, and the bot
 /// connected with it is told and closed) and deletes a bot once it has no unfinished game,
 /// which frees its name; nobody else can do either.
-#[tokio::test]
-async fn tokens_are_rotated_and_bots_deleted_by_their_owner() {
-    let (_server, base, _dir) = start().await;
+async fn tokens_are_rotated_and_bots_deleted_by_their_owner(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let alice = Client::person(&base, "alice").await;
     let bob = Client::person(&base, "bob").await;
     let first = register(&alice, "Rota").await;
@@ -413,7 +427,7 @@ async fn tokens_are_rotated_and_bots_deleted_by_their_owner() {
     let mut bot = Bot::connect(&base, &second, "Rota").await;
 
     // A bot with a game in play cannot be deleted.
-    let (_, game) = common::challenge_accepted(&alice, &mut bot, "Rota").await;
+    let (_, game) = challenge_accepted(&alice, &mut bot, "Rota").await;
     assert_eq!(game.status, 201, "{:?}", game.body);
     let busy = alice.delete("/api/bots/Rota").await;
     assert_eq!((busy.status, busy.code()), (409, "conflict"));
@@ -429,23 +443,28 @@ async fn tokens_are_rotated_and_bots_deleted_by_their_owner() {
     register(&bob, "Rota").await;
 }
 
-/// The server with claims of victory allowed one second after a player leaves (the grace
+/// How long after a player leaves the short-grace server allows a claim of victory (it
 /// must be longer than two ping intervals).
-async fn start_with_short_grace() -> (Server, String, tempfile::TempDir) {
-    common::server_with(Limits {
-        leave_grace: std::time::Duration::from_secs(1),
-        ping_interval: std::time::Duration::from_millis(200),
-        ..Limits::default()
-    })
+const GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The server with claims of victory allowed [`GRACE`] after a player leaves.
+async fn start_with_short_grace(store: Store) -> (Server, String, tempfile::TempDir) {
+    common::server_with(
+        store,
+        Limits {
+            leave_grace: GRACE,
+            ping_interval: std::time::Duration::from_millis(200),
+            ..Limits::default()
+        },
+    )
     .await
 }
 
 /// A bot is told everything about a game when it starts and again when it reconnects, and
 /// every move of either side as it is made; it lists its live games, and anyone lists a
 /// player's games.
-#[tokio::test]
-async fn a_bot_gets_the_full_game_on_start_on_reconnect_and_after_every_move() {
-    let (_server, base, _dir) = start().await;
+async fn a_bot_gets_the_full_game_on_start_on_reconnect_and_after_every_move(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     let mut bot = Bot::connect(&base, &token, "Hexer").await;
@@ -555,9 +574,8 @@ async fn a_bot_gets_the_full_game_on_start_on_reconnect_and_after_every_move() {
 
 /// A game a bot loses on time while it is disconnected is reported when it comes back, with
 /// the whole game first.
-#[tokio::test]
-async fn a_game_lost_on_time_while_away_is_reported_on_reconnect() {
-    let (_server, base, _dir) = start().await;
+async fn a_game_lost_on_time_while_away_is_reported_on_reconnect(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     let mut bot = Bot::connect(&base, &token, "Hexer").await;
@@ -610,9 +628,8 @@ async fn a_game_lost_on_time_while_away_is_reported_on_reconnect() {
 
 /// Draw offers (declined by a word or by a move, accepted by offering back), aborts before
 /// both sides have moved, and a claim of victory over a bot gone past the grace time.
-#[tokio::test]
-async fn draws_aborts_and_claims_of_victory() {
-    let (_server, base, _dir) = start_with_short_grace().await;
+async fn draws_aborts_and_claims_of_victory(store: Store) {
+    let (_server, base, _dir) = start_with_short_grace(store).await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     let mut bot = Bot::connect(&base, &token, "Hexer").await;
@@ -668,7 +685,7 @@ async fn draws_aborts_and_claims_of_victory() {
         Value::Null
     );
     // Alice offers with her move; the bot's move declines it.
-    alice.post(&act(&id, "draw"), json!({})).await;
+    alice.post(&act(&id, "draw"), json!({})).await.success();
     assert_eq!(
         alice
             .post(
@@ -713,12 +730,30 @@ async fn draws_aborts_and_claims_of_victory() {
     bot.send(json!({"type": "claim-victory", "game_id": id}))
         .await;
     assert_eq!(bot.expect("error").await["code"], "conflict");
+    let left = std::time::Instant::now();
     drop(bot);
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let nobody = Client::anonymous(&base);
+    common::eventually("the bot is offline once its socket is closed", || async {
+        let online = nobody.get("/api/bots").await.body;
+        (online["online"] == json!([])).then_some(())
+    })
+    .await;
     let early = alice.post(&act(&id, "claim-victory"), json!({})).await;
     assert_eq!((early.status, early.code()), (409, "conflict"));
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
-    let claimed = alice.post(&act(&id, "claim-victory"), json!({})).await;
+    // The claim is refused until the grace time has passed, then allowed.
+    let claimed = common::eventually("the claim is allowed after the grace time", || async {
+        let answer = alice.post(&act(&id, "claim-victory"), json!({})).await;
+        match answer.status {
+            409 => None,
+            _ => Some(answer),
+        }
+    })
+    .await;
+    let waited = left.elapsed();
+    assert!(
+        waited >= GRACE && waited < GRACE + std::time::Duration::from_secs(1),
+        "claimed after {waited:?}, the grace being {GRACE:?}"
+    );
     assert_eq!(claimed.status, 200, "{:?}", claimed.body);
     assert_eq!(
         (
@@ -750,9 +785,8 @@ async fn created_and_started(bot: &mut Bot) -> (Value, Value) {
 /// A bot challenges a house bot (the game starts at once), another bot (which declines,
 /// then accepts), and a person (through an invite link); a person's challenge that is
 /// withdrawn is announced to the bot; a seek is acknowledged even when it pairs at once.
-#[tokio::test]
-async fn bots_challenge_house_bots_bots_and_people() {
-    let (_server, base, _dir) = start().await;
+async fn bots_challenge_house_bots_bots_and_people(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let owner = Client::person(&base, "owner").await;
     let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
     let mut one = Bot::connect(&base, &one, "one").await;
@@ -849,9 +883,8 @@ async fn bots_challenge_house_bots_bots_and_people() {
 
 /// Seeks with ranges: any parameters, any clock in bounds, or anything, pair with a seek
 /// they accept, and the game takes the terms both accept; open seeks are listed.
-#[tokio::test]
-async fn range_seeks_pair_with_what_they_accept_and_are_listed() {
-    let (_server, base, _dir) = start().await;
+async fn range_seeks_pair_with_what_they_accept_and_are_listed(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let owner = Client::person(&base, "owner").await;
     let anyone = Client::anonymous(&base);
     let mut bots = Vec::new();
@@ -934,9 +967,8 @@ async fn range_seeks_pair_with_what_they_accept_and_are_listed() {
 
 /// Every refusal ends the connection with a close frame naming it: 4400 for a bad hello,
 /// 4409 for a connection another one replaced, 4401 for a token that was replaced.
-#[tokio::test]
-async fn refusals_close_with_a_code_and_a_reason() {
-    let (_server, base, _dir) = start().await;
+async fn refusals_close_with_a_code_and_a_reason(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     let mut bad_hello = Bot::open(&base, &token).await.unwrap();
@@ -958,24 +990,37 @@ async fn refusals_close_with_a_code_and_a_reason() {
 
 /// A bot that stops answering the server's pings is dropped after three intervals, and is
 /// offline from then on.
-#[tokio::test]
-async fn a_silent_bot_is_dropped_by_the_ping_timeout() {
-    let (_server, base, _dir) = common::server_with(Limits {
-        ping_interval: std::time::Duration::from_millis(200),
-        ..Limits::default()
-    })
+async fn a_silent_bot_is_dropped_by_the_ping_timeout(store: Store) {
+    const PING: std::time::Duration = std::time::Duration::from_millis(200);
+    let (_server, base, _dir) = common::server_with(
+        store,
+        Limits {
+            ping_interval: PING,
+            ..Limits::default()
+        },
+    )
     .await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     // Connected, then deaf: it reads nothing, so it answers no ping.
+    let connected = std::time::Instant::now();
     let mut bot = Bot::connect(&base, &token, "Hexer").await;
     let nobody = Client::anonymous(&base);
     assert_eq!(
         nobody.get("/api/bots").await.body,
         json!({"online": ["Hexer"]})
     );
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    assert_eq!(nobody.get("/api/bots").await.body, json!({"online": []}));
+    // Silent since before `connected`: dropped after three intervals and a tick at most.
+    common::eventually("the silent bot is dropped", || async {
+        let online = nobody.get("/api/bots").await.body;
+        (online == json!({"online": []})).then_some(())
+    })
+    .await;
+    let silent = connected.elapsed();
+    assert!(
+        silent >= 3 * PING && silent < 5 * PING + std::time::Duration::from_millis(500),
+        "dropped after {silent:?} of silence, pinging every {PING:?}"
+    );
     // What it reads now ends with the end of the connection.
     assert_eq!(bot.close_frame().await, None, "dropped, not refused");
 }
@@ -988,13 +1033,15 @@ async fn idle(bot: &mut Bot, ms: u64) -> bool {
 
 /// A person whose game WebSocket is open stays present (renewed at every ping), so the bot
 /// cannot claim victory; once the socket has been closed for the grace time, it can.
-#[tokio::test]
-async fn victory_is_claimed_over_a_person_only_once_her_socket_is_gone() {
-    let (_server, base, _dir) = common::server_with(Limits {
-        ping_interval: std::time::Duration::from_millis(100),
-        leave_grace: std::time::Duration::from_millis(600),
-        ..Limits::default()
-    })
+async fn victory_is_claimed_over_a_person_only_once_her_socket_is_gone(store: Store) {
+    let (_server, base, _dir) = common::server_with(
+        store,
+        Limits {
+            ping_interval: std::time::Duration::from_millis(100),
+            leave_grace: std::time::Duration::from_millis(600),
+            ..Limits::default()
+        },
+    )
     .await;
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
@@ -1032,9 +1079,8 @@ async fn victory_is_claimed_over_a_person_only_once_her_socket_is_gone() {
 
 /// Rated seeks pair only with rated seeks, in a rated game with a clock, whose end rates
 /// both bots; a rated seek without a clock is refused.
-#[tokio::test]
-async fn rated_seeks_make_rated_games_between_bots() {
-    let (_server, base, _dir) = start().await;
+async fn rated_seeks_make_rated_games_between_bots(store: Store) {
+    let (_server, base, _dir) = start(store).await;
     let owner = Client::person(&base, "owner").await;
     let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
     let mut one = Bot::connect(&base, &one, "one").await;
@@ -1098,12 +1144,14 @@ async fn arena_player(mut bot: Bot, until: tokio::time::Instant) -> usize {
 /// Three bots in one arena pool for a few seconds are paired continuously: every game is
 /// rated, no bot meets the same opponent twice in a row, and every rating moves the way its
 /// game went; a bot alone in a pool gets a house bot.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_arena_pairs_bots_continuously() {
-    let (_server, base, _dir) = common::server_with(Limits {
-        arena_house_after: std::time::Duration::from_secs(1),
-        ..Limits::default()
-    })
+async fn the_arena_pairs_bots_continuously(store: Store) {
+    let (_server, base, _dir) = common::server_with(
+        store,
+        Limits {
+            arena_house_after: std::time::Duration::from_secs(1),
+            ..Limits::default()
+        },
+    )
     .await;
     let owner = Client::person(&base, "owner").await;
     let until = tokio::time::Instant::now() + std::time::Duration::from_secs(6);
@@ -1200,12 +1248,14 @@ async fn first_moves(mut bot: Bot) {
 /// A Swiss tournament of four house bots, a registered bot and an account plays its three
 /// rounds to the end by itself: each round starts when the previous is over, nobody meets
 /// twice, the standings add up, and the rated games rate everyone.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_swiss_tournament_plays_itself_out() {
-    let (_server, base, _dir) = common::server_with(Limits {
-        house_move: std::time::Duration::from_millis(30),
-        ..Limits::default()
-    })
+async fn a_swiss_tournament_plays_itself_out(store: Store) {
+    let (_server, base, _dir) = common::server_with(
+        store,
+        Limits {
+            house_move: std::time::Duration::from_millis(30),
+            ..Limits::default()
+        },
+    )
     .await;
     let alice = Client::account(&base, "Alice").await;
     let guest = Client::person(&base, "guest").await;

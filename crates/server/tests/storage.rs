@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::{on_both_stores, Store};
+
 use std::time::Instant;
 
 use toroid_rules::{Color, Outcome};
@@ -26,41 +28,27 @@ impl Db {
     }
 }
 
-fn sqlite() -> Db {
-    let dir = tempfile::tempdir().unwrap();
-    Db {
-        url: Storage::sqlite_url(&dir.path().join("data")).unwrap(),
-        _dir: Some(dir),
+impl Db {
+    /// A fresh database of `store`: an SQLite file in a temporary folder, or a new database
+    /// on the server of `TOROID_TEST_POSTGRES`.
+    async fn fresh(store: Store) -> Db {
+        match store {
+            Store::Sqlite => {
+                let dir = tempfile::tempdir().unwrap();
+                Db {
+                    url: Storage::sqlite_url(&dir.path().join("data")).unwrap(),
+                    _dir: Some(dir),
+                }
+            }
+            Store::Postgres => Db {
+                url: common::fresh_postgres_database().await,
+                _dir: None,
+            },
+        }
     }
 }
 
-/// A fresh database on the server of `TOROID_TEST_POSTGRES`.
-async fn postgres() -> Db {
-    Db {
-        url: common::fresh_postgres_database().await,
-        _dir: None,
-    }
-}
-
-/// Each test runs once on SQLite and once on PostgreSQL.
-macro_rules! on_both_databases {
-    ($($test:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $test() {
-                super::$test(super::sqlite()).await
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $test() {
-                super::$test(super::postgres().await).await
-            })*
-        }
-    };
-}
-
-on_both_databases!(
+on_both_stores!(
     sessions_and_bots_are_found_by_their_hashes,
     a_game_lives_and_ends,
     a_failed_batch_stores_nothing_and_spares_the_others,
@@ -145,7 +133,8 @@ fn mv(game: &str, ply: i64, notation: &str) -> Write {
     })
 }
 
-async fn sessions_and_bots_are_found_by_their_hashes(db: Db) {
+async fn sessions_and_bots_are_found_by_their_hashes(store: Store) {
+    let db = Db::fresh(store).await;
     let storage = db.open().await;
     storage
         .commit(vec![Write::Session(session(1)), Write::Session(session(2))])
@@ -180,7 +169,8 @@ async fn sessions_and_bots_are_found_by_their_hashes(db: Db) {
     assert!(storage.commit(vec![Write::Bot(twin)]).await.is_err());
 }
 
-async fn a_game_lives_and_ends(db: Db) {
+async fn a_game_lives_and_ends(store: Store) {
+    let db = Db::fresh(store).await;
     let storage = db.open().await;
     storage
         .commit(vec![
@@ -264,7 +254,8 @@ async fn a_game_lives_and_ends(db: Db) {
     assert!(storage.commit(vec![missing]).await.is_err());
 }
 
-async fn a_failed_batch_stores_nothing_and_spares_the_others(db: Db) {
+async fn a_failed_batch_stores_nothing_and_spares_the_others(store: Store) {
+    let db = Db::fresh(store).await;
     let storage = db.open().await;
     storage
         .commit(vec![Write::Game(Box::new(live("g", 1)))])
@@ -299,7 +290,8 @@ async fn a_failed_batch_stores_nothing_and_spares_the_others(db: Db) {
     assert!(storage.session("hash-119").await.unwrap().is_some());
 }
 
-async fn concurrent_writes_are_all_committed(db: Db) {
+async fn concurrent_writes_are_all_committed(store: Store) {
+    let db = Db::fresh(store).await;
     let storage = db.open().await;
     const GAMES: usize = 40;
     const MOVES: i64 = 25;
@@ -340,7 +332,8 @@ async fn concurrent_writes_are_all_committed(db: Db) {
     }
 }
 
-async fn data_survives_reopening(db: Db) {
+async fn data_survives_reopening(store: Store) {
+    let db = Db::fresh(store).await;
     {
         let storage = db.open().await;
         storage
@@ -379,7 +372,8 @@ async fn data_survives_reopening(db: Db) {
 
 /// A database of schema version 2 kept invite codes in plain; version 3 hashes them, and
 /// a replaced code's hash is stored.
-async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
+async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) {
+    let db = Db::fresh(store).await;
     use sqlx::Connection;
     use toroid_server::ids::hash_secret;
     {
@@ -446,7 +440,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(db: Db) {
 #[tokio::test]
 async fn a_newer_schema_and_unknown_urls_are_refused() {
     use sqlx::Connection;
-    let db = sqlite();
+    let db = Db::fresh(Store::Sqlite).await;
     drop(db.open().await);
     let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
     sqlx::query("INSERT INTO schema_version (version) VALUES (999)")

@@ -47,6 +47,7 @@ pub fn kill_all_engines() {
 }
 
 /// Sends SIGKILL to process group `group` (a no-op where there are no process groups).
+#[allow(unsafe_code)] // A system call with no safe wrapper in the standard library.
 fn kill_group(group: u32) {
     #[cfg(unix)]
     if let Ok(group) = libc::pid_t::try_from(group) {

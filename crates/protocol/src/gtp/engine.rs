@@ -69,7 +69,7 @@ pub const MAX_SGF_FILE_BYTES: u64 = 4 << 20;
 
 /// The bytes of the SGF file at `path`: a regular file (not a device, a pipe or a folder,
 /// which could never end or block) of at most [`MAX_SGF_FILE_BYTES`].
-fn read_sgf_file(path: &str) -> std::io::Result<Vec<u8>> {
+fn read_sgf_file(path: &str) -> io::Result<Vec<u8>> {
     use std::io::{Error, Read};
     // `metadata` does not open the file: opening a pipe would wait for a writer.
     let meta = std::fs::metadata(path)?;
@@ -92,9 +92,9 @@ fn read_sgf_file(path: &str) -> std::io::Result<Vec<u8>> {
 }
 
 /// Writes `text` to `path`, which must be a regular file or not exist yet.
-fn write_sgf_file(path: &str, text: &str) -> std::io::Result<()> {
+fn write_sgf_file(path: &str, text: &str) -> io::Result<()> {
     match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => Err(std::io::Error::other("not a regular file")),
+        Ok(meta) if !meta.is_file() => Err(io::Error::other("not a regular file")),
         _ => std::fs::write(path, text),
     }
 }
@@ -790,6 +790,7 @@ fn rules_list() -> String {
 }
 
 /// The processor time this process has used, in seconds (0 where it cannot be read).
+#[allow(unsafe_code)] // A system call with no safe wrapper in the standard library.
 fn cpu_seconds() -> f64 {
     #[cfg(unix)]
     {

@@ -34,23 +34,78 @@ pub async fn fresh_postgres_database() -> String {
     format!("{server}/{name}")
 }
 
-/// A server on a free loopback port with its own database in a temporary directory, under
-/// `limits` with the request limits lifted (tests send requests fast): the server, its
-/// base URL, and the directory, which lives as long as it is held.
+/// Where a test server keeps its state: the SQLite file in its data folder, or a fresh
+/// database on the PostgreSQL server of `TOROID_TEST_POSTGRES`. The platform's tests run
+/// once on each ([`on_both_stores!`]), since each store has errors of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Store {
+    Sqlite,
+    Postgres,
+}
+
+impl Store {
+    /// `Config::database` for a fresh, empty database of this kind (`None`: the SQLite file
+    /// in the server's data folder).
+    pub async fn fresh_database(self) -> Option<String> {
+        match self {
+            Store::Sqlite => None,
+            Store::Postgres => Some(fresh_postgres_database().await),
+        }
+    }
+}
+
+/// Runs each test `async fn NAME(store: Store)` once per store, as `sqlite::NAME` and
+/// `postgres::NAME`.
+#[allow(unused_macros)] // The tests of the binary drive one store at a time.
+macro_rules! on_both_stores {
+    ($($test:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                super::$test($crate::common::Store::Sqlite).await
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                super::$test($crate::common::Store::Postgres).await
+            })*
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use on_both_stores;
+
+/// The configuration of a test server on a free loopback port, with its data folder in
+/// `dir` and its state in a fresh database of `store`, under `limits`.
+pub async fn config(
+    store: Store,
+    dir: &tempfile::TempDir,
+    limits: toroid_server::Limits,
+) -> toroid_server::Config {
+    toroid_server::Config {
+        port: 0,
+        data: dir.path().join("data"),
+        database: store.fresh_database().await,
+        limits,
+        ..toroid_server::Config::default()
+    }
+}
+
+/// A server on a free loopback port with its own database of `store`, under `limits` with
+/// the request limits lifted (tests send requests fast): the server, its base URL, and the
+/// temporary data folder, which lives as long as it is held.
 pub async fn server_with(
+    store: Store,
     limits: toroid_server::Limits,
 ) -> (toroid_server::Server, String, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let config = toroid_server::Config {
-        port: 0,
-        data: dir.path().join("data"),
-        limits: toroid_server::Limits {
-            requests_per_second: 10_000,
-            request_burst: 10_000,
-            ..limits
-        },
-        ..toroid_server::Config::default()
+    let limits = toroid_server::Limits {
+        requests_per_second: 10_000,
+        request_burst: 10_000,
+        ..limits
     };
+    let config = config(store, &dir, limits).await;
     let server = toroid_server::Server::start(config).await.unwrap();
     let base = format!("http://{}", server.addr);
     (server, base, dir)
@@ -58,6 +113,26 @@ pub async fn server_with(
 
 /// How long a test waits for a message before it fails.
 pub const WAIT: Duration = Duration::from_secs(20);
+
+/// Checks `condition` every 20 ms until it holds, and returns what it gave; panics with
+/// `what` after [`WAIT`]. For waiting on the server, in place of a sleep that guesses.
+pub async fn eventually<T, F, Fut>(what: &str, mut condition: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        if let Some(value) = condition().await {
+            return value;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not within {WAIT:?}: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
 
 /// A client of the API, with or without a session.
 #[derive(Clone, Debug)]
@@ -67,8 +142,11 @@ pub struct Client {
     pub cookie: Option<String>,
 }
 
-/// An HTTP answer: status and JSON body (`Value::Null` if it is not JSON).
+/// An HTTP answer: status and JSON body (`Value::Null` if it is not JSON). A test that
+/// ignores one would pass whatever the server answered, so an unused answer is a warning
+/// (and CI fails on warnings): check it, or call [`Answer::success`].
 #[derive(Debug)]
+#[must_use = "check the answer's status, or call .success()"]
 pub struct Answer {
     pub status: u16,
     pub body: Value,
@@ -78,6 +156,18 @@ impl Answer {
     /// The error code of an error answer.
     pub fn code(&self) -> &str {
         self.body["error"]["code"].as_str().unwrap_or("")
+    }
+
+    /// The body of a successful (2xx) answer; panics with the answer otherwise.
+    #[track_caller]
+    pub fn success(self) -> Value {
+        assert!(
+            (200..300).contains(&self.status),
+            "expected success, got {} {}",
+            self.status,
+            self.body
+        );
+        self.body
     }
 }
 
@@ -146,7 +236,15 @@ impl Client {
                         &state["position"]["ply"],
                     );
                     let path = format!("/api/games/{game_id}/moves");
-                    self.post(&path, json!({"move": mv, "ply": ply})).await;
+                    let answer = self.post(&path, json!({"move": mv, "ply": ply})).await;
+                    // Refused only if the game moved on meanwhile (ended on time, say).
+                    if answer.status != 200 {
+                        let now = self.get(&format!("/api/games/{game_id}")).await.body;
+                        assert!(
+                            now["status"] != "live" || now["position"]["ply"] != *ply,
+                            "a move in a live game refused: {answer:?}"
+                        );
+                    }
                 }
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
