@@ -171,6 +171,7 @@ pub struct Cluster {
     prefix: String,
     /// Where the nodes of this cluster (of this database) talk.
     channel: String,
+    /// Redis's URL with its password masked, for the logs.
     url: String,
     client: redis::Client,
     publisher: ConnectionManager,
@@ -181,7 +182,7 @@ impl Cluster {
     /// `name` (`Storage::cluster_name`).
     pub async fn connect(url: &str, name: &str) -> Result<Cluster, ClusterError> {
         let fail = |error| ClusterError::Redis {
-            url: url.to_string(),
+            url: crate::config::redacted(url),
             error,
         };
         let client = redis::Client::open(url).map_err(fail)?;
@@ -190,7 +191,7 @@ impl Cluster {
             node: crate::ids::new_id(),
             prefix: format!("{CHANNEL_PREFIX}{name}:"),
             channel: format!("{CHANNEL_PREFIX}{name}"),
-            url: url.to_string(),
+            url: crate::config::redacted(url),
             client,
             publisher,
         })

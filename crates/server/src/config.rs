@@ -134,3 +134,38 @@ impl Default for Limits {
         }
     }
 }
+
+/// `url` with its password, if it has one, replaced by `***`: the form of a database or Redis
+/// URL that messages and logs show.
+pub fn redacted(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) => {
+            if parsed.password().is_some() {
+                // Only URLs that cannot hold a password refuse one, and this one holds one.
+                let _ = parsed.set_password(Some("***"));
+            }
+            parsed.to_string()
+        }
+        Err(_) => "(a URL that cannot be read)".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redacted;
+
+    #[test]
+    fn passwords_are_masked_and_the_rest_is_kept() {
+        assert_eq!(
+            redacted("redis://:hunter2@cache:6379/0"),
+            "redis://:***@cache:6379/0"
+        );
+        assert_eq!(
+            redacted("postgres://toroid:s3cret@db/toroid"),
+            "postgres://toroid:***@db/toroid"
+        );
+        assert_eq!(redacted("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+        assert!(!redacted("postgres://u:p%40ss@db/x").contains("p%40ss"));
+        assert!(!redacted("not a url with hunter2").contains("hunter2"));
+    }
+}

@@ -332,6 +332,30 @@ async fn concurrent_writes_are_all_committed(store: Store) {
     }
 }
 
+/// Nodes of a cluster started together on an empty PostgreSQL database each migrate it:
+/// one creates the schema while the others wait, then find it current. (An SQLite file
+/// serves one node, so this is PostgreSQL's alone.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_opening_an_empty_database_together_all_migrate_it() {
+    let db = Db::fresh(Store::Postgres).await;
+    let opened = futures_util::future::join_all((0..3).map(|_| Storage::open(&db.url))).await;
+    for (n, storage) in (1..).zip(opened) {
+        let storage = storage.expect("every node opens the database");
+        storage
+            .commit(vec![Write::Session(session(n))])
+            .await
+            .unwrap();
+    }
+    let storage = db.open().await;
+    for n in 1..=3 {
+        assert!(storage
+            .session(&format!("hash-{n}"))
+            .await
+            .unwrap()
+            .is_some());
+    }
+}
+
 async fn data_survives_reopening(store: Store) {
     let db = Db::fresh(store).await;
     {

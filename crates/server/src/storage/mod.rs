@@ -90,7 +90,7 @@ impl Storage {
         install_drivers();
         let sqlite = url.starts_with("sqlite:");
         if !sqlite && !url.starts_with("postgres://") && !url.starts_with("postgresql://") {
-            return Err(StorageError::UnsupportedUrl(url.to_string()));
+            return Err(StorageError::UnsupportedUrl(crate::config::redacted(url)));
         }
         let options = AnyConnectOptions::from_str(url)?;
         if sqlite {
@@ -120,7 +120,7 @@ impl Storage {
                 .execute(&writes)
                 .await?;
         }
-        schema::migrate(&writes).await?;
+        schema::migrate(&writes, !sqlite).await?;
         let readers = pool(READERS).await?;
         let (jobs, queue) = mpsc::channel(QUEUE);
         tokio::spawn(writer::run(writes, queue));

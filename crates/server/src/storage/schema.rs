@@ -166,9 +166,22 @@ const MIGRATIONS: &[&[Step]] = &[
     ],
 ];
 
-/// Creates the schema or brings it up to date, in one transaction.
-pub async fn migrate(pool: &AnyPool) -> Result<(), StorageError> {
+/// The PostgreSQL advisory lock that migrations take, so that nodes started together on one
+/// database migrate it one at a time (any number that no other lock of this database uses).
+const MIGRATION_LOCK: i64 = 0x746f_726f_6964; // "toroid"
+
+/// Creates the schema or brings it up to date, in one transaction. On PostgreSQL the
+/// transaction first takes [`MIGRATION_LOCK`]: without it, two nodes creating the same
+/// tables at once fail on PostgreSQL's catalogue (`pg_type_typname_nsp_index`); with it,
+/// the second waits and then finds the schema current. (SQLite's writer lock does the same.)
+pub async fn migrate(pool: &AnyPool, postgres: bool) -> Result<(), StorageError> {
     let mut tx = pool.begin().await?;
+    if postgres {
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(MIGRATION_LOCK)
+            .execute(&mut *tx)
+            .await?;
+    }
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
         .execute(&mut *tx)
         .await?;
