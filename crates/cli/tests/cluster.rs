@@ -27,25 +27,47 @@ struct Nodes {
 }
 
 impl Nodes {
-    /// `n` nodes on a fresh database.
+    /// `n` nodes on a fresh database, started one after the other.
     async fn start(n: usize) -> Nodes {
-        let redis = std::env::var("TOROID_TEST_REDIS").expect(
-            "TOROID_TEST_REDIS is not set: the cluster tests need a Redis server \
-             (redis://HOST:PORT); scripts/test installs Debian's redis-server and starts a \
-             throwaway one",
-        );
+        let mut nodes = Nodes::none(test_redis()).await;
+        for _ in 0..n {
+            nodes.add();
+        }
+        nodes
+    }
+
+    /// `n` nodes on a fresh database and Redis at `redis`, all started at the same moment.
+    async fn start_together(n: usize, redis: String) -> Nodes {
+        let mut nodes = Nodes::none(redis).await;
+        let options = ["--database", &nodes.database, "--redis", &nodes.redis];
+        let starting: Vec<_> = (0..n)
+            .map(|node| {
+                (
+                    nodes.dir.path().join(format!("node-{node}")),
+                    nodes.log(node),
+                )
+            })
+            .collect();
+        let started: Vec<Serve> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (starting.iter())
+                .map(|(data, log)| scope.spawn(|| Serve::start_logged_with(data, &options, log)))
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        nodes.nodes.extend(started.into_iter().map(Some));
+        nodes
+    }
+
+    /// No nodes yet, on a fresh database and Redis at `redis`.
+    async fn none(redis: String) -> Nodes {
         let database = common::fresh_postgres_database().await;
-        let mut nodes = Nodes {
+        Nodes {
             nodes: Vec::new(),
             db: sqlx::AnyPool::connect(&database).await.unwrap(),
             database,
             redis,
             dir: tempfile::tempdir().unwrap(),
-        };
-        for _ in 0..n {
-            nodes.add();
         }
-        nodes
     }
 
     fn log(&self, node: usize) -> std::path::PathBuf {
@@ -101,6 +123,15 @@ impl Drop for Nodes {
             }
         }
     }
+}
+
+/// The Redis server of `TOROID_TEST_REDIS`.
+fn test_redis() -> String {
+    std::env::var("TOROID_TEST_REDIS").expect(
+        "TOROID_TEST_REDIS is not set: the cluster tests need a Redis server \
+         (redis://HOST:PORT); scripts/test installs Debian's redis-server and starts a \
+         throwaway one",
+    )
 }
 
 /// The state of game `id` as seen through `client`.
@@ -498,4 +529,87 @@ async fn a_sessions_game_limit_holds_across_nodes() {
         let refused = client.post("/api/games", request.clone()).await;
         assert_eq!((refused.status, refused.code()), (429, "limit"));
     }
+}
+
+/// Three nodes started at the same moment on an empty database all come up and serve: they
+/// migrate the schema one at a time (docs/scaling.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_started_together_on_an_empty_database_all_serve() {
+    let nodes = Nodes::start_together(3, test_redis()).await;
+    for node in 0..3 {
+        let person = Client::person(nodes.base(node), &format!("p{node}")).await;
+        let rules = person.get("/api/rules").await;
+        assert_eq!(rules.status, 200, "node {node}: {:?}", rules.body);
+    }
+}
+
+/// A Redis password never reaches a log or an error: not while the node runs, not when
+/// Redis goes away under it, and not when a node cannot reach Redis at its start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_password_is_never_logged() {
+    const SECRET: &str = "hunter2-in-the-url";
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut redis = std::process::Command::new("redis-server")
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ])
+        .args(["--appendonly", "no", "--requirepass", SECRET])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("redis-server runs (scripts/test installs Debian's redis-server)");
+    let url = format!("redis://:{SECRET}@127.0.0.1:{port}");
+    common::eventually("the test's Redis listens", || async {
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .ok()
+    })
+    .await;
+    let mut nodes = Nodes::start_together(1, url).await;
+    let alice = Client::person(nodes.base(0), "alice").await;
+    alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    // Redis goes away: the node says so in its log, and names Redis's address.
+    redis.kill().unwrap();
+    redis.wait().unwrap();
+    let log = nodes.log(0);
+    common::eventually("the node logs that Redis went away", || async {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        text.contains("Redis").then_some(())
+    })
+    .await;
+    nodes.stop(0);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains(SECRET), "the password in the log:\n{text}");
+    assert!(
+        text.contains(":***@127.0.0.1"),
+        "Redis's address, masked:\n{text}"
+    );
+
+    // A node that cannot reach Redis at its start says why, without the password.
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["serve", "--port", "0", "--data"])
+        .arg(dir.path().join("refused"))
+        .args(["--database", &nodes.database, "--redis"])
+        .arg(format!("redis://:{SECRET}@127.0.0.1:{port}"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "started without Redis: {said}");
+    assert!(!said.contains(SECRET), "the password in the error: {said}");
+    assert!(said.contains("Redis"), "the error names Redis: {said}");
 }

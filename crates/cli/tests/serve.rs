@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::{invite_code, to_move, Client, WAIT};
+use common::{challenge_accepted, invite_code, register, to_move, Bot, Client, WAIT};
 use process::Serve;
 use serde_json::{json, Value};
 
@@ -383,4 +383,44 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
         served.iter().all(|&n| n > 0),
         "requests served by each node: {served:?}"
     );
+}
+
+/// A bot told of a game's end is not told of it again after the server is killed and
+/// restarted (a bridge that counts games would count it twice): the next thing it hears is
+/// what is new.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_is_not_told_again_of_a_game_that_ended_before_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let serve = Serve::start(&data);
+    let alice = Client::person(&serve.base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bot = Bot::connect(&serve.base, &token, "Hexer").await;
+    let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
+    let id = created.success()["id"].as_str().unwrap().to_string();
+    bot.expect("start").await;
+    alice
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await
+        .success();
+    assert_eq!(bot.next_of("game-over").await["game_id"], id.as_str());
+    // One more exchange: the connection has handled everything before it.
+    bot.send(json!({"type": "resign", "game_id": "no-such-game"}))
+        .await;
+    bot.expect("error").await;
+    serve.kill();
+
+    let serve = Serve::start(&data);
+    let alice = alice.at(&serve.base);
+    let mut bot = Bot::connect(&serve.base, &token, "Hexer").await;
+    let challenging = tokio::spawn(async move {
+        let request = json!({"game": "go", "opponent": {"kind": "bot", "name": "Hexer"}});
+        alice.post("/api/games", request).await
+    });
+    let first = bot.next().await;
+    assert_eq!(
+        first["type"], "challenge",
+        "first after the restart: {first}"
+    );
+    challenging.abort();
 }

@@ -25,6 +25,7 @@ on_both_stores!(
     rated_seeks_make_rated_games_between_bots,
     the_arena_pairs_bots_continuously,
     a_swiss_tournament_plays_itself_out,
+    sockets_answer_a_close_and_say_going_away_when_the_server_stops,
 );
 
 async fn start(store: Store) -> (Server, String, tempfile::TempDir) {
@@ -1218,6 +1219,33 @@ async fn the_arena_pairs_bots_continuously(store: Store) {
             before = after;
         }
     }
+    // Colours are balanced between the same two bots: neither has had black more than once
+    // more often than the other.
+    let mut games = std::collections::HashMap::new();
+    for name in ["ant", "bee", "cat"] {
+        let finished = owner
+            .get(&format!("/api/games?player={name}&status=finished"))
+            .await
+            .success();
+        for game in finished.as_array().unwrap() {
+            games.insert(game["id"].to_string(), game["players"].clone());
+        }
+    }
+    let mut black = std::collections::HashMap::<(String, String), i32>::new();
+    for players in games.values() {
+        let (b, w) = (&players["black"], &players["white"]);
+        if b["kind"] == "bot" && w["kind"] == "bot" {
+            let (b, w) = (b["name"].to_string(), w["name"].to_string());
+            *black.entry((b, w)).or_default() += 1;
+        }
+    }
+    for ((b, w), times) in &black {
+        let back = black.get(&(w.clone(), b.clone())).copied().unwrap_or(0);
+        assert!(
+            (times - back).abs() <= 1,
+            "{b} had black {times} times against {w}, {w} {back} times against {b}"
+        );
+    }
     // Alone in its pool, a bot is paired with a house bot after the wait.
     let token = register(&owner, "dog").await;
     let mut dog = Bot::connect(&base, &token, "dog").await;
@@ -1331,4 +1359,38 @@ async fn a_swiss_tournament_plays_itself_out(store: Store) {
         6,
         "every player is rated: {board}"
     );
+}
+
+/// Both WebSockets end as RFC 6455 asks: a client's close frame is answered with the
+/// server's, and a stopping server closes every socket with 1001, going away, so clients
+/// see neither an abnormal closure (1006) nor a bare TCP close.
+async fn sockets_answer_a_close_and_say_going_away_when_the_server_stops(store: Store) {
+    let (server, base, _dir) = start(store).await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let game = alice
+        .create(
+            json!({"game": "go", "params": {"size": 5}, "color": "black",
+            "opponent": {"kind": "house", "level": "random"}}),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    assert!(
+        bot.close_handshake().await.is_some(),
+        "the bot's close answered"
+    );
+    let (mut page, _) = alice.watch(id).await;
+    assert!(
+        page.close_handshake().await.is_some(),
+        "the page's close answered"
+    );
+
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let (mut page, _) = alice.watch(id).await;
+    let stopping = tokio::spawn(server.stop());
+    let going_away = Some((1001, "the server is stopping".to_string()));
+    assert_eq!(bot.close_frame().await, going_away);
+    assert_eq!(page.close_frame().await, going_away);
+    stopping.await.unwrap();
 }

@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, oneshot};
 use toroid_rules::{Color, Position};
 
 use super::bot_protocol::{BotView, FromBot, ToBot, PROTOCOL};
-use super::heartbeat::{Beat, Heartbeat};
+use super::heartbeat::{going_away, Beat, Heartbeat};
 use super::limits::message_limiter;
 use super::AppState;
 use crate::api::{NewGame, Opponent};
@@ -154,10 +154,16 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
     }
     state.hub.bot_seen(&bot).await;
     'connection: loop {
+        let tells_an_end = replies.iter().any(|r| matches!(r, ToBot::GameOver { .. }));
         for reply in replies.drain(..) {
             if sink.send(text(&reply)).await.is_err() {
                 break 'connection;
             }
+        }
+        // What the bot has been told of ended games is stored at once: after a restart that
+        // never saw it disconnect, it is not told of them again.
+        if tells_an_end {
+            state.hub.bot_seen(&bot).await;
         }
         tokio::select! {
             incoming = stream.next() => {
@@ -175,8 +181,17 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
                         None,
                     )),
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    // Closing flushes the close frame that answers the bot's.
+                    Some(Ok(Message::Close(_))) => {
+                        let _ = sink.close().await;
+                        break;
+                    }
+                    Some(Err(_)) | None => break,
                 }
+            }
+            () = state.hub.stopped() => {
+                let _ = sink.send(going_away()).await;
+                break;
             }
             Some(answer) = answers.recv() => replies.push(answer),
             _ = tokio::time::sleep(CHALLENGE_SWEEP), if !connection.challenges.is_empty() => {

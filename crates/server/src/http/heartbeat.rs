@@ -1,10 +1,11 @@
 //! Pings for WebSocket peers, and how a dead one is noticed: a peer that has sent nothing,
 //! not even a pong, for three ping intervals is gone (its network went away without a
-//! close, or it stopped reading), and its connection is dropped.
+//! close, or it stopped reading), and its connection is dropped. And the close frame that a
+//! stopping server sends its peers.
 
 use std::time::Duration;
 
-use axum::extract::ws::Message;
+use axum::extract::ws::{close_code, CloseFrame, Message};
 use tokio::time::{interval_at, Instant, Interval, MissedTickBehavior};
 
 /// Intervals of silence after which a peer is dropped.
@@ -47,4 +48,13 @@ impl Heartbeat {
             Beat::Ping(Message::Ping(Default::default()))
         }
     }
+}
+
+/// The close frame of a server that is stopping (1001, "going away"): a client reconnects
+/// to another node or after the restart, rather than reading an abnormal closure (1006).
+pub fn going_away() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code::AWAY,
+        reason: "the server is stopping".into(),
+    }))
 }

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::extract::Viewer;
-use super::heartbeat::{Beat, Heartbeat};
+use super::heartbeat::{going_away, Beat, Heartbeat};
 use super::limits::message_limiter;
 use super::AppState;
 use crate::api::GameState;
@@ -188,8 +188,17 @@ async fn play(
                         &ApiError::BadJson("messages are JSON text".into()),
                     ))),
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                    // Closing flushes the close frame that answers the client's.
+                    Some(Ok(Message::Close(_))) => {
+                        let _ = sink.close().await;
+                        return;
+                    }
+                    Some(Err(_)) | None => return,
                 }
+            }
+            () = state.hub.stopped() => {
+                let _ = sink.send(going_away()).await;
+                return;
             }
             line = chat.recv() => match line {
                 Ok(line) if Some(line.room) == room => Some(text(&ServerMessage::Chat {

@@ -183,7 +183,8 @@ impl Hub {
         Ok(levels[0].2)
     }
 
-    /// Opens the rated game of bot `id` against `opponent` in `pool`, colours drawn.
+    /// Opens the rated game of bot `id` against `opponent` in `pool`, colours balanced
+    /// between the same two bots.
     async fn start_arena_game(
         self: &Arc<Hub>,
         pool: &Pool,
@@ -210,8 +211,17 @@ impl Hub {
                 format!("house:{}", level.name()),
             ),
         };
+        // Black goes to the bot that has had it less often against this one; else drawn.
+        let first = match &opponent {
+            Opponent::Bot(other) => {
+                let mine = self.storage.games_as_black(id, other).await?;
+                let theirs = self.storage.games_as_black(other, id).await?;
+                mine.cmp(&theirs)
+            }
+            Opponent::House(_) => std::cmp::Ordering::Equal,
+        };
         let mut seats = [Some(me), Some(other)];
-        if rand::random::<bool>() {
+        if first.is_gt() || (first.is_eq() && rand::random::<bool>()) {
             seats.swap(0, 1);
         }
         let start: AnyGame = pool.game.default_game();

@@ -298,11 +298,21 @@ impl Storage {
         .bind(&bot.id)
         .bind(&bot.name)
         .bind(i64::from(limit))
-        // The seat's JSON names the bot by id (`crate::seat::Seat`); ids are hex digits.
-        .bind(format!("%\"bot\":\"{}\"%", bot.id))
+        .bind(bot_seat(&bot.id))
         .fetch_all(&self.readers)
         .await?;
         rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    /// How many games bot `black` has had black against bot `white` (ids).
+    pub async fn games_as_black(&self, black: &str, white: &str) -> Result<i64, StorageError> {
+        let row =
+            sqlx::query("SELECT COUNT(*) AS n FROM games WHERE black LIKE $1 AND white LIKE $2")
+                .bind(bot_seat(black))
+                .bind(bot_seat(white))
+                .fetch_one(&self.readers)
+                .await?;
+        Ok(row.try_get("n")?)
     }
 
     /// `player`'s rating in `pool`, if it has played a rated game there.
@@ -620,6 +630,12 @@ fn damaged(row: &AnyRow, error: StorageError) -> DamagedGame {
         id: row.try_get("id").unwrap_or_else(|_| "(no id)".into()),
         error,
     }
+}
+
+/// A `LIKE` pattern for the stored seat of bot `id`: the seat's JSON names the bot by id
+/// (`crate::seat::Seat`), and ids are hex digits, so nothing in it needs escaping.
+fn bot_seat(id: &str) -> String {
+    format!("%\"bot\":\"{id}\"%")
 }
 
 /// sqlx's `Any` driver learns its databases once per process.

@@ -169,9 +169,13 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(state)
         .bind(*status)
         .bind(created_at),
-        Write::BotSeen { id, at } => sqlx::query("UPDATE bots SET seen_until = $1 WHERE id = $2")
-            .bind(at)
-            .bind(id),
+        // Only forward: nodes' writes may arrive out of order.
+        Write::BotSeen { id, at } => sqlx::query(
+            "UPDATE bots SET seen_until = $1
+             WHERE id = $2 AND (seen_until IS NULL OR seen_until < $1)",
+        )
+        .bind(at)
+        .bind(id),
         Write::Offer {
             game_id,
             plies,

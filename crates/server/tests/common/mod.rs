@@ -411,6 +411,35 @@ pub struct Socket(
 );
 
 impl Socket {
+    /// Reads to the end of the connection: the close frame's code and reason, or `None` if
+    /// the connection ended without one (an abnormal closure, 1006).
+    pub async fn close_frame(&mut self) -> Option<(u16, String)> {
+        let end = tokio::time::timeout(WAIT, async {
+            loop {
+                match self.0.next().await {
+                    Some(Ok(Message::Close(frame))) => {
+                        return frame.map(|f| (u16::from(f.code), f.reason.to_string()))
+                    }
+                    None | Some(Err(_)) => return None,
+                    Some(Ok(_)) => {}
+                }
+            }
+        });
+        end.await.expect("the connection ends in time")
+    }
+
+    /// Sends a close frame (1000, normal closure) and returns the server's answering one
+    /// (`None`: it hung up without one, which a client reports as 1006).
+    pub async fn close_handshake(&mut self) -> Option<(u16, String)> {
+        use tokio_tungstenite::tungstenite::protocol::{frame::coding::CloseCode, CloseFrame};
+        let frame = CloseFrame {
+            code: CloseCode::Normal,
+            reason: "done".into(),
+        };
+        self.0.send(Message::Close(Some(frame))).await.unwrap();
+        self.close_frame().await
+    }
+
     pub fn new(stream: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Socket {
         Socket(stream, Default::default())
     }
@@ -591,18 +620,13 @@ impl Bot {
     /// Reads to the end of the connection: the close frame's code and reason, or `None` if
     /// the connection ended without one (an abnormal closure, 1006).
     pub async fn close_frame(&mut self) -> Option<(u16, String)> {
-        let end = tokio::time::timeout(WAIT, async {
-            loop {
-                match self.0 .0.next().await {
-                    Some(Ok(Message::Close(frame))) => {
-                        return frame.map(|f| (u16::from(f.code), f.reason.to_string()))
-                    }
-                    None | Some(Err(_)) => return None,
-                    Some(Ok(_)) => {}
-                }
-            }
-        });
-        end.await.expect("the connection ends in time")
+        self.0.close_frame().await
+    }
+
+    /// Closes the connection as a client should: the server must answer with its own close
+    /// frame, which this returns (`None`: it hung up without one).
+    pub async fn close_handshake(&mut self) -> Option<(u16, String)> {
+        self.0.close_handshake().await
     }
 
     /// The next message, which must be of type `kind`.
