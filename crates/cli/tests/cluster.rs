@@ -613,3 +613,27 @@ async fn a_redis_password_is_never_logged() {
     assert!(!said.contains(SECRET), "the password in the error: {said}");
     assert!(said.contains("Redis"), "the error names Redis: {said}");
 }
+
+/// A bot's token replaced through one node ends the bot's connection on another at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_replaced_on_one_node_ends_the_bots_socket_on_another() {
+    let nodes = Nodes::start(2).await;
+    let owner = Client::person(nodes.base(0), "owner").await;
+    let token = register(&owner, "Hexer").await;
+    let mut bot = Bot::connect(nodes.base(1), &token, "Hexer").await;
+    owner
+        .post("/api/bots/Hexer/token", json!({}))
+        .await
+        .success();
+    assert_eq!(bot.close_frame().await, Some((4401, "bad-token".into())));
+    // And deleted through one node: the new token's connection on the other ends too.
+    let token = owner
+        .post("/api/bots/Hexer/token", json!({}))
+        .await
+        .success();
+    let token = token["token"].as_str().unwrap();
+    let mut bot = Bot::connect(nodes.base(1), token, "Hexer").await;
+    let deleted = owner.delete("/api/bots/Hexer").await;
+    assert_eq!(deleted.status, 204, "{:?}", deleted.body);
+    assert_eq!(bot.close_frame().await, Some((4401, "bad-token".into())));
+}

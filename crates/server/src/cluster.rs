@@ -76,6 +76,8 @@ pub enum Event {
         challenge: String,
         declined: Option<String>,
     },
+    /// Bot `bot`'s token was replaced or the bot deleted: end its connections.
+    BotRevoked { from: String, bot: String },
 }
 
 impl Event {
@@ -86,7 +88,8 @@ impl Event {
             | Event::Handover { from }
             | Event::Chat { from, .. }
             | Event::Challenge { from, .. }
-            | Event::Answer { from, .. } => from,
+            | Event::Answer { from, .. }
+            | Event::BotRevoked { from, .. } => from,
         }
     }
 }

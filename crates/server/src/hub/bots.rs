@@ -94,8 +94,20 @@ impl Hub {
             token_hash: bot.token_hash.clone(),
         };
         self.storage.commit(vec![write]).await?;
-        self.bots.revoke(&bot.id);
+        self.revoke_everywhere(&bot.id).await;
         Ok((bot, token))
+    }
+
+    /// Ends bot `id`'s connections, on this node and on every other.
+    async fn revoke_everywhere(&self, id: &str) {
+        self.bots.revoke(id);
+        if let Some(cluster) = &self.cluster {
+            let event = Event::BotRevoked {
+                from: cluster.node.clone(),
+                bot: id.to_string(),
+            };
+            cluster.publish(&event).await;
+        }
     }
 
     /// Deletes `owner`'s bot `name`, which must have no unfinished game; its name is free
@@ -111,7 +123,7 @@ impl Hub {
         self.storage
             .commit(vec![Write::DeleteBot { id: bot.id.clone() }])
             .await?;
-        self.bots.revoke(&bot.id);
+        self.revoke_everywhere(&bot.id).await;
         self.cancel_seek(&bot.id).await?;
         Ok(())
     }

@@ -728,6 +728,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
             Some(Some(Event::Game { id, bots, .. })) => hub.changed_elsewhere(&id, &bots).await,
             Some(Some(Event::Handover { .. })) => hub.orphans.notify_one(),
             Some(Some(Event::Chat { game, line, .. })) => hub.heard(&game, line),
+            Some(Some(Event::BotRevoked { bot, .. })) => hub.bots.revoke(&bot),
             Some(Some(Event::Challenge {
                 from,
                 to,
