@@ -637,3 +637,30 @@ async fn a_token_replaced_on_one_node_ends_the_bots_socket_on_another() {
     assert_eq!(deleted.status, 204, "{:?}", deleted.body);
     assert_eq!(bot.close_frame().await, Some((4401, "bad-token".into())));
 }
+
+/// The sign-in limit counts attempts on every node together: guesses at a password spread
+/// over two nodes are refused after the same number as on one node (10 a minute).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sign_in_limit_holds_across_nodes() {
+    const PER_MINUTE: usize = 10; // `Limits::sign_ins_per_minute`
+    let nodes = Nodes::start(2).await;
+    Client::account(nodes.base(0), "Alice").await;
+    let started = Instant::now();
+    let mut answered = 0;
+    for attempt in 0..3 * PER_MINUTE {
+        let guess = json!({"name": "Alice", "password": format!("guess {attempt}")});
+        let node = Client::anonymous(nodes.base(attempt % 2));
+        match node.new_session("/api/session", guess).await {
+            Err(refused) if refused.status == 429 => break,
+            Err(refused) => assert_eq!(refused.status, 401, "{:?}", refused.body),
+            Ok(_) => panic!("a wrong password was taken"),
+        }
+        answered += 1;
+    }
+    // One attempt more comes back every 6 s.
+    let refilled = started.elapsed().as_secs() as usize / 6;
+    assert!(
+        (PER_MINUTE..=PER_MINUTE + refilled).contains(&answered),
+        "{answered} guesses answered over two nodes before a refusal"
+    );
+}

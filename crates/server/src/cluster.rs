@@ -159,6 +159,26 @@ return 0
     )
 });
 
+/// One attempt under a limit, by the generic cell rate algorithm that the nodes' own
+/// limiters (governor) use: with `interval` = window / limit, an attempt moves the key's
+/// "theoretical arrival time" on by `interval` and is refused (changing nothing) when that
+/// would put it more than a window ahead of now, so `limit` attempts pass at once and then
+/// one per `interval`, with no window edges. Now is Redis's clock, the same for every node.
+/// KEYS: the key; ARGV: interval and window in ms. Returns 1 if allowed.
+static ATTEMPT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local tat = math.max(tonumber(redis.call('GET', KEYS[1]) or now), now)
+local next = tat + tonumber(ARGV[1])
+if next - now > tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], next, 'PX', next - now)
+return 1
+"#,
+    )
+});
+
 /// The events channel's messages, or `None` if Redis cannot be reached.
 async fn subscribe(client: &redis::Client, channel: &str) -> Option<redis::aio::PubSubStream> {
     let mut pubsub = client.get_async_pubsub().await.ok()?;
@@ -212,6 +232,26 @@ impl Cluster {
     /// The key saying that node `node` lives.
     fn node_key(&self, node: &str) -> String {
         self.key(&format!("node:{node}"))
+    }
+
+    /// One attempt at `what` by `who`, counted on every node together: whether it is within
+    /// `limit` a `window` (a burst of `limit`, then evenly spread; [`ATTEMPT`]).
+    pub async fn attempt(
+        &self,
+        what: &str,
+        who: &str,
+        limit: u32,
+        window: Duration,
+    ) -> redis::RedisResult<bool> {
+        let window_ms = window.as_millis().max(1) as u64;
+        let interval_ms = (window_ms / u64::from(limit.max(1))).max(1);
+        let allowed: i64 = ATTEMPT
+            .key(self.key(&format!("limit:{what}:{who}")))
+            .arg(interval_ms)
+            .arg(window_ms)
+            .invoke_async(&mut self.connection())
+            .await?;
+        Ok(allowed == 1)
     }
 
     /// Says that this node lives, for a little longer than a lease.

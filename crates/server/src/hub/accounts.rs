@@ -4,18 +4,22 @@
 //! by address and by name. Names are unique whatever their case, and no guest may take an
 //! account's name.
 
+use std::fmt::Display;
+use std::hash::Hash;
 use std::net::IpAddr;
+use std::time::Duration;
 
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
+use governor::DefaultKeyedRateLimiter;
 
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::storage::{AccountRow, SessionRow, Write};
 
 use super::sessions::person_name;
-use super::Hub;
+use super::{Hub, HOUR, MINUTE};
 
 /// Shortest and longest password (the longest bounds the work of hashing one).
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
@@ -100,7 +104,7 @@ impl Hub {
                 (session, None)
             }
             _ => {
-                let (session, token) = self.new_session(name, Some(&account.id), address)?;
+                let (session, token) = self.new_session(name, Some(&account.id), address).await?;
                 (session, Some(token))
             }
         };
@@ -129,8 +133,11 @@ impl Hub {
         address: IpAddr,
     ) -> Result<(SessionRow, String), ApiError> {
         let key = name_key(name.trim());
-        let too_many = self.sign_ins_by_address.check_key(&address).is_err()
-            || self.sign_ins_by_name.check_key(&key).is_err();
+        let per_minute = (self.limits.sign_ins_per_minute, MINUTE);
+        let too_many = !self
+            .allowed(&self.sign_ins_by_address, &address, "sign-in", per_minute)
+            .await
+            || !(self.allowed(&self.sign_ins_by_name, &key, "sign-in-name", per_minute)).await;
         if too_many {
             return Err(ApiError::Limit(
                 "too many sign-in attempts; wait a minute".into(),
@@ -143,8 +150,9 @@ impl Hub {
         let matches = password_matches(password.to_string(), hash).await;
         match account {
             Some(account) if matches => {
-                let (session, token) =
-                    self.new_session(&account.name, Some(&account.id), address)?;
+                let (session, token) = self
+                    .new_session(&account.name, Some(&account.id), address)
+                    .await?;
                 (self.storage)
                     .commit(vec![Write::Session(session.clone())])
                     .await?;
@@ -154,15 +162,42 @@ impl Hub {
         }
     }
 
+    /// Whether one more attempt at `what` by `who` is within `limit` a `window`. In a cluster
+    /// the attempts are counted in Redis, so the limit holds across the nodes as on one; on
+    /// one server, and while Redis fails, they are counted here by `local`.
+    async fn allowed<K>(
+        &self,
+        local: &DefaultKeyedRateLimiter<K>,
+        who: &K,
+        what: &str,
+        (limit, window): (u32, Duration),
+    ) -> bool
+    where
+        K: Clone + Hash + Eq + Display,
+    {
+        if let Some(cluster) = &self.cluster {
+            match cluster.attempt(what, &who.to_string(), limit, window).await {
+                Ok(allowed) => return allowed,
+                Err(error) => tracing::warn!(%error, what, "cannot count in Redis; counting here"),
+            }
+        }
+        local.check_key(who).is_ok()
+    }
+
     /// A new session (not yet stored) for `name`, signed in to `account` if given, within the
     /// limits on new sessions; and its cookie.
-    pub(super) fn new_session(
+    pub(super) async fn new_session(
         &self,
         name: &str,
         account: Option<&str>,
         address: IpAddr,
     ) -> Result<(SessionRow, String), ApiError> {
-        if self.new_sessions_by_address.check_key(&address).is_err() {
+        let per_hour = (self.limits.sessions_per_address_per_hour, HOUR);
+        let by_address = &self.new_sessions_by_address;
+        if !self
+            .allowed(by_address, &address, "session", per_hour)
+            .await
+        {
             return Err(ApiError::Limit(format!(
                 "{} new sessions an hour from one address at most; use the one you have",
                 self.limits.sessions_per_address_per_hour

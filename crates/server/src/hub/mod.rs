@@ -122,6 +122,9 @@ fn at_least_one(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n.max(1)).expect("at least one")
 }
 
+const MINUTE: Duration = Duration::from_secs(60);
+const HOUR: Duration = Duration::from_secs(3600);
+
 /// Locks a map of the server's. A panic elsewhere cannot leave one half-changed (each change
 /// is one call), so a poisoned lock is recovered.
 pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

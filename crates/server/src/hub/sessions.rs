@@ -63,7 +63,7 @@ impl Hub {
                 "'{name}' is an account's name: sign in with its password, or choose another"
             )));
         }
-        let (session, token) = self.new_session(name, None, address)?;
+        let (session, token) = self.new_session(name, None, address).await?;
         self.storage
             .commit(vec![Write::Session(session.clone())])
             .await?;
