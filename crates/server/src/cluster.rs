@@ -235,7 +235,7 @@ impl Cluster {
     }
 
     /// One attempt at `what` by `who`, counted on every node together: whether it is within
-    /// `limit` a `window` (a burst of `limit`, then evenly spread; [`ATTEMPT`]).
+    /// `limit` a `window` (a burst of `limit`, then evenly spread: the script `ATTEMPT`).
     pub async fn attempt(
         &self,
         what: &str,
