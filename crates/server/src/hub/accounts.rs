@@ -4,22 +4,18 @@
 //! by address and by name. Names are unique whatever their case, and no guest may take an
 //! account's name.
 
-use std::fmt::Display;
-use std::hash::Hash;
 use std::net::IpAddr;
-use std::time::Duration;
 
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use governor::DefaultKeyedRateLimiter;
 
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::storage::{AccountRow, SessionRow, Write};
 
 use super::sessions::person_name;
-use super::{Hub, HOUR, MINUTE};
+use super::Hub;
 
 /// Shortest and longest password (the longest bounds the work of hashing one).
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
@@ -133,11 +129,9 @@ impl Hub {
         address: IpAddr,
     ) -> Result<(SessionRow, String), ApiError> {
         let key = name_key(name.trim());
-        let per_minute = (self.limits.sign_ins_per_minute, MINUTE);
-        let too_many = !self
-            .allowed(&self.sign_ins_by_address, &address, "sign-in", per_minute)
-            .await
-            || !(self.allowed(&self.sign_ins_by_name, &key, "sign-in-name", per_minute)).await;
+        let cluster = self.cluster.as_ref();
+        let too_many = !self.sign_ins_by_address.allows(cluster, &address).await
+            || !self.sign_ins_by_name.allows(cluster, &key).await;
         if too_many {
             return Err(ApiError::Limit(
                 "too many sign-in attempts; wait a minute".into(),
@@ -162,28 +156,6 @@ impl Hub {
         }
     }
 
-    /// Whether one more attempt at `what` by `who` is within `limit` a `window`. In a cluster
-    /// the attempts are counted in Redis, so the limit holds across the nodes as on one; on
-    /// one server, and while Redis fails, they are counted here by `local`.
-    async fn allowed<K>(
-        &self,
-        local: &DefaultKeyedRateLimiter<K>,
-        who: &K,
-        what: &str,
-        (limit, window): (u32, Duration),
-    ) -> bool
-    where
-        K: Clone + Hash + Eq + Display,
-    {
-        if let Some(cluster) = &self.cluster {
-            match cluster.attempt(what, &who.to_string(), limit, window).await {
-                Ok(allowed) => return allowed,
-                Err(error) => tracing::warn!(%error, what, "cannot count in Redis; counting here"),
-            }
-        }
-        local.check_key(who).is_ok()
-    }
-
     /// A new session (not yet stored) for `name`, signed in to `account` if given, within the
     /// limits on new sessions; and its cookie.
     pub(super) async fn new_session(
@@ -192,12 +164,8 @@ impl Hub {
         account: Option<&str>,
         address: IpAddr,
     ) -> Result<(SessionRow, String), ApiError> {
-        let per_hour = (self.limits.sessions_per_address_per_hour, HOUR);
         let by_address = &self.new_sessions_by_address;
-        if !self
-            .allowed(by_address, &address, "session", per_hour)
-            .await
-        {
+        if !by_address.allows(self.cluster.as_ref(), &address).await {
             return Err(ApiError::Limit(format!(
                 "{} new sessions an hour from one address at most; use the one you have",
                 self.limits.sessions_per_address_per_hour

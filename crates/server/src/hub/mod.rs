@@ -21,6 +21,7 @@ pub use arena::Pool;
 pub use lobby::time_control;
 pub use play::Action;
 mod sessions;
+mod shared_limit;
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -47,6 +48,7 @@ use crate::referee;
 use crate::storage::{
     GameRow, MoveRow, RatingRow, SessionRow, Status, Storage, StorageError, Write,
 };
+use shared_limit::SharedLimit;
 use toroid_rules::{Color, Outcome, Position, Reason};
 
 /// A game that clients and the referee share.
@@ -91,12 +93,12 @@ pub struct Hub {
     arena: arena::Arena,
     tournaments: tournaments::Tournaments,
     analyses: Semaphore,
-    /// New sessions per address and on the whole server.
-    new_sessions_by_address: DefaultKeyedRateLimiter<IpAddr>,
+    /// New sessions per address (on all nodes) and on this node.
+    new_sessions_by_address: SharedLimit<IpAddr>,
     new_sessions: DefaultDirectRateLimiter,
     /// Sign-in attempts by address and by account name.
-    sign_ins_by_address: DefaultKeyedRateLimiter<IpAddr>,
-    sign_ins_by_name: DefaultKeyedRateLimiter<String>,
+    sign_ins_by_address: SharedLimit<IpAddr>,
+    sign_ins_by_name: SharedLimit<String>,
     /// Chat lines by session.
     chat_lines: DefaultKeyedRateLimiter<String>,
     /// Set when the server stops: referees end (an in-process restart must not leave the
@@ -164,19 +166,16 @@ impl Hub {
         let hub = Arc::new(Hub {
             house: House::new(limits.search_threads, limits.house_move),
             analyses: Semaphore::new(limits.search_threads.max(1)),
-            new_sessions_by_address: RateLimiter::keyed(
-                Quota::per_hour(at_least_one(limits.sessions_per_address_per_hour))
-                    .allow_burst(at_least_one(limits.sessions_per_address_per_hour)),
+            new_sessions_by_address: SharedLimit::new(
+                "session",
+                limits.sessions_per_address_per_hour,
+                HOUR,
             ),
             new_sessions: RateLimiter::direct(Quota::per_minute(at_least_one(
                 limits.sessions_per_minute,
             ))),
-            sign_ins_by_address: RateLimiter::keyed(Quota::per_minute(at_least_one(
-                limits.sign_ins_per_minute,
-            ))),
-            sign_ins_by_name: RateLimiter::keyed(Quota::per_minute(at_least_one(
-                limits.sign_ins_per_minute,
-            ))),
+            sign_ins_by_address: SharedLimit::new("sign-in", limits.sign_ins_per_minute, MINUTE),
+            sign_ins_by_name: SharedLimit::new("sign-in-name", limits.sign_ins_per_minute, MINUTE),
             chat_lines: RateLimiter::keyed(chat::quota()),
             storage,
             limits,
