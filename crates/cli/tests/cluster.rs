@@ -41,12 +41,7 @@ impl Nodes {
         let mut nodes = Nodes::none(redis).await;
         let options = ["--database", &nodes.database, "--redis", &nodes.redis];
         let starting: Vec<_> = (0..n)
-            .map(|node| {
-                (
-                    nodes.dir.path().join(format!("node-{node}")),
-                    nodes.log(node),
-                )
-            })
+            .map(|node| (nodes.data(node), nodes.log(node)))
             .collect();
         let started: Vec<Serve> = std::thread::scope(|scope| {
             let threads: Vec<_> = (starting.iter())
@@ -70,6 +65,10 @@ impl Nodes {
         }
     }
 
+    fn data(&self, node: usize) -> std::path::PathBuf {
+        self.dir.path().join(format!("node-{node}"))
+    }
+
     fn log(&self, node: usize) -> std::path::PathBuf {
         self.dir.path().join(format!("node-{node}.log"))
     }
@@ -77,9 +76,8 @@ impl Nodes {
     /// Starts one more node.
     fn add(&mut self) {
         let n = self.nodes.len();
-        let data = self.dir.path().join(format!("node-{n}"));
         let options = ["--database", &self.database, "--redis", &self.redis];
-        let node = Serve::start_logged_with(&data, &options, &self.log(n));
+        let node = Serve::start_logged_with(&self.data(n), &options, &self.log(n));
         self.nodes.push(Some(node));
     }
 
@@ -578,10 +576,7 @@ async fn a_redis_password_is_never_logged() {
     let mut nodes = Nodes::start_together(1, url).await;
     let alice = Client::person(nodes.base(0), "alice").await;
     alice
-        .create(
-            json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "opponent": {"kind": "house", "level": "random"}}),
-        )
+        .create(common::house("go", json!({"size": 5}), "random", "black"))
         .await;
     // Redis goes away: the node says so in its log, and names Redis's address.
     redis.kill().unwrap();

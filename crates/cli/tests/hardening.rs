@@ -6,7 +6,7 @@
 mod common;
 mod process;
 
-use common::{on_both_stores, register, Answer, Bot, Client, Store};
+use common::{on_both_stores, register, Answer, Bot, Client, Site, Store};
 use process::Serve;
 use reqwest::header::{HOST, ORIGIN};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,34 +18,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-/// Where a test's servers keep their state: a fresh data folder and, on PostgreSQL, a
-/// fresh database named by `--database`. Servers started again on the same site find what
-/// the ones before stored.
-struct Site {
-    dir: tempfile::TempDir,
-    database: Option<String>,
-}
-
 impl Site {
-    async fn new(store: Store) -> Site {
-        Site {
-            dir: tempfile::tempdir().unwrap(),
-            database: store.fresh_database().await,
-        }
-    }
-
-    fn data(&self) -> std::path::PathBuf {
-        self.dir.path().join("data")
-    }
-
-    /// The database's URL, to open it beside the server.
-    fn url(&self) -> String {
-        match &self.database {
-            Some(url) => url.clone(),
-            None => toroid_server::storage::Storage::sqlite_url(&self.data()).unwrap(),
-        }
-    }
-
     /// A server on this site, started with `options` besides its port and store.
     fn serve(&self, options: &[&str]) -> Serve {
         let database = self
@@ -78,10 +51,7 @@ async fn websocket_messages_refuse_unknown_fields(store: Store) {
     let (serve, _site) = serve(store, &[]).await;
     let alice = Client::person(&serve.base, "alice").await;
     let game = alice
-        .create(
-            json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "opponent": {"kind": "house", "level": "random"}}),
-        )
+        .create(common::house("go", json!({"size": 5}), "random", "black"))
         .await;
     let id = game["id"].as_str().unwrap();
     let (mut socket, state) = alice.watch(id).await;
@@ -423,10 +393,7 @@ async fn slow_idle_and_silent_connections_are_closed() {
     // Two game watchers: one reads (and so answers pings), one never reads.
     let alice = Client::person(&serve.base, "alice").await;
     let game = alice
-        .create(
-            json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "opponent": {"kind": "house", "level": "random"}}),
-        )
+        .create(common::house("go", json!({"size": 5}), "random", "black"))
         .await;
     let url = format!(
         "{}/api/games/{}/ws",
@@ -549,10 +516,7 @@ async fn analysis_is_a_teaching_aid_against_house_bots_and_open_to_all_after_the
     let analysis = |id: &str| format!("/api/games/{id}/analysis?ms=50");
 
     let taught = alice
-        .create(
-            json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "opponent": {"kind": "house", "level": "random"}}),
-        )
+        .create(common::house("go", json!({"size": 5}), "random", "black"))
         .await;
     let taught = taught["id"].as_str().unwrap();
     let answer = alice.get(&analysis(taught)).await;

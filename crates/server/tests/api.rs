@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::{invite_code, on_both_stores, to_move, Client, Store};
+use common::{house, invite_code, on_both_stores, to_move, Client, Site, Store};
 use serde_json::{json, Value};
 use toroid_protocol::record::Record;
 use toroid_rules::Position;
@@ -16,7 +16,7 @@ struct Running {
     server: Server,
     base: String,
     config: Config,
-    _dir: tempfile::TempDir,
+    _site: Site,
 }
 
 /// Limits loose enough for tests that make many requests.
@@ -31,20 +31,15 @@ fn loose() -> Limits {
 }
 
 async fn start(store: Store, limits: Limits) -> Running {
-    let dir = tempfile::tempdir().unwrap();
-    let config = common::config(store, &dir, limits).await;
+    let site = Site::new(store).await;
+    let config = site.config(limits);
     let server = Server::start(config.clone()).await.unwrap();
     Running {
         base: format!("http://{}", server.addr),
         server,
         config,
-        _dir: dir,
+        _site: site,
     }
-}
-
-fn house(game: &str, params: Value, level: &str, color: &str) -> Value {
-    json!({"game": game, "params": params, "clock": null,
-           "opponent": {"kind": "house", "level": level}, "color": color})
 }
 
 fn invite(game: &str, params: Value) -> Value {
@@ -623,7 +618,7 @@ async fn games_continue_after_a_restart(store: Store) {
     let Running {
         server,
         config,
-        _dir,
+        _site,
         ..
     } = run;
     server.stop().await;
@@ -1200,10 +1195,7 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {
     // A house bot accepts at once: the person's move and the bot's reply go.
     let carol = Client::person(&run.base, "carol").await;
     let game = carol
-        .create(
-            json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "opponent": {"kind": "house", "level": "random"}}),
-        )
+        .create(house("go", json!({"size": 5}), "random", "black"))
         .await;
     let house = game["id"].as_str().unwrap();
     let (mut ws, _) = carol.watch(house).await;
@@ -1368,10 +1360,7 @@ async fn a_rematch_between_people_opens_when_both_agree(store: Store) {
 
     // Against a house bot the page opens a new game itself: no offer to make.
     let game = alice
-        .create(
-            json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "opponent": {"kind": "house", "level": "random"}}),
-        )
+        .create(house("go", json!({"size": 5}), "random", "black"))
         .await;
     let house = game["id"].as_str().unwrap();
     alice

@@ -28,7 +28,7 @@ on_both_stores!(
     sockets_answer_a_close_and_say_going_away_when_the_server_stops,
 );
 
-async fn start(store: Store) -> (Server, String, tempfile::TempDir) {
+async fn start(store: Store) -> (Server, String, common::Site) {
     common::server_with(store, Limits::default()).await
 }
 
@@ -449,7 +449,7 @@ async fn tokens_are_rotated_and_bots_deleted_by_their_owner(store: Store) {
 const GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The server with claims of victory allowed [`GRACE`] after a player leaves.
-async fn start_with_short_grace(store: Store) -> (Server, String, tempfile::TempDir) {
+async fn start_with_short_grace(store: Store) -> (Server, String, common::Site) {
     common::server_with(
         store,
         Limits {
@@ -1369,10 +1369,7 @@ async fn sockets_answer_a_close_and_say_going_away_when_the_server_stops(store: 
     let alice = Client::person(&base, "alice").await;
     let token = register(&alice, "Hexer").await;
     let game = alice
-        .create(
-            json!({"game": "go", "params": {"size": 5}, "color": "black",
-            "opponent": {"kind": "house", "level": "random"}}),
-        )
+        .create(common::house("go", json!({"size": 5}), "random", "black"))
         .await;
     let id = game["id"].as_str().unwrap();
     let mut bot = Bot::connect(&base, &token, "Hexer").await;

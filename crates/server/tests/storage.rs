@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{on_both_stores, Store};
+use common::{on_both_stores, Site, Store};
 
 use std::time::Instant;
 
@@ -16,36 +16,9 @@ use toroid_server::storage::{
     BotKey, BotRow, GameRow, MoveRow, SessionRow, Status, Storage, TimeControl, Write,
 };
 
-/// A database for one test, and what keeps it alive.
-struct Db {
-    url: String,
-    _dir: Option<tempfile::TempDir>,
-}
-
-impl Db {
-    async fn open(&self) -> Storage {
-        Storage::open(&self.url).await.expect("the database opens")
-    }
-}
-
-impl Db {
-    /// A fresh database of `store`: an SQLite file in a temporary folder, or a new database
-    /// on the server of `TOROID_TEST_POSTGRES`.
-    async fn fresh(store: Store) -> Db {
-        match store {
-            Store::Sqlite => {
-                let dir = tempfile::tempdir().unwrap();
-                Db {
-                    url: Storage::sqlite_url(&dir.path().join("data")).unwrap(),
-                    _dir: Some(dir),
-                }
-            }
-            Store::Postgres => Db {
-                url: common::fresh_postgres_database().await,
-                _dir: None,
-            },
-        }
-    }
+/// The storage of `db`'s database.
+async fn open(db: &Site) -> Storage {
+    Storage::open(&db.url()).await.expect("the database opens")
 }
 
 on_both_stores!(
@@ -134,8 +107,8 @@ fn mv(game: &str, ply: i64, notation: &str) -> Write {
 }
 
 async fn sessions_and_bots_are_found_by_their_hashes(store: Store) {
-    let db = Db::fresh(store).await;
-    let storage = db.open().await;
+    let db = Site::new(store).await;
+    let storage = open(&db).await;
     storage
         .commit(vec![Write::Session(session(1)), Write::Session(session(2))])
         .await
@@ -170,8 +143,8 @@ async fn sessions_and_bots_are_found_by_their_hashes(store: Store) {
 }
 
 async fn a_game_lives_and_ends(store: Store) {
-    let db = Db::fresh(store).await;
-    let storage = db.open().await;
+    let db = Site::new(store).await;
+    let storage = open(&db).await;
     storage
         .commit(vec![
             Write::Game(Box::new(game("g1", 10))),
@@ -255,8 +228,8 @@ async fn a_game_lives_and_ends(store: Store) {
 }
 
 async fn a_failed_batch_stores_nothing_and_spares_the_others(store: Store) {
-    let db = Db::fresh(store).await;
-    let storage = db.open().await;
+    let db = Site::new(store).await;
+    let storage = open(&db).await;
     storage
         .commit(vec![Write::Game(Box::new(live("g", 1)))])
         .await
@@ -291,8 +264,8 @@ async fn a_failed_batch_stores_nothing_and_spares_the_others(store: Store) {
 }
 
 async fn concurrent_writes_are_all_committed(store: Store) {
-    let db = Db::fresh(store).await;
-    let storage = db.open().await;
+    let db = Site::new(store).await;
+    let storage = open(&db).await;
     const GAMES: usize = 40;
     const MOVES: i64 = 25;
     let games: Vec<Write> = (0..GAMES)
@@ -337,8 +310,9 @@ async fn concurrent_writes_are_all_committed(store: Store) {
 /// serves one node, so this is PostgreSQL's alone.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nodes_opening_an_empty_database_together_all_migrate_it() {
-    let db = Db::fresh(Store::Postgres).await;
-    let opened = futures_util::future::join_all((0..3).map(|_| Storage::open(&db.url))).await;
+    let db = Site::new(Store::Postgres).await;
+    let url = db.url();
+    let opened = futures_util::future::join_all((0..3).map(|_| Storage::open(&url))).await;
     for (n, storage) in (1..).zip(opened) {
         let storage = storage.expect("every node opens the database");
         storage
@@ -346,7 +320,7 @@ async fn nodes_opening_an_empty_database_together_all_migrate_it() {
             .await
             .unwrap();
     }
-    let storage = db.open().await;
+    let storage = open(&db).await;
     for n in 1..=3 {
         assert!(storage
             .session(&format!("hash-{n}"))
@@ -357,9 +331,9 @@ async fn nodes_opening_an_empty_database_together_all_migrate_it() {
 }
 
 async fn data_survives_reopening(store: Store) {
-    let db = Db::fresh(store).await;
+    let db = Site::new(store).await;
     {
-        let storage = db.open().await;
+        let storage = open(&db).await;
         storage
             .commit(vec![Write::Game(Box::new(live("kept", 5)))])
             .await
@@ -367,7 +341,7 @@ async fn data_survives_reopening(store: Store) {
         storage.commit(vec![mv("kept", 0, "ee")]).await.unwrap();
     }
     // Opening again finds the schema current and the data there.
-    let storage = db.open().await;
+    let storage = open(&db).await;
     let kept = GameRow {
         plies: 1,
         ..live("kept", 5)
@@ -397,11 +371,11 @@ async fn data_survives_reopening(store: Store) {
 /// A database of schema version 2 kept invite codes in plain; version 3 hashes them, and
 /// a replaced code's hash is stored.
 async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) {
-    let db = Db::fresh(store).await;
+    let db = Site::new(store).await;
     use sqlx::Connection;
     use toroid_server::ids::hash_secret;
     {
-        let storage = db.open().await;
+        let storage = open(&db).await;
         storage
             .commit(vec![Write::Game(Box::new(game("old", 5)))])
             .await
@@ -410,7 +384,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
     {
         // Back to version 2, with the code in plain as version 2 stored it (and without
         // what versions 4 to 10 added).
-        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
             "DROP INDEX chat_by_game",
@@ -441,7 +415,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
             sqlx::query(sql).execute(&mut conn).await.unwrap();
         }
     }
-    let storage = db.open().await;
+    let storage = open(&db).await;
     let row = storage.game("old").await.unwrap().unwrap();
     assert_eq!(row.invite_hash, Some(hash_secret("plain-code")));
     // Version 5 copied the players' names out of the seats, to find games by player.
@@ -464,14 +438,14 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
 #[tokio::test]
 async fn a_newer_schema_and_unknown_urls_are_refused() {
     use sqlx::Connection;
-    let db = Db::fresh(Store::Sqlite).await;
-    drop(db.open().await);
-    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    let db = Site::new(Store::Sqlite).await;
+    drop(open(&db).await);
+    let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
     sqlx::query("INSERT INTO schema_version (version) VALUES (999)")
         .execute(&mut conn)
         .await
         .unwrap();
-    let error = Storage::open(&db.url).await.err().expect("refused");
+    let error = Storage::open(&db.url()).await.err().expect("refused");
     assert!(error.to_string().contains("version 999"), "{error}");
     let error = Storage::open("mysql://x").await.err().expect("refused");
     assert!(

@@ -76,39 +76,73 @@ macro_rules! on_both_stores {
 #[allow(unused_imports)]
 pub(crate) use on_both_stores;
 
-/// The configuration of a test server on a free loopback port, with its data folder in
-/// `dir` and its state in a fresh database of `store`, under `limits`.
-pub async fn config(
-    store: Store,
-    dir: &tempfile::TempDir,
-    limits: toroid_server::Limits,
-) -> toroid_server::Config {
-    toroid_server::Config {
-        port: 0,
-        data: dir.path().join("data"),
-        database: store.fresh_database().await,
-        limits,
-        ..toroid_server::Config::default()
+/// Where a test's servers keep their state: a fresh temporary data folder and, on
+/// PostgreSQL, a fresh database. Servers started again on the same site find what the ones
+/// before stored; the folder lives as long as the site.
+pub struct Site {
+    dir: tempfile::TempDir,
+    /// `Config::database`: `None` for the SQLite file in the data folder.
+    pub database: Option<String>,
+}
+
+impl Site {
+    pub async fn new(store: Store) -> Site {
+        Site {
+            dir: tempfile::tempdir().unwrap(),
+            database: store.fresh_database().await,
+        }
+    }
+
+    /// The data folder.
+    pub fn data(&self) -> std::path::PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// The database's URL, to open it beside (or without) a server.
+    pub fn url(&self) -> String {
+        match &self.database {
+            Some(url) => url.clone(),
+            None => toroid_server::storage::Storage::sqlite_url(&self.data()).unwrap(),
+        }
+    }
+
+    /// The configuration of a test server on this site, on a free loopback port, under
+    /// `limits`.
+    pub fn config(&self, limits: toroid_server::Limits) -> toroid_server::Config {
+        toroid_server::Config {
+            port: 0,
+            data: self.data(),
+            database: self.database.clone(),
+            limits,
+            ..toroid_server::Config::default()
+        }
     }
 }
 
-/// A server on a free loopback port with its own database of `store`, under `limits` with
-/// the request limits lifted (tests send requests fast): the server, its base URL, and the
-/// temporary data folder, which lives as long as it is held.
+/// A server on a free loopback port on a fresh site of `store`, under `limits` with the
+/// request limits lifted (tests send requests fast): the server, its base URL, and the site.
 pub async fn server_with(
     store: Store,
     limits: toroid_server::Limits,
-) -> (toroid_server::Server, String, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
+) -> (toroid_server::Server, String, Site) {
+    let site = Site::new(store).await;
     let limits = toroid_server::Limits {
         requests_per_second: 10_000,
         request_burst: 10_000,
         ..limits
     };
-    let config = config(store, &dir, limits).await;
-    let server = toroid_server::Server::start(config).await.unwrap();
+    let server = toroid_server::Server::start(site.config(limits))
+        .await
+        .unwrap();
     let base = format!("http://{}", server.addr);
-    (server, base, dir)
+    (server, base, site)
+}
+
+/// The request for a game of `game` with `params` against house bot `level`, the person
+/// playing `color`, without a clock.
+pub fn house(game: &str, params: Value, level: &str, color: &str) -> Value {
+    json!({"game": game, "params": params, "clock": null,
+           "opponent": {"kind": "house", "level": level}, "color": color})
 }
 
 /// How long a test waits for a message before it fails.
