@@ -112,6 +112,131 @@ impl Nodes {
     }
 }
 
+/// nginx in front of the nodes (round robin, as scripts/cluster sets it up), stopped when
+/// dropped.
+struct Balancer {
+    nginx: std::process::Child,
+    base: String,
+}
+
+impl Nodes {
+    /// Starts nginx in front of the nodes running now.
+    async fn balancer(&self) -> Balancer {
+        let dir = self.dir.path().join("nginx");
+        std::fs::create_dir_all(&dir).unwrap();
+        let port = free_port();
+        let upstream: String = (self.nodes.iter().flatten())
+            .map(|node| format!("server {};\n", node.base.trim_start_matches("http://")))
+            .collect();
+        let d = dir.display();
+        let conf = format!(
+            "worker_processes 1; pid {d}/nginx.pid; error_log {d}/error.log;
+            events {{ worker_connections 1024; }}
+            http {{
+                access_log off;
+                client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;
+                fastcgi_temp_path {d}/fastcgi; uwsgi_temp_path {d}/uwsgi;
+                scgi_temp_path {d}/scgi;
+                map $http_upgrade $connection_upgrade {{ default upgrade; '' ''; }}
+                upstream toroid {{ {upstream} }}
+                server {{
+                    listen 127.0.0.1:{port};
+                    location / {{
+                        proxy_pass http://toroid;
+                        proxy_http_version 1.1;
+                        proxy_set_header Host $http_host;
+                        proxy_set_header Upgrade $http_upgrade;
+                        proxy_set_header Connection $connection_upgrade;
+                        proxy_next_upstream error timeout;
+                        proxy_connect_timeout 1s;
+                    }}
+                }}
+            }}"
+        );
+        std::fs::write(dir.join("nginx.conf"), conf).unwrap();
+        let nginx = std::process::Command::new(
+            which_nginx().expect("nginx (scripts/test installs Debian's nginx)"),
+        )
+        .arg("-p")
+        .arg(&dir)
+        .arg("-c")
+        .arg(dir.join("nginx.conf"))
+        .args(["-g", "daemon off;"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("nginx starts");
+        let base = format!("http://127.0.0.1:{port}");
+        let balancer = Balancer { nginx, base };
+        common::eventually("nginx listens", || async {
+            tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .ok()
+        })
+        .await;
+        balancer
+    }
+
+    /// The node that directs tournament `id` (once one does).
+    async fn director(&self, id: &str) -> String {
+        use sqlx::Row;
+        let db = &self.db;
+        common::eventually(
+            &format!("a node directs tournament {id}"),
+            move || async move {
+                let row = sqlx::query("SELECT director FROM tournaments WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(db)
+                    .await
+                    .unwrap();
+                row.get::<Option<String>, _>("director")
+            },
+        )
+        .await
+    }
+
+    /// The index of the running node named `name` in its log.
+    fn node_named(&self, name: &str) -> usize {
+        (0..self.nodes.len())
+            .find(|&n| {
+                self.nodes[n].is_some()
+                    && std::fs::read_to_string(self.log(n))
+                        .unwrap_or_default()
+                        .contains(name)
+            })
+            .unwrap_or_else(|| panic!("no running node is {name}"))
+    }
+}
+
+impl Drop for Balancer {
+    fn drop(&mut self) {
+        let _ = self.nginx.kill();
+        let _ = self.nginx.wait();
+    }
+}
+
+/// nginx, where Debian puts it.
+fn which_nginx() -> Option<std::path::PathBuf> {
+    ["/usr/sbin/nginx", "/usr/bin/nginx"]
+        .into_iter()
+        .map(std::path::PathBuf::from)
+        .find(|p| p.exists())
+}
+
+/// A free port on loopback below the ephemeral range (where outgoing connections could take
+/// it before nginx binds it).
+/// Each call starts after the ports given before, which this process's other tests may not
+/// have bound yet.
+fn free_port() -> u16 {
+    static NEXT: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
+    loop {
+        let offset = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 1_000;
+        let port = 29_000 + (std::process::id() % 2_000) as u16 + offset;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+}
+
 impl Drop for Nodes {
     fn drop(&mut self) {
         if std::thread::panicking() {
@@ -657,5 +782,138 @@ async fn the_sign_in_limit_holds_across_nodes() {
     assert!(
         (PER_MINUTE..=PER_MINUTE + refilled).contains(&answered),
         "{answered} guesses answered over two nodes before a refusal"
+    );
+}
+
+/// How a tournament's director leaves.
+#[derive(Clone, Copy, Debug)]
+enum Leaving {
+    Killed,
+    Stopped,
+}
+
+/// A tournament created on node A, joined by six players through nginx and started on node
+/// B: its director is killed (or stopped) while the first round is played, another node
+/// takes over within 5 s of the round's end, and the tournament finishes with every result
+/// and standing.
+async fn a_tournament_outlives_its_director(leaving: Leaving) {
+    let mut nodes = Nodes::start(3).await;
+    let balancer = nodes.balancer().await;
+    let alice = Client::account(nodes.base(0), "Alice").await;
+    let request = json!({"name": "Relay", "game": "capture-go", "format": "swiss",
+        "rounds": 2, "clock": {"initial_s": 600}});
+    let created = alice.post("/api/tournaments", request).await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let mut players = std::collections::HashMap::new();
+    for n in 0..6 {
+        let name = format!("Player{n}");
+        let player = Client::account(&balancer.base, &name).await;
+        let joined = player
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(joined.status, 200, "{name} joins: {:?}", joined.body);
+        players.insert(name, player);
+    }
+    let started = alice
+        .at(nodes.base(1))
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(started.status, 200, "{:?}", started.body);
+
+    let director = nodes.director(&id).await;
+    let node = nodes.node_named(&director);
+    match leaving {
+        Leaving::Killed => nodes.kill(node),
+        Leaving::Stopped => nodes.stop(node),
+    }
+    let watcher = Client::anonymous(&balancer.base);
+    let view = |watcher: &Client| {
+        let path = format!("/api/tournaments/{id}");
+        let watcher = watcher.clone();
+        async move { watcher.get(&path).await.success() }
+    };
+    // Black resigns each game of each round; the next round must come within 5 s.
+    for round in 0..2 {
+        let now = view(&watcher).await;
+        let games = now["played"][round]["games"].as_array().unwrap().clone();
+        assert_eq!(games.len(), 3, "{now}");
+        for game in &games {
+            let black = &players[game["black"].as_str().unwrap()];
+            let game_id = game["game_id"].as_str().unwrap();
+            black
+                .post(&format!("/api/games/{game_id}/resign"), json!({}))
+                .await
+                .success();
+        }
+        let over = Instant::now();
+        let next = common::eventually("the tournament moves on", || async {
+            let now = view(&watcher).await;
+            let moved = match round {
+                0 => now["played"].as_array().unwrap().len() == 2,
+                _ => now["stage"] == "finished",
+            };
+            moved.then_some(now)
+        })
+        .await;
+        assert!(
+            over.elapsed() < Duration::from_secs(5),
+            "round {round} recorded {:?} after its end ({leaving:?} director): {next}",
+            over.elapsed()
+        );
+    }
+    let view = view(&watcher).await;
+    assert_eq!(view["stage"], "finished");
+    for round in view["played"].as_array().unwrap() {
+        for game in round["games"].as_array().unwrap() {
+            assert_eq!(game["result"], "white", "{view}");
+        }
+    }
+    let standings = view["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 6, "{view}");
+    let total: f64 = standings.iter().map(|s| s["score"].as_f64().unwrap()).sum();
+    assert_eq!(total, 6.0, "two rounds of three games: {view}");
+    assert_ne!(
+        nodes.director(&id).await,
+        director,
+        "another node took over"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_finishes_after_its_director_is_killed() {
+    a_tournament_outlives_its_director(Leaving::Killed).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_finishes_after_its_director_stops() {
+    a_tournament_outlives_its_director(Leaving::Stopped).await;
+}
+
+/// Two arena bots connected to different nodes are paired with each other, at once: the
+/// arena is one pool across the nodes (before, each node paired its own bots and gave each
+/// a house bot after `Limits::arena_house_after`, 10 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arena_bots_on_different_nodes_are_paired_with_each_other() {
+    let nodes = Nodes::start(2).await;
+    let owner = Client::person(nodes.base(0), "owner").await;
+    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
+    let mut one = Bot::connect(nodes.base(0), &one, "one").await;
+    let mut two = Bot::connect(nodes.base(1), &two, "two").await;
+    let arena = json!({"type": "arena", "game": "capture-go",
+        "clock": {"initial_s": 60, "increment_s": 0}});
+    let joined = Instant::now();
+    for bot in [&mut one, &mut two] {
+        bot.send(arena.clone()).await;
+        bot.expect("arena-joined").await;
+    }
+    let (first, second) = tokio::join!(one.next_of("start"), two.next_of("start"));
+    assert_eq!(first["game_id"], second["game_id"], "{first}\n{second}");
+    assert_eq!(first["opponent"]["name"], "two", "{first}");
+    assert_eq!(second["opponent"]["name"], "one", "{second}");
+    assert!(
+        joined.elapsed() < Duration::from_secs(5),
+        "paired after {:?}",
+        joined.elapsed()
     );
 }

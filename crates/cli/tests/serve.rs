@@ -424,3 +424,47 @@ async fn a_bot_is_not_told_again_of_a_game_that_ended_before_a_restart() {
     );
     challenging.abort();
 }
+
+/// A running tournament outlives its server: killed mid-round and started again, the server
+/// records the round once its games end, and the tournament finishes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_goes_on_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let serve = Serve::start(&data);
+    let alice = Client::account(&serve.base, "Alice").await;
+    let request = json!({"name": "Restart", "game": "capture-go", "format": "round-robin",
+        "rounds": 1, "clock": {"initial_s": 600}, "house": ["random"]});
+    let created = alice.post("/api/tournaments", request).await.success();
+    let id = created["id"].as_str().unwrap().to_string();
+    alice
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await
+        .success();
+    let started = alice
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await
+        .success();
+    let game = started["played"][0]["games"][0]["game_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    serve.kill();
+
+    let serve = Serve::start(&data);
+    let alice = alice.at(&serve.base);
+    alice
+        .post(&format!("/api/games/{game}/resign"), json!({}))
+        .await
+        .success();
+    let view = common::eventually("the tournament finishes", || async {
+        let view = alice.get(&format!("/api/tournaments/{id}")).await.success();
+        (view["stage"] == "finished").then_some(view)
+    })
+    .await;
+    assert!(
+        view["played"][0]["games"][0]["result"].is_string(),
+        "{view}"
+    );
+    assert_eq!(view["standings"][0]["player"]["name"], "random", "{view}");
+}

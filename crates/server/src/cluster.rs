@@ -210,8 +210,10 @@ impl Cluster {
         };
         let client = redis::Client::open(url).map_err(fail)?;
         let publisher = client.get_connection_manager().await.map_err(fail)?;
+        let node = crate::ids::new_id();
+        tracing::info!(%node, cluster = %name, "joining the cluster");
         Ok(Cluster {
-            node: crate::ids::new_id(),
+            node,
             prefix: format!("{CHANNEL_PREFIX}{name}:"),
             channel: format!("{CHANNEL_PREFIX}{name}"),
             url: crate::config::redacted(url),

@@ -25,6 +25,7 @@ on_both_stores!(
     rated_seeks_make_rated_games_between_bots,
     the_arena_pairs_bots_continuously,
     a_swiss_tournament_plays_itself_out,
+    joins_and_starts_at_once_are_each_applied_once,
     sockets_answer_a_close_and_say_going_away_when_the_server_stops,
 );
 
@@ -1359,6 +1360,59 @@ async fn a_swiss_tournament_plays_itself_out(store: Store) {
         6,
         "every player is rated: {board}"
     );
+}
+
+/// Ten players joining one tournament at once are all in it, and five starts at once make
+/// one first round: each change is stored only over the state it read, so none is lost and
+/// none is applied twice.
+async fn joins_and_starts_at_once_are_each_applied_once(store: Store) {
+    let (_server, base, _dir) = start(store).await;
+    let alice = Client::account(&base, "Alice").await;
+    let request = json!({"name": "Rush", "game": "capture-go", "format": "round-robin",
+        "rounds": 1, "clock": {"initial_s": 600}});
+    let created = alice.post("/api/tournaments", request).await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let names: Vec<String> = (0..10).map(|i| format!("Player{i}")).collect();
+    let players =
+        futures_util::future::join_all(names.iter().map(|name| Client::account(&base, name))).await;
+    let join = format!("/api/tournaments/{id}/join");
+    let joins =
+        futures_util::future::join_all(players.iter().map(|p| p.post(&join, json!({})))).await;
+    for joined in &joins {
+        assert_eq!(joined.status, 200, "{:?}", joined.body);
+    }
+    let again = players[3].post(&join, json!({})).await;
+    assert_eq!(again.status, 409, "already in: {:?}", again.body);
+    let view = alice.get(&format!("/api/tournaments/{id}")).await.body;
+    assert_eq!(view["players"].as_array().unwrap().len(), 10, "{view}");
+
+    let start = format!("/api/tournaments/{id}/start");
+    let starts =
+        futures_util::future::join_all((0..5).map(|_| alice.post(&start, json!({})))).await;
+    let statuses: Vec<u16> = starts.iter().map(|s| s.status).collect();
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 200).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 409).count(),
+        4,
+        "{statuses:?}"
+    );
+    let view = alice.get(&format!("/api/tournaments/{id}")).await.body;
+    let played = view["played"].as_array().unwrap();
+    assert_eq!(played.len(), 1, "one round: {view}");
+    assert_eq!(played[0]["games"].as_array().unwrap().len(), 5, "{view}");
+    let live = alice.get("/api/games?status=live&limit=50").await.body;
+    assert_eq!(
+        live.as_array().unwrap().len(),
+        5,
+        "one round's games: {live}"
+    );
+    let late = Client::account(&base, "Late").await;
+    assert_eq!(late.post(&join, json!({})).await.status, 409);
 }
 
 /// Both WebSockets end as RFC 6455 asks: a client's close frame is answered with the

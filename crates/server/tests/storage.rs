@@ -383,10 +383,11 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
     }
     {
         // Back to version 2, with the code in plain as version 2 stored it (and without
-        // what versions 4 to 10 added).
+        // what the later versions added).
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP TABLE arena",
             "DROP INDEX chat_by_game",
             "DROP TABLE chat",
             "ALTER TABLE games DROP COLUMN takeback_offer",

@@ -263,7 +263,7 @@ impl Connection {
                 return Vec::new();
             }
             FromBot::Arena { game, clock } => {
-                return match hub.join_arena(&self.bot, &game, clock) {
+                return match hub.join_arena(&self.bot, &game, clock).await {
                     Ok(pool) => vec![ToBot::ArenaJoined {
                         game: pool.game.name(),
                         clock: clock_settings(pool.clock),
@@ -278,8 +278,10 @@ impl Connection {
                 };
             }
             FromBot::LeaveArena {} => {
-                hub.leave_arena(&self.bot.id);
-                return vec![ToBot::ArenaLeft];
+                return match hub.leave_arena(&self.bot.id).await {
+                    Ok(()) => vec![ToBot::ArenaLeft],
+                    Err(e) => vec![error(&e, None)],
+                };
             }
             FromBot::CancelSeek {} => {
                 return match hub.cancel_seek(&self.bot.id).await {

@@ -3,26 +3,36 @@
 //! continuously, as CGOS does: nearest ratings first, never the same two bots twice in a
 //! row, and a house bot of the nearest rating for a bot left alone for
 //! `Limits::arena_house_after`. A bot stays in its pool from game to game until it leaves or
-//! disconnects. Each node pairs the bots connected to it.
+//! disconnects.
+//!
+//! The pools are rows of the database, one per bot, so on a cluster they are one pool
+//! across the nodes: each node renews the rows of the bots connected to it (a lease: a node
+//! that dies takes its bots out), and any node pairs. A pairing stores the game together
+//! with its bots' rows changed from waiting to playing, only if they still wait as read: two
+//! nodes pairing at once make one game.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use toroid_rules::{AnyGame, GameKind};
 use toroid_search::Level;
 
 use crate::api::ClockSettings;
+use crate::cluster;
 use crate::error::ApiError;
+use crate::ids::{new_id, now_ms};
 use crate::rating::Rating;
 use crate::seat::Seat;
-use crate::storage::{BotRow, TimeControl};
+use crate::storage::{ArenaMember, BotRow, StorageError, TimeControl, Write};
 
-use super::lobby::time_control;
-use super::{lock, Hub};
+use super::lobby::{new_game_row, time_control};
+use super::Hub;
 
 /// How often the arena pairs.
 const TICK: Duration = Duration::from_millis(500);
+/// The node of a single server, which holds its arena bots as long as it runs.
+const SINGLE_SERVER: &str = "server";
 
 /// A pool: a rule set and a clock.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -31,33 +41,29 @@ pub struct Pool {
     pub clock: TimeControl,
 }
 
-/// A bot in a pool.
-struct Member {
-    bot: BotRow,
-    /// Its arena game being played, if any.
-    playing: Option<String>,
-    /// Since when it has waited for a game.
-    waiting_since: Instant,
-    /// Whom it met last (a bot id, or `house:LEVEL`).
-    last_opponent: Option<String>,
-}
-
-/// The pools and their members, by bot id.
-#[derive(Default)]
-pub struct Arena {
-    members: std::sync::Mutex<HashMap<String, (Pool, Member)>>,
-}
-
-impl Arena {
-    /// Takes bot `id` out of its pool, if it is in one; whether it was.
-    pub fn leave(&self, id: &str) -> bool {
-        lock(&self.members).remove(id).is_some()
-    }
-}
-
 impl Hub {
+    /// The node that this server's arena rows name, and until when it holds them.
+    fn arena_node(&self) -> (&str, i64) {
+        match &self.cluster {
+            Some(cluster) => (&cluster.node, now_ms() + cluster::LEASE.as_millis() as i64),
+            None => (SINGLE_SERVER, i64::MAX),
+        }
+    }
+
+    /// Empties a single server's arena, which its restart disconnected. (A node of a
+    /// cluster is new at each start: its rows lapse with its lease.)
+    pub(super) async fn clear_arena(&self) -> Result<(), StorageError> {
+        if self.cluster.is_some() {
+            return Ok(());
+        }
+        let node = SINGLE_SERVER.to_string();
+        self.storage
+            .commit(vec![Write::ArenaLeave { bot_id: None, node }])
+            .await
+    }
+
     /// Bot `bot` joins the pool of `game` at `clock` (leaving any other): the pool, checked.
-    pub fn join_arena(
+    pub async fn join_arena(
         &self,
         bot: &BotRow,
         game: &str,
@@ -70,92 +76,105 @@ impl Hub {
             game,
             clock: time_control(clock)?,
         };
-        let member = Member {
-            bot: bot.clone(),
-            playing: None,
-            waiting_since: Instant::now(),
-            last_opponent: None,
+        let (node, until_ms) = self.arena_node();
+        let join = Write::ArenaJoin {
+            bot_id: bot.id.clone(),
+            game: game.name().to_string(),
+            clock: pool.clock,
+            node: node.to_string(),
+            until_ms,
+            at: now_ms(),
         };
-        lock(&self.arena.members).insert(bot.id.clone(), (pool.clone(), member));
+        self.storage.commit(vec![join]).await?;
         Ok(pool)
     }
 
-    /// Pairs the waiting members of every pool (one pass).
-    async fn pair_arena(self: &Arc<Hub>) {
-        // Who waits now: members whose arena game is over.
-        let mut waiting: HashMap<Pool, Vec<(String, Option<String>, Instant)>> = HashMap::new();
-        {
-            let live = lock(&self.live);
-            let mut members = lock(&self.arena.members);
-            for (id, (pool, member)) in members.iter_mut() {
-                if member
-                    .playing
-                    .as_ref()
-                    .is_some_and(|g| !live.contains_key(g))
-                {
-                    member.playing = None;
-                    member.waiting_since = Instant::now();
-                }
-                if member.playing.is_none() {
-                    let entry = (
-                        id.clone(),
-                        member.last_opponent.clone(),
-                        member.waiting_since,
-                    );
-                    waiting.entry(pool.clone()).or_default().push(entry);
-                }
-            }
+    /// Takes bot `id`, connected here, out of the arena.
+    pub async fn leave_arena(&self, id: &str) -> Result<(), ApiError> {
+        let leave = Write::ArenaLeave {
+            bot_id: Some(id.to_string()),
+            node: self.arena_node().0.to_string(),
+        };
+        Ok(self.storage.commit(vec![leave]).await?)
+    }
+
+    /// Renews this node's hold on its arena bots, and pairs the waiting members of every
+    /// pool (one pass).
+    async fn pair_arena(self: &Arc<Hub>) -> Result<(), ApiError> {
+        if self.cluster.is_some() {
+            let (node, until_ms) = self.arena_node();
+            let node = node.to_string();
+            self.storage
+                .commit(vec![Write::ArenaRenew { node, until_ms }])
+                .await?;
         }
-        for (pool, members) in waiting {
+        let mut pools: HashMap<Pool, Vec<ArenaMember>> = HashMap::new();
+        for member in self.storage.arena_waiting(now_ms()).await? {
+            let Ok(game) = member.game.parse::<GameKind>() else {
+                continue;
+            };
+            let pool = Pool {
+                game,
+                clock: member.clock,
+            };
+            pools.entry(pool).or_default().push(member);
+        }
+        for (pool, members) in pools {
             if let Err(error) = self.pair_pool(&pool, members).await {
                 tracing::warn!(%error, game = %pool.game, "cannot pair the arena");
             }
         }
+        Ok(())
     }
 
     /// Pairs the members waiting in `pool`, nearest ratings first.
     async fn pair_pool(
         self: &Arc<Hub>,
         pool: &Pool,
-        waiting: Vec<(String, Option<String>, Instant)>,
+        waiting: Vec<ArenaMember>,
     ) -> Result<(), ApiError> {
         let name = pool.game.name();
         let mut rated = Vec::with_capacity(waiting.len());
-        for (id, last, since) in waiting {
-            let rating = self.rating_of(&format!("bot:{id}"), name).await?;
-            rated.push((id, last, since, rating.rating));
+        for member in waiting {
+            let rating = self
+                .rating_of(&format!("bot:{}", member.bot_id), name)
+                .await?;
+            rated.push((member, rating.rating));
         }
-        rated.sort_by(|a, b| a.3.total_cmp(&b.3));
+        rated.sort_by(|a, b| a.1.total_cmp(&b.1));
         let mut left: Vec<bool> = vec![true; rated.len()];
+        let house_after = self.limits.arena_house_after.as_millis() as i64;
         for i in 0..rated.len() {
             if !left[i] {
                 continue;
             }
-            let (id, last, since, rating) = &rated[i];
+            let (me, rating) = &rated[i];
             // The nearest rating among the others waiting, not met last time.
             let partner = (0..rated.len())
                 .filter(|&j| j != i && left[j])
                 .filter(|&j| {
-                    last.as_deref() != Some(&rated[j].0) && rated[j].1.as_deref() != Some(id)
+                    let other = &rated[j].0;
+                    me.last_opponent.as_deref() != Some(&other.bot_id)
+                        && other.last_opponent.as_deref() != Some(&me.bot_id)
                 })
                 .min_by(|&a, &b| {
-                    (rated[a].3 - rating)
+                    (rated[a].1 - rating)
                         .abs()
-                        .total_cmp(&(rated[b].3 - rating).abs())
+                        .total_cmp(&(rated[b].1 - rating).abs())
                 });
             let opponent = match partner {
                 Some(j) => {
                     left[j] = false;
-                    Opponent::Bot(rated[j].0.clone())
+                    Opponent::Bot(&rated[j].0)
                 }
-                None if since.elapsed() >= self.limits.arena_house_after => Opponent::House(
-                    self.nearest_house_bot(name, *rating, last.as_deref())
+                None if now_ms() - me.waiting_since >= house_after => Opponent::House(
+                    self.nearest_house_bot(name, *rating, me.last_opponent.as_deref())
                         .await?,
                 ),
                 None => continue,
             };
             left[i] = false;
-            self.start_arena_game(pool, id, opponent).await?;
+            self.start_arena_game(pool, me, opponent).await?;
         }
         Ok(())
     }
@@ -183,29 +202,20 @@ impl Hub {
         Ok(levels[0].2)
     }
 
-    /// Opens the rated game of bot `id` against `opponent` in `pool`, colours balanced
-    /// between the same two bots.
+    /// Opens the rated game of bot `me` against `opponent` in `pool`, colours balanced
+    /// between the same two bots, unless another node paired either of them first.
     async fn start_arena_game(
         self: &Arc<Hub>,
         pool: &Pool,
-        id: &str,
-        opponent: Opponent,
+        me: &ArenaMember,
+        opponent: Opponent<'_>,
     ) -> Result<(), ApiError> {
-        let seat_of = |id: &str| {
-            let members = lock(&self.arena.members);
-            members.get(id).map(|(_, m)| Seat::Bot {
-                bot: m.bot.id.clone(),
-                name: m.bot.name.clone(),
-            })
-        };
-        let Some(me) = seat_of(id) else {
-            return Ok(());
+        let seat = |member: &ArenaMember| Seat::Bot {
+            bot: member.bot_id.clone(),
+            name: member.name.clone(),
         };
         let (other, other_key) = match &opponent {
-            Opponent::Bot(other) => match seat_of(other) {
-                Some(seat) => (seat, other.clone()),
-                None => return Ok(()),
-            },
+            Opponent::Bot(other) => (seat(other), other.bot_id.clone()),
             Opponent::House(level) => (
                 Seat::House { level: *level },
                 format!("house:{}", level.name()),
@@ -214,43 +224,59 @@ impl Hub {
         // Black goes to the bot that has had it less often against this one; else drawn.
         let first = match &opponent {
             Opponent::Bot(other) => {
-                let mine = self.storage.games_as_black(id, other).await?;
-                let theirs = self.storage.games_as_black(other, id).await?;
+                let mine = self
+                    .storage
+                    .games_as_black(&me.bot_id, &other.bot_id)
+                    .await?;
+                let theirs = self
+                    .storage
+                    .games_as_black(&other.bot_id, &me.bot_id)
+                    .await?;
                 mine.cmp(&theirs)
             }
             Opponent::House(_) => std::cmp::Ordering::Equal,
         };
-        let mut seats = [Some(me), Some(other)];
+        let mut seats = [Some(seat(me)), Some(other)];
         if first.is_gt() || (first.is_eq() && rand::random::<bool>()) {
             seats.swap(0, 1);
         }
         let start: AnyGame = pool.game.default_game();
-        let live = self
-            .open_game(&start, Some(pool.clock), seats, None, true)
-            .await?;
-        let mut members = lock(&self.arena.members);
-        if let Some((_, member)) = members.get_mut(id) {
-            member.playing = Some(live.id.clone());
-            member.last_opponent = Some(other_key);
-        }
+        let row = new_game_row(new_id(), &start, Some(pool.clock), seats, None, true, None);
+        let paired = |member: &ArenaMember, opponent: String| Write::ArenaGame {
+            bot_id: member.bot_id.clone(),
+            game: member.game.clone(),
+            clock: member.clock,
+            was_playing: member.playing.clone(),
+            game_id: row.id.clone(),
+            opponent,
+        };
+        let mut writes = vec![Write::Game(Box::new(row.clone())), paired(me, other_key)];
         if let Opponent::Bot(other) = opponent {
-            if let Some((_, member)) = members.get_mut(&other) {
-                member.playing = Some(live.id.clone());
-                member.last_opponent = Some(id.to_string());
-            }
+            writes.push(paired(other, me.bot_id.clone()));
         }
+        match self.storage.commit(writes).await {
+            Ok(()) => {}
+            Err(StorageError::ArenaChanged) => return Ok(()),
+            Err(error) => return Err(error.into()),
+        }
+        self.play_stored_game(row, None, None).await?;
         Ok(())
     }
 }
 
 /// Whom an arena bot is paired with.
-enum Opponent {
-    /// Another bot of the pool, by id.
-    Bot(String),
+enum Opponent<'a> {
+    /// Another bot of the pool.
+    Bot(&'a ArenaMember),
     House(Level),
 }
 
 /// Pairs the arena's pools every [`TICK`] until the hub stops.
 pub(super) async fn run_arena(hub: Arc<Hub>) {
-    super::every(hub, TICK, |hub| async move { hub.pair_arena().await }).await;
+    super::every(hub, TICK, |hub| async move {
+        if let Err(error) = hub.pair_arena().await {
+            tracing::warn!(%error, "cannot pair the arena");
+        }
+    })
+    .await;
 }

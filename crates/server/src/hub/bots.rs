@@ -44,7 +44,9 @@ impl Hub {
     pub async fn disconnect_bot(&self, bot: &BotRow, number: u64) {
         self.bots.disconnect(&bot.id, number);
         if !self.bots.is_connected(&bot.id) {
-            self.arena.leave(&bot.id);
+            if let Err(error) = self.leave_arena(&bot.id).await {
+                tracing::warn!(%error, bot = %bot.name, "cannot take a bot out of the arena");
+            }
             self.bot_seen(bot).await;
         }
         if let Some(cluster) = &self.cluster {
@@ -151,11 +153,6 @@ impl Hub {
         if let Err(error) = self.storage.commit(vec![seen]).await {
             tracing::warn!(%error, bot = %bot.name, "cannot store when a bot was last told");
         }
-    }
-
-    /// Takes bot `id` out of the arena; whether it was in a pool.
-    pub fn leave_arena(&self, id: &str) -> bool {
-        self.arena.leave(id)
     }
 
     /// The games bot `bot` played that ended while it was disconnected (the 50 latest).

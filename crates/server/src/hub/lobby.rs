@@ -216,11 +216,22 @@ impl Hub {
         address: Option<IpAddr>,
         also: Vec<Write>,
     ) -> Result<Arc<LiveGame>, ApiError> {
-        let mut game = Game::restore(row.clone(), &[], Resume::At(Instant::now()))?;
-        game.invite_code = invite_code;
-        let mut writes = vec![Write::Game(Box::new(row))];
+        let mut writes = vec![Write::Game(Box::new(row.clone()))];
         writes.extend(also);
         self.storage.commit(writes).await?;
+        self.play_stored_game(row, invite_code, address).await
+    }
+
+    /// Puts new game `row`, stored, in play: held here, its referee started, the other
+    /// nodes told.
+    pub(super) async fn play_stored_game(
+        self: &Arc<Hub>,
+        row: GameRow,
+        invite_code: Option<String>,
+        address: Option<IpAddr>,
+    ) -> Result<Arc<LiveGame>, ApiError> {
+        let mut game = Game::restore(row, &[], Resume::At(Instant::now()))?;
+        game.invite_code = invite_code;
         self.remember_invite(&game).await;
         let live = self.insert(game, address);
         self.tell_other_nodes(&live).await;
@@ -300,7 +311,7 @@ impl Hub {
 /// The row of a new game: live when both seats are taken, else waiting with the invite
 /// `invite_code`.
 #[allow(clippy::too_many_arguments)]
-fn new_game_row(
+pub(super) fn new_game_row(
     id: String,
     position: &AnyGame,
     clock: Option<TimeControl>,

@@ -89,9 +89,6 @@ pub struct Hub {
     challenges: Mutex<HashMap<String, tokio::sync::oneshot::Sender<Result<(), String>>>>,
     pub house: House,
     pub bots: Bots,
-    /// The bots in the arena's pools.
-    arena: arena::Arena,
-    tournaments: tournaments::Tournaments,
     analyses: Semaphore,
     /// New sessions per address (on all nodes) and on this node.
     new_sessions_by_address: SharedLimit<IpAddr>,
@@ -187,15 +184,13 @@ impl Hub {
             orphans: Notify::new(),
             challenges: Mutex::new(HashMap::new()),
             bots: Bots::default(),
-            arena: arena::Arena::default(),
-            tournaments: tournaments::Tournaments::default(),
             stopping: watch::Sender::new(false),
         });
         tokio::spawn(abandon_idle_games(hub.clone()));
-        tokio::spawn(arena::run_arena(hub.clone()));
-        if let Err(error) = hub.restore_tournaments().await {
-            tracing::error!(%error, "cannot take the tournaments back");
+        if let Err(error) = hub.clear_arena().await {
+            tracing::error!(%error, "cannot empty the arena");
         }
+        tokio::spawn(arena::run_arena(hub.clone()));
         tokio::spawn(tournaments::run_tournaments(hub.clone()));
         if let Some(cluster) = &hub.cluster {
             if let Err(error) = cluster.heartbeat().await {
@@ -248,9 +243,10 @@ impl Hub {
     }
 
     /// Ends every referee; games stay as stored. A node of a cluster gives up its leases
-    /// and tells the others, which referee its games at once.
+    /// (of games and tournaments) and tells the others, which take them over at once.
     pub async fn stop(&self) {
         self.stopping.send_replace(true);
+        self.release_tournaments().await;
         if let Some(cluster) = &self.cluster {
             if let Err(error) = self.storage.release_referees(&cluster.node).await {
                 tracing::warn!(%error, "cannot give up the referees' leases; they expire");

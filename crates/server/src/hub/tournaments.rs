@@ -2,11 +2,16 @@
 //! a clock, round robin or Swiss, a number of rounds, rated or not, and house bots to take
 //! part); people with accounts and registered bots join; its creator starts it; then each
 //! round starts by itself once the previous one is over, with the pairings and tie-breaks of
-//! `crate::pairing`. A tournament's whole state is stored as one JSON row after every change,
-//! and the server that created it runs it (a single server picks it up again after a
-//! restart; a node of a cluster does not, lest two nodes run it).
+//! `crate::pairing`.
+//!
+//! A tournament's whole state is one JSON row with a version. Every change (a join, the
+//! start, a round recorded and the next paired) reads the row, and stores the changed state
+//! together with the round's new games in one transaction only if the version is still the
+//! one read; otherwise it reads again. So any node serves every route, two changes at once
+//! are each applied once, and a start that lost the race is answered `conflict`. One node
+//! directs each running tournament (looks for its round's end and pairs the next) under a
+//! lease, as a referee runs a game: when that node stops or dies another takes over.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,20 +23,24 @@ use crate::api::{
     NewTournament, TournamentFormat, TournamentGame, TournamentInfo, TournamentRound,
     TournamentStanding, TournamentSummary, TournamentView,
 };
+use crate::cluster;
 use crate::error::ApiError;
 use crate::game::{clock_settings, player_view};
 use crate::ids::{new_id, now_ms};
 use crate::pairing::{round_robin, History, Result as GameResult, Round};
 use crate::seat::Seat;
-use crate::storage::{BotRow, SessionRow, Status, TimeControl, Write};
+use crate::storage::{BotRow, GameRow, SessionRow, Status, StorageError, TimeControl, Write};
 
-use super::lobby::time_control;
-use super::{lock, Hub, MAX_LIST};
+use super::lobby::{new_game_row, time_control};
+use super::{Hub, MAX_LIST};
 
 /// How often running tournaments are looked at for a finished round.
 const TICK: Duration = Duration::from_millis(500);
 /// Players in one tournament at most.
 pub const MAX_PLAYERS: usize = 64;
+/// How often a change is tried again after other changes to the same tournament came first
+/// (as many as it has players, at most, when all of them join at once).
+const TRIES: usize = 2 * MAX_PLAYERS;
 
 /// Where a tournament is in its life.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,13 +91,54 @@ pub struct Tournament {
 }
 
 impl Tournament {
-    fn write(&self) -> Write {
+    /// The write that stores it: new, or changed from the version `read_at`.
+    fn write(&self, read_at: Option<i64>) -> Write {
         Write::Tournament {
             id: self.id.clone(),
             state: serde_json::to_string(self).expect("tournaments serialize"),
             status: self.stage.as_str(),
             created_at: self.created_at,
+            read_at,
         }
+    }
+
+    /// Pairs the next round (its games' rows, to store with it), or finishes the
+    /// tournament when every round is played.
+    fn next_round(&mut self) -> Result<Vec<GameRow>, ApiError> {
+        let played = self.history.rounds.len();
+        let round = match (played < self.rounds, self.format) {
+            (false, _) => None,
+            (true, TournamentFormat::RoundRobin) => {
+                round_robin(self.players.len()).into_iter().nth(played)
+            }
+            (true, TournamentFormat::Swiss) => self.history.next_swiss_round(),
+        };
+        let Some(round) = round else {
+            self.stage = Stage::Finished;
+            self.current = None;
+            return Ok(Vec::new());
+        };
+        let kind: GameKind =
+            (self.game.parse()).map_err(|e| ApiError::BadRequest(format!("{e}")))?;
+        let start = kind.default_game();
+        let rows: Vec<GameRow> = (round.games.iter())
+            .map(|game| {
+                let mut seats = [None, None];
+                seats[Color::White.index()] = Some(self.players[game.white].clone());
+                seats[Color::Black.index()] = Some(self.players[game.black].clone());
+                new_game_row(
+                    new_id(),
+                    &start,
+                    Some(self.clock),
+                    seats,
+                    None,
+                    self.rated,
+                    None,
+                )
+            })
+            .collect();
+        self.current = Some((round, rows.iter().map(|row| row.id.clone()).collect()));
+        Ok(rows)
     }
 
     fn info(&self) -> TournamentInfo {
@@ -158,8 +208,7 @@ impl Tournament {
 }
 
 fn parse_state(state: &str) -> Result<Tournament, ApiError> {
-    serde_json::from_str(state)
-        .map_err(|e| ApiError::Storage(crate::storage::StorageError::Corrupt(e.to_string())))
+    serde_json::from_str(state).map_err(|e| ApiError::Storage(StorageError::Corrupt(e.to_string())))
 }
 
 fn result_word(result: GameResult) -> &'static str {
@@ -170,11 +219,8 @@ fn result_word(result: GameResult) -> &'static str {
     }
 }
 
-/// The tournaments this server runs (or that wait to start), by id.
-#[derive(Default)]
-pub struct Tournaments {
-    held: std::sync::Mutex<HashMap<String, Tournament>>,
-}
+/// What a change makes of a tournament: new games to store with it, or nothing to store.
+type Changed = Result<Option<Vec<GameRow>>, ApiError>;
 
 impl Hub {
     /// A new tournament created by `creator` (a session signed in to an account), open for
@@ -232,20 +278,20 @@ impl Hub {
             current: None,
             created_at: now_ms(),
         };
-        self.storage.commit(vec![tournament.write()]).await?;
-        let view = tournament.view();
-        lock(&self.tournaments.held).insert(tournament.id.clone(), tournament);
-        Ok(view)
+        self.storage.commit(vec![tournament.write(None)]).await?;
+        Ok(tournament.view())
+    }
+
+    /// Tournament `id` as stored, and its version.
+    async fn stored_tournament(&self, id: &str) -> Result<(Tournament, i64), ApiError> {
+        let (state, version) = (self.storage.tournament(id).await?)
+            .ok_or_else(|| ApiError::NotFound(format!("tournament '{id}'")))?;
+        Ok((parse_state(&state)?, version))
     }
 
     /// Tournament `id` as it stands.
     pub async fn tournament(&self, id: &str) -> Result<TournamentView, ApiError> {
-        if let Some(t) = lock(&self.tournaments.held).get(id) {
-            return Ok(t.view());
-        }
-        let state = (self.storage.tournament(id).await?)
-            .ok_or_else(|| ApiError::NotFound(format!("tournament '{id}'")))?;
-        Ok(parse_state(&state)?.view())
+        Ok(self.stored_tournament(id).await?.0.view())
     }
 
     /// The latest `limit` tournaments, newest first, as stored (a damaged row is skipped
@@ -263,9 +309,39 @@ impl Hub {
             .collect())
     }
 
+    /// Changes tournament `id` by `change`, which sees it as stored: stores what `change`
+    /// made of it, with the games it made, in one transaction, if no other change came
+    /// first; else tries again on the newer state. The tournament as it then stands.
+    async fn change_tournament(
+        self: &Arc<Hub>,
+        id: &str,
+        mut change: impl FnMut(&mut Tournament) -> Changed,
+    ) -> Result<Tournament, ApiError> {
+        for _ in 0..TRIES {
+            let (mut tournament, version) = self.stored_tournament(id).await?;
+            let Some(games) = change(&mut tournament)? else {
+                return Ok(tournament);
+            };
+            let mut writes = vec![tournament.write(Some(version))];
+            writes.extend(games.iter().map(|row| Write::Game(Box::new(row.clone()))));
+            match self.storage.commit(writes).await {
+                Ok(()) => {}
+                Err(StorageError::TournamentChanged) => continue,
+                Err(error) => return Err(error.into()),
+            }
+            for row in games {
+                self.play_stored_game(row, None, None).await?;
+            }
+            return Ok(tournament);
+        }
+        Err(ApiError::Conflict(
+            "the tournament is changing too fast: try again".into(),
+        ))
+    }
+
     /// The person of `session` (an account) joins open tournament `id`.
     pub async fn join_tournament_as_person(
-        &self,
+        self: &Arc<Hub>,
         session: &SessionRow,
         id: &str,
     ) -> Result<TournamentView, ApiError> {
@@ -279,7 +355,7 @@ impl Hub {
 
     /// Registered bot `bot` joins open tournament `id`.
     pub async fn join_tournament_as_bot(
-        &self,
+        self: &Arc<Hub>,
         bot: &BotRow,
         id: &str,
     ) -> Result<TournamentView, ApiError> {
@@ -290,31 +366,26 @@ impl Hub {
         self.join_tournament(id, seat).await
     }
 
-    async fn join_tournament(&self, id: &str, seat: Seat) -> Result<TournamentView, ApiError> {
-        let mut tournament = self.held_tournament(id)?;
-        if tournament.stage != Stage::Open {
-            return Err(ApiError::Conflict("the tournament has started".into()));
-        }
+    async fn join_tournament(
+        self: &Arc<Hub>,
+        id: &str,
+        seat: Seat,
+    ) -> Result<TournamentView, ApiError> {
         let key = seat.rated_player();
-        if tournament.players.iter().any(|p| p.rated_player() == key) {
-            return Err(ApiError::Conflict("already in this tournament".into()));
-        }
-        if tournament.players.len() >= MAX_PLAYERS {
-            return Err(ApiError::Limit(format!("{MAX_PLAYERS} players at most")));
-        }
-        tournament.players.push(seat);
-        self.storage.commit(vec![tournament.write()]).await?;
-        let view = tournament.view();
-        lock(&self.tournaments.held).insert(id.to_string(), tournament);
-        Ok(view)
-    }
-
-    /// A copy of open or running tournament `id`, held by this server.
-    fn held_tournament(&self, id: &str) -> Result<Tournament, ApiError> {
-        lock(&self.tournaments.held)
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ApiError::NotFound(format!("open tournament '{id}' on this server")))
+        let joined = self.change_tournament(id, |tournament| {
+            if tournament.stage != Stage::Open {
+                return Err(ApiError::Conflict("the tournament has started".into()));
+            }
+            if tournament.players.iter().any(|p| p.rated_player() == key) {
+                return Err(ApiError::Conflict("already in this tournament".into()));
+            }
+            if tournament.players.len() >= MAX_PLAYERS {
+                return Err(ApiError::Limit(format!("{MAX_PLAYERS} players at most")));
+            }
+            tournament.players.push(seat.clone());
+            Ok(Some(Vec::new()))
+        });
+        Ok(joined.await?.view())
     }
 
     /// Its creator (`session`) starts tournament `id`: the first round is paired and
@@ -324,98 +395,68 @@ impl Hub {
         session: &SessionRow,
         id: &str,
     ) -> Result<TournamentView, ApiError> {
-        let mut tournament = self.held_tournament(id)?;
-        if session.account_id.as_deref() != Some(tournament.creator.as_str()) {
-            return Err(ApiError::NotAPlayer);
-        }
-        if tournament.stage != Stage::Open {
-            return Err(ApiError::Conflict("the tournament has started".into()));
-        }
-        let players = tournament.players.len();
-        if players < 2 {
-            return Err(ApiError::Conflict("a tournament needs two players".into()));
-        }
-        let most = match tournament.format {
-            TournamentFormat::RoundRobin => round_robin(players).len(),
-            TournamentFormat::Swiss => (players / 2).max(1),
-        };
-        tournament.rounds = tournament.rounds.min(most);
-        tournament.history = History::new(players);
-        tournament.stage = Stage::Running;
-        self.next_round(&mut tournament).await?;
-        let view = tournament.view();
-        lock(&self.tournaments.held).insert(id.to_string(), tournament);
-        Ok(view)
+        let started = self.change_tournament(id, |tournament| {
+            if session.account_id.as_deref() != Some(tournament.creator.as_str()) {
+                return Err(ApiError::NotAPlayer);
+            }
+            if tournament.stage != Stage::Open {
+                return Err(ApiError::Conflict("the tournament has started".into()));
+            }
+            let players = tournament.players.len();
+            if players < 2 {
+                return Err(ApiError::Conflict("a tournament needs two players".into()));
+            }
+            let most = match tournament.format {
+                TournamentFormat::RoundRobin => round_robin(players).len(),
+                TournamentFormat::Swiss => (players / 2).max(1),
+            };
+            tournament.rounds = tournament.rounds.min(most);
+            tournament.history = History::new(players);
+            tournament.stage = Stage::Running;
+            tournament.next_round().map(Some)
+        });
+        Ok(started.await?.view())
     }
 
-    /// Pairs and starts the next round of `tournament`, or finishes it; stores it.
-    async fn next_round(self: &Arc<Hub>, tournament: &mut Tournament) -> Result<(), ApiError> {
-        let played = tournament.history.rounds.len();
-        let round = match (played < tournament.rounds, tournament.format) {
-            (false, _) => None,
-            (true, TournamentFormat::RoundRobin) => round_robin(tournament.players.len())
-                .into_iter()
-                .nth(played),
-            (true, TournamentFormat::Swiss) => tournament.history.next_swiss_round(),
+    /// Moves on every running tournament that this server directs (on a node of a
+    /// cluster, those whose lease it holds or takes now).
+    async fn direct_tournaments(self: &Arc<Hub>) {
+        let directed = match &self.cluster {
+            Some(cluster) => {
+                let now = now_ms();
+                let until = now + cluster::LEASE.as_millis() as i64;
+                (self.storage)
+                    .direct_tournaments(&cluster.node, now, until)
+                    .await
+            }
+            None => self.storage.running_tournaments().await,
         };
-        let Some(round) = round else {
-            tournament.stage = Stage::Finished;
-            tournament.current = None;
-            self.storage.commit(vec![tournament.write()]).await?;
-            return Ok(());
+        let directed = match directed {
+            Ok(directed) => directed,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read the running tournaments");
+                return;
+            }
         };
-        let kind: GameKind =
-            (tournament.game.parse()).map_err(|e| ApiError::BadRequest(format!("{e}")))?;
-        let start = kind.default_game();
-        let mut ids = Vec::new();
-        for game in &round.games {
-            let mut seats = [None, None];
-            seats[Color::White.index()] = Some(tournament.players[game.white].clone());
-            seats[Color::Black.index()] = Some(tournament.players[game.black].clone());
-            let rated = tournament.rated;
-            let live = (self.open_game(&start, Some(tournament.clock), seats, None, rated)).await?;
-            ids.push(live.id.clone());
-        }
-        tournament.current = Some((round, ids));
-        self.storage.commit(vec![tournament.write()]).await?;
-        Ok(())
-    }
-
-    /// Moves every running tournament whose round is over on to its next round.
-    async fn advance_tournaments(self: &Arc<Hub>) {
-        let running: Vec<Tournament> = (lock(&self.tournaments.held).values())
-            .filter(|t| t.stage == Stage::Running)
-            .cloned()
-            .collect();
-        for mut tournament in running {
-            match self.advance(&mut tournament).await {
-                Ok(()) => {
-                    let mut held = lock(&self.tournaments.held);
-                    match tournament.stage {
-                        Stage::Finished => held.remove(&tournament.id),
-                        _ => held.insert(tournament.id.clone(), tournament),
-                    };
-                }
-                Err(error) => tracing::warn!(%error, tournament = %tournament.id, "cannot go on"),
+        for id in directed {
+            if let Err(error) = self.advance(&id).await {
+                tracing::warn!(%error, tournament = %id, "cannot go on");
             }
         }
     }
 
-    /// Records the current round of `tournament` if all its games are over, and starts the
-    /// next.
-    async fn advance(self: &Arc<Hub>, tournament: &mut Tournament) -> Result<(), ApiError> {
-        let Some((round, ids)) = tournament.current.clone() else {
-            return self.next_round(tournament).await;
-        };
-        // A game still held is still played; only then are the finished ones read, as rows
-        // (their results), not replayed.
-        if ids.iter().any(|id| lock(&self.live).contains_key(id)) {
+    /// Records the current round of tournament `id` if all its games are over, and starts
+    /// the next.
+    async fn advance(self: &Arc<Hub>, id: &str) -> Result<(), ApiError> {
+        let (tournament, _) = self.stored_tournament(id).await?;
+        let Some((_, ids)) = tournament.current else {
             return Ok(());
-        }
+        };
+        // The finished games are read as rows (their results), not replayed.
         let mut results = Vec::with_capacity(ids.len());
-        for id in &ids {
-            let row = (self.storage.game(id).await?)
-                .ok_or_else(|| ApiError::NotFound(format!("game '{id}'")))?;
+        for game in &ids {
+            let row = (self.storage.game(game).await?)
+                .ok_or_else(|| ApiError::NotFound(format!("game '{game}'")))?;
             if row.status != Status::Finished {
                 return Ok(());
             }
@@ -425,37 +466,35 @@ impl Hub {
                 None => GameResult::Draw,
             });
         }
-        tournament.history.rounds.push((round, results));
-        tournament.game_ids.push(ids);
-        tournament.current = None;
-        self.next_round(tournament).await
+        let advanced = self.change_tournament(id, |tournament| {
+            // Recorded meanwhile (by this node's earlier pass or a director before it).
+            if tournament.current.as_ref().map(|(_, now)| now) != Some(&ids) {
+                return Ok(None);
+            }
+            let (round, ids) = tournament.current.take().expect("the round read");
+            tournament.history.rounds.push((round, results.clone()));
+            tournament.game_ids.push(ids);
+            tournament.next_round().map(Some)
+        });
+        advanced.await.map(drop)
     }
 
-    /// Takes back the tournaments that were open or running when this server stopped. (Not
-    /// on a node of a cluster, where another node may run them: there a tournament lives
-    /// on the node it was created on.)
-    pub(super) async fn restore_tournaments(&self) -> Result<(), ApiError> {
-        if self.cluster.is_some() {
-            return Ok(());
-        }
-        for state in self.storage.unfinished_tournaments().await? {
-            match parse_state(&state) {
-                Ok(t) => {
-                    lock(&self.tournaments.held).insert(t.id.clone(), t);
-                }
-                Err(error) => tracing::error!(%error, "a stored tournament cannot be read"),
+    /// Lets another node direct the tournaments that this one directed (it stops).
+    pub(super) async fn release_tournaments(&self) {
+        if let Some(cluster) = &self.cluster {
+            if let Err(error) = self.storage.release_tournaments(&cluster.node).await {
+                tracing::warn!(%error, "cannot give up the tournaments; their leases expire");
             }
         }
-        Ok(())
     }
 }
 
-/// Moves the running tournaments on every [`TICK`] until the hub stops.
+/// Directs the running tournaments every [`TICK`] until the hub stops.
 pub(super) async fn run_tournaments(hub: Arc<Hub>) {
     super::every(
         hub,
         TICK,
-        |hub| async move { hub.advance_tournaments().await },
+        |hub| async move { hub.direct_tournaments().await },
     )
     .await;
 }

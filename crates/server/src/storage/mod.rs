@@ -17,8 +17,8 @@ use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
 pub use rows::{
-    AccountRow, BotRow, ChatRow, GameRow, MoveRow, Offer, RatingRow, SessionRow, Status,
-    TimeControl, Write,
+    AccountRow, ArenaMember, BotRow, ChatRow, GameRow, MoveRow, Offer, RatingRow, SessionRow,
+    Status, TimeControl, Write,
 };
 
 /// Why the database refused or failed.
@@ -41,6 +41,12 @@ pub enum StorageError {
     /// A rating changed between its reading and its update: work it out again.
     #[error("a rating changed meanwhile")]
     RatingChanged,
+    /// A tournament changed between its reading and its update: read it again.
+    #[error("the tournament changed meanwhile")]
+    TournamentChanged,
+    /// An arena bot was paired, left or joined another pool meanwhile.
+    #[error("the arena changed meanwhile")]
+    ArenaChanged,
     #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
     UnsupportedUrl(String),
     #[error("cannot create the data directory '{path}': {error}")]
@@ -382,13 +388,15 @@ impl Storage {
             .collect()
     }
 
-    /// Tournament `id`'s stored state (JSON).
-    pub async fn tournament(&self, id: &str) -> Result<Option<String>, StorageError> {
-        let row = sqlx::query("SELECT state FROM tournaments WHERE id = $1")
+    /// Tournament `id`'s stored state (JSON) and its version.
+    pub async fn tournament(&self, id: &str) -> Result<Option<(String, i64)>, StorageError> {
+        let row = sqlx::query("SELECT state, version FROM tournaments WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.readers)
             .await?;
-        Ok(row.map(|r| r.try_get("state")).transpose()?)
+        Ok(row
+            .map(|r| Ok::<_, sqlx::Error>((r.try_get("state")?, r.try_get("version")?)))
+            .transpose()?)
     }
 
     /// The states of the latest `limit` tournaments (JSON), newest first.
@@ -401,14 +409,78 @@ impl Storage {
         rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
     }
 
-    /// The states of the tournaments not finished (JSON), oldest first.
-    pub async fn unfinished_tournaments(&self) -> Result<Vec<String>, StorageError> {
+    /// The running tournaments, oldest first.
+    pub async fn running_tournaments(&self) -> Result<Vec<String>, StorageError> {
         let rows = sqlx::query(
-            "SELECT state FROM tournaments WHERE status <> 'finished' ORDER BY created_at, id",
+            "SELECT id FROM tournaments WHERE status = 'running' ORDER BY created_at, id",
         )
         .fetch_all(&self.readers)
         .await?;
-        rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    /// Makes `node` the director of every running tournament that has none at `now_ms`
+    /// (none ever had, or its lease expired), and renews its own leases until `until_ms`:
+    /// the tournaments it directs.
+    pub async fn direct_tournaments(
+        &self,
+        node: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<Vec<String>, StorageError> {
+        let rows = sqlx::query(
+            "UPDATE tournaments SET director = $1, director_until = $2
+             WHERE status = 'running'
+               AND (director IS NULL OR director = $1 OR director_until < $3)
+             RETURNING id",
+        )
+        .bind(node)
+        .bind(until_ms)
+        .bind(now_ms)
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    /// Gives up the tournaments that `node` directs (it stops), for another node to take.
+    pub async fn release_tournaments(&self, node: &str) -> Result<(), StorageError> {
+        sqlx::query("UPDATE tournaments SET director = NULL WHERE director = $1")
+            .bind(node)
+            .execute(&self.readers)
+            .await?;
+        Ok(())
+    }
+
+    /// The arena's bots waiting for a game at `now_ms`: not playing (or their game over),
+    /// and their node still holding their connection.
+    pub async fn arena_waiting(&self, now_ms: i64) -> Result<Vec<ArenaMember>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT a.bot_id, b.name, a.game, a.initial_ms, a.increment_ms, a.playing,
+                a.last_opponent, COALESCE(g.finished_at, a.waiting_since) AS since
+             FROM arena a JOIN bots b ON b.id = a.bot_id LEFT JOIN games g ON g.id = a.playing
+             WHERE a.until_ms >= $1
+                AND (a.playing IS NULL OR g.status = 'finished' OR g.id IS NULL)
+             ORDER BY a.bot_id",
+        )
+        .bind(now_ms)
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ArenaMember {
+                    bot_id: r.try_get("bot_id")?,
+                    name: r.try_get("name")?,
+                    game: r.try_get("game")?,
+                    clock: TimeControl {
+                        initial_ms: r.try_get("initial_ms")?,
+                        increment_ms: r.try_get("increment_ms")?,
+                    },
+                    playing: r.try_get("playing")?,
+                    last_opponent: r.try_get("last_opponent")?,
+                    waiting_since: r.try_get("since")?,
+                })
+            })
+            .collect()
     }
 
     /// The account whose name, in lowercase, is `name_key`.

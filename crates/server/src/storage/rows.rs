@@ -81,6 +81,22 @@ pub struct TimeControl {
     pub increment_ms: i64,
 }
 
+/// A bot waiting in the arena, as stored.
+#[derive(Clone, Debug)]
+pub struct ArenaMember {
+    pub bot_id: String,
+    pub name: String,
+    /// Its pool: a rule set's name and a clock.
+    pub game: String,
+    pub clock: TimeControl,
+    /// Its last arena game, over.
+    pub playing: Option<String>,
+    /// Whom it met last (a bot id, or `house:LEVEL`).
+    pub last_opponent: Option<String>,
+    /// Since when it has waited (ms since the epoch).
+    pub waiting_since: i64,
+}
+
 /// A game as stored; its moves are in [`MoveRow`]s.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
@@ -259,12 +275,46 @@ pub enum Write {
         before: crate::rating::Rating,
         game_id: String,
     },
-    /// A tournament's state, stored whole (`crate::hub::tournaments::Tournament` as JSON).
+    /// A tournament's state, stored whole (`crate::hub::tournaments::Tournament` as JSON):
+    /// a new one (`read_at` is `None`), or a change of the one stored at version `read_at`,
+    /// refused with `StorageError::TournamentChanged` if another change came first.
     Tournament {
         id: String,
         state: String,
         status: &'static str,
         created_at: i64,
+        read_at: Option<i64>,
+    },
+    /// Bot `bot_id` joins the arena's pool of rule set `game` at `clock` (leaving any other),
+    /// through `node` until `until_ms`, waiting from `at`.
+    ArenaJoin {
+        bot_id: String,
+        game: String,
+        clock: TimeControl,
+        node: String,
+        until_ms: i64,
+        at: i64,
+    },
+    /// Bot `bot_id` (or every bot, if `None`) connected through `node` leaves the arena.
+    ArenaLeave {
+        bot_id: Option<String>,
+        node: String,
+    },
+    /// `node` still holds its arena bots' connections, until `until_ms`.
+    ArenaRenew {
+        node: String,
+        until_ms: i64,
+    },
+    /// Bot `bot_id`, waiting in pool (`game`, `clock`) after its game `was_playing`, plays
+    /// arena game `game_id` against `opponent` (a bot id, or `house:LEVEL`); refused with
+    /// `StorageError::ArenaChanged` if the bot is no longer waiting there.
+    ArenaGame {
+        bot_id: String,
+        game: String,
+        clock: TimeControl,
+        was_playing: Option<String>,
+        game_id: String,
+        opponent: String,
     },
     /// Bot `id` was told of its games' ends until `at` (on connecting), or left at `at`.
     BotSeen {
@@ -304,6 +354,10 @@ impl Write {
             | Write::ClaimName { .. }
             | Write::Rating { .. }
             | Write::Tournament { .. }
+            | Write::ArenaJoin { .. }
+            | Write::ArenaLeave { .. }
+            | Write::ArenaRenew { .. }
+            | Write::ArenaGame { .. }
             | Write::Bot(_)
             | Write::BotToken { .. }
             | Write::BotSeen { .. }

@@ -164,6 +164,26 @@ const MIGRATIONS: &[&[Step]] = &[
         at BIGINT NOT NULL)"),
         Sql("CREATE INDEX chat_by_game ON chat (game_id, room, at)"),
     ],
+    // A tournament changes only from the version it was read at (`version`), and one node
+    // directs a running tournament under a lease (`director` until `director_until`), as a
+    // referee runs a game.
+    &[
+        Sql("ALTER TABLE tournaments ADD COLUMN version BIGINT NOT NULL DEFAULT 0"),
+        Sql("ALTER TABLE tournaments ADD COLUMN director TEXT"),
+        Sql("ALTER TABLE tournaments ADD COLUMN director_until BIGINT"),
+    ],
+    // The arena: each bot in a pool, the node that holds its connection (until `until_ms`,
+    // renewed while it does), the arena game it plays and whom it met last.
+    &[Sql("CREATE TABLE arena (
+        bot_id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        initial_ms BIGINT NOT NULL,
+        increment_ms BIGINT NOT NULL,
+        node TEXT NOT NULL,
+        until_ms BIGINT NOT NULL,
+        waiting_since BIGINT NOT NULL,
+        playing TEXT,
+        last_opponent TEXT)")],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one

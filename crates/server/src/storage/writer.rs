@@ -161,14 +161,103 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             state,
             status,
             created_at,
+            read_at: None,
         } => sqlx::query(
-            "INSERT INTO tournaments (id, state, status, created_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (id) DO UPDATE SET state = $2, status = $3",
+            "INSERT INTO tournaments (id, state, status, created_at, version)
+             VALUES ($1, $2, $3, $4, 1)",
         )
         .bind(id)
         .bind(state)
         .bind(*status)
         .bind(created_at),
+        Write::Tournament {
+            id,
+            state,
+            status,
+            read_at: Some(version),
+            ..
+        } => {
+            let stored = sqlx::query(
+                "UPDATE tournaments SET state = $1, status = $2, version = version + 1
+                 WHERE id = $3 AND version = $4",
+            )
+            .bind(state)
+            .bind(*status)
+            .bind(id)
+            .bind(version)
+            .execute(&mut **tx)
+            .await?;
+            return match stored.rows_affected() {
+                1 => Ok(()),
+                _ => Err(StorageError::TournamentChanged),
+            };
+        }
+        Write::ArenaJoin {
+            bot_id,
+            game,
+            clock,
+            node,
+            until_ms,
+            at,
+        } => sqlx::query(
+            "INSERT INTO arena (bot_id, game, initial_ms, increment_ms, node, until_ms,
+                waiting_since, playing, last_opponent)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, NULL)
+             ON CONFLICT (bot_id) DO UPDATE SET game = $2, initial_ms = $3, increment_ms = $4,
+                node = $5, until_ms = $6, waiting_since = $7, playing = NULL,
+                last_opponent = NULL",
+        )
+        .bind(bot_id)
+        .bind(game)
+        .bind(clock.initial_ms)
+        .bind(clock.increment_ms)
+        .bind(node)
+        .bind(until_ms)
+        .bind(at),
+        // Any number of rows, none included.
+        Write::ArenaLeave { bot_id, node } => {
+            sqlx::query("DELETE FROM arena WHERE node = $1 AND ($2 = '' OR bot_id = $2)")
+                .bind(node)
+                .bind(bot_id.as_deref().unwrap_or_default())
+                .execute(&mut **tx)
+                .await?;
+            return Ok(());
+        }
+        Write::ArenaRenew { node, until_ms } => {
+            sqlx::query("UPDATE arena SET until_ms = $1 WHERE node = $2")
+                .bind(until_ms)
+                .bind(node)
+                .execute(&mut **tx)
+                .await?;
+            return Ok(());
+        }
+        Write::ArenaGame {
+            bot_id,
+            game,
+            clock,
+            was_playing,
+            game_id,
+            opponent,
+        } => {
+            let paired = sqlx::query(
+                "UPDATE arena SET playing = $1, last_opponent = $2
+                 WHERE bot_id = $3 AND game = $4 AND initial_ms = $5 AND increment_ms = $6
+                    AND COALESCE(playing, '') = $7",
+            )
+            .bind(game_id)
+            .bind(opponent)
+            .bind(bot_id)
+            .bind(game)
+            .bind(clock.initial_ms)
+            .bind(clock.increment_ms)
+            .bind(was_playing.as_deref().unwrap_or_default())
+            .execute(&mut **tx)
+            .await?;
+            return match paired.rows_affected() {
+                1 => Ok(()),
+                _ => Err(StorageError::ArenaChanged),
+            };
+        }
         // Only forward: nodes' writes may arrive out of order.
         Write::BotSeen { id, at } => sqlx::query(
             "UPDATE bots SET seen_until = $1
