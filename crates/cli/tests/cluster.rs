@@ -917,3 +917,164 @@ async fn arena_bots_on_different_nodes_are_paired_with_each_other() {
         joined.elapsed()
     );
 }
+
+/// A copy of a cluster's database (`pg_dump` restored into another database, as for staging)
+/// never joins that cluster: a node on it refuses to start, and says why and what to do;
+/// with `--new-cluster` it starts as a cluster of its own, which does not see the original's
+/// bots, and later starts need no flag.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_copied_database_never_joins_the_original_cluster() {
+    use std::io::Write;
+    let nodes = Nodes::start(1).await;
+    let owner = Client::person(nodes.base(0), "owner").await;
+    let token = register(&owner, "Production").await;
+    let _bot = Bot::connect(nodes.base(0), &token, "Production").await;
+    let pg_bin = std::fs::read_dir("/usr/lib/postgresql")
+        .expect("Debian's postgresql (scripts/test installs it)")
+        .map(|entry| entry.unwrap().path().join("bin"))
+        .max()
+        .unwrap();
+    let dump = std::process::Command::new(pg_bin.join("pg_dump"))
+        .args(["--no-owner", "--dbname", &nodes.database])
+        .output()
+        .unwrap();
+    assert!(
+        dump.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dump.stderr)
+    );
+    let copy = common::fresh_postgres_database().await;
+    let mut psql = std::process::Command::new(pg_bin.join("psql"))
+        .args(["--quiet", "-v", "ON_ERROR_STOP=1", "--dbname", &copy])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    psql.stdin.take().unwrap().write_all(&dump.stdout).unwrap();
+    assert!(psql.wait().unwrap().success(), "the dump is restored");
+
+    let data = nodes.dir.path().join("staging");
+    let options = ["--database", &copy, "--redis", &nodes.redis];
+    let (status, said, _) = Serve::refused_with(&data, &options);
+    assert!(!status.success(), "a node started on the copy: {said}");
+    assert!(
+        said.contains("is a copy of the database") && said.contains("--new-cluster"),
+        "{said}"
+    );
+    let renamed = [&options[..], &["--new-cluster"]].concat();
+    let staging = Serve::start_logged_with(&data, &renamed, &nodes.log(9));
+    let listed = Client::anonymous(&staging.base)
+        .get("/api/bots")
+        .await
+        .success();
+    assert_eq!(listed["online"], json!([]), "the original's bots: {listed}");
+    let original = Client::anonymous(nodes.base(0))
+        .get("/api/bots")
+        .await
+        .success();
+    assert_eq!(original["online"], json!(["Production"]), "{original}");
+    staging.stop();
+    let staging = Serve::start_logged_with(&data, &options, &nodes.log(9));
+    let listed = Client::anonymous(&staging.base)
+        .get("/api/bots")
+        .await
+        .success();
+    assert_eq!(listed["online"], json!([]), "{listed}");
+}
+
+/// A Redis server of this test's own, on `port`, which the test stops and starts again.
+fn own_redis(dir: &std::path::Path, port: u16) -> std::process::Child {
+    std::process::Command::new("redis-server")
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ])
+        .args(["--appendonly", "no"])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("redis-server runs (scripts/test installs Debian's redis-server)")
+}
+
+/// Redis stops for 10 s while alice, on node B, plays a house bot refereed by node A: her
+/// moves are answered within a second, the bot's answers reach her (the nodes read the
+/// database meanwhile), no clock is charged for the outage, and once Redis is back the
+/// game goes on to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_goes_on_while_redis_is_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut redis = own_redis(dir.path(), port);
+    common::eventually("the test's Redis listens", || async {
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .ok()
+    })
+    .await;
+    let nodes = Nodes::start_together(2, format!("redis://127.0.0.1:{port}")).await;
+    let (alice, id, mut socket) = game_refereed_by_node_a(&nodes).await;
+    redis.kill().unwrap();
+    redis.wait().unwrap();
+    let away = Instant::now();
+    let mut state_now = state(&alice, &id).await;
+    let mut thinking = Duration::ZERO;
+    while away.elapsed() < Duration::from_secs(10) && state_now["status"] == "live" {
+        let ply = state_now["position"]["ply"].as_u64().unwrap();
+        let sent = Instant::now();
+        let played = alice
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": a_move(&state_now), "ply": ply}),
+            )
+            .await;
+        assert_eq!(played.status, 200, "{:?}", played.body);
+        assert!(
+            sent.elapsed() < Duration::from_secs(1),
+            "a move answered in {:?} with Redis away",
+            sent.elapsed()
+        );
+        let answered = socket
+            .state_until(|s| {
+                s["position"]["ply"].as_u64() >= Some(ply + 2) || s["status"] != "live"
+            })
+            .await;
+        thinking += sent.elapsed();
+        state_now = answered;
+    }
+    assert_eq!(state_now["status"], "live", "{state_now}");
+    // The bot's clock lost its thinking and the delay of its news, not the outage.
+    let white = state_now["clocks"]["white_ms"].as_i64().unwrap();
+    let charged = Duration::from_millis((120_000 - white) as u64);
+    assert!(
+        charged <= thinking,
+        "the bot was charged {charged:?}, more than the {thinking:?} alice waited for it"
+    );
+    let mut redis = own_redis(dir.path(), port);
+    while state_now["status"] == "live" {
+        let ply = state_now["position"]["ply"].as_u64().unwrap();
+        if state_now["position"]["to_move"] == "black" {
+            let mv = if ply > 40 {
+                json!("pass")
+            } else {
+                a_move(&state_now)
+            };
+            let played = alice
+                .post(
+                    &format!("/api/games/{id}/moves"),
+                    json!({"move": mv, "ply": ply}),
+                )
+                .await;
+            assert_eq!(played.status, 200, "{:?}", played.body);
+        }
+        state_now = socket
+            .state_until(|s| s["position"]["ply"].as_u64() > Some(ply) || s["status"] != "live")
+            .await;
+    }
+    assert_eq!(state_now["status"], "finished");
+    redis.kill().unwrap();
+    redis.wait().unwrap();
+}

@@ -11,7 +11,8 @@
 //! `--seconds S` (default 10), `--game NAME` and `--size N` (default go, 9),
 //! `--database URL` (PostgreSQL instead of SQLite), `--base URL` (no server of its own: the
 //! one at URL, such as the nginx of `scripts/cluster`; its clients then come from many
-//! loopback addresses, 40 bots each, to stay within the limits per address).
+//! loopback addresses, 40 bots each, to stay within the limits per address), `--plies N`
+//! (each game is resigned once it has N moves, to measure moves at a given game length).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -48,15 +49,30 @@ fn main() -> Result<(), Failure> {
     let size: u64 = option(&args, "--size").map_or(Ok(9), |n| n.parse())?;
     let database = option(&args, "--database");
     let base = option(&args, "--base");
+    let plies: Option<u64> = option(&args, "--plies").map(|n| n.parse()).transpose()?;
     let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(run(
+    runtime.block_on(run(Run {
         pairs,
-        Duration::from_secs(seconds),
+        duration: Duration::from_secs(seconds),
         game,
         size,
         database,
-        base,
-    ))
+        given: base,
+        plies,
+    }))
+}
+
+/// What to run: the options.
+struct Run {
+    pairs: usize,
+    duration: Duration,
+    game: String,
+    size: u64,
+    database: Option<String>,
+    /// A server to load instead of one of this process's own.
+    given: Option<String>,
+    /// Games are resigned at this many moves.
+    plies: Option<u64>,
 }
 
 /// An HTTP client whose connections come from the loopback address of bot `i`.
@@ -65,14 +81,16 @@ fn client_of(i: usize) -> Result<reqwest::Client, Failure> {
     Ok(reqwest::Client::builder().local_address(address).build()?)
 }
 
-async fn run(
-    pairs: usize,
-    duration: Duration,
-    game: String,
-    size: u64,
-    database: Option<String>,
-    given: Option<String>,
-) -> Result<(), Failure> {
+async fn run(options: Run) -> Result<(), Failure> {
+    let Run {
+        pairs,
+        duration,
+        game,
+        size,
+        database,
+        given,
+        plies,
+    } = options;
     let dir = std::env::temp_dir().join(format!("toroid-load-{}", std::process::id()));
     let backend = match (&given, &database) {
         (Some(base), _) => format!("the server at {base}"),
@@ -135,7 +153,7 @@ async fn run(
             url,
             token,
             from,
-            seek.clone(),
+            (seek.clone(), plies),
             timings.clone(),
         )));
     }
@@ -179,12 +197,13 @@ async fn run(
     Ok(())
 }
 
-/// One bot: seeks, plays random legal moves, seeks again after each game.
+/// One bot: seeks, plays random legal moves (or resigns once the game has `plies` moves),
+/// seeks again after each game.
 async fn bot(
     url: String,
     token: String,
     from: std::net::SocketAddr,
-    seek: Value,
+    (seek, plies): (Value, Option<u64>),
     timings: Arc<Mutex<Timings>>,
 ) -> Result<(), Failure> {
     let mut request = url.into_client_request()?;
@@ -215,6 +234,13 @@ async fn bot(
             Some("your-turn") => {
                 let game = message["game_id"].as_str().unwrap_or_default().to_string();
                 let ply = message["ply"].as_u64().unwrap_or_default();
+                if plies.is_some_and(|plies| ply >= plies) {
+                    let resign = json!({"type": "resign", "game_id": game});
+                    socket
+                        .send(Message::Text(resign.to_string().into()))
+                        .await?;
+                    continue;
+                }
                 let now = Instant::now();
                 let mut t = timings.lock().unwrap();
                 if let Some(sent) = t.sent.remove(&(game.clone(), ply)) {

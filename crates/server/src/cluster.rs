@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use redis::aio::ConnectionManager;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::Script;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -49,10 +49,14 @@ pub enum ClusterError {
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Event {
     /// Game `id`, which registered `bots` play, changed: reload it (and tell those bots).
+    /// When the change was one move and nothing else, `moved` is that move as stored: a copy
+    /// one move behind applies it without reading the game again.
     Game {
         id: String,
         from: String,
         bots: Vec<String>,
+        #[serde(default)]
+        moved: Option<crate::storage::MoveRow>,
     },
     /// Node `from` stops and has given up its leases: referee its games now.
     Handover { from: String },
@@ -181,10 +185,16 @@ return 1
 
 /// The events channel's messages, or `None` if Redis cannot be reached.
 async fn subscribe(client: &redis::Client, channel: &str) -> Option<redis::aio::PubSubStream> {
-    let mut pubsub = client.get_async_pubsub().await.ok()?;
-    pubsub.subscribe(channel).await.ok()?;
-    Some(pubsub.into_on_message())
+    let subscribed = async {
+        let mut pubsub = client.get_async_pubsub().await.ok()?;
+        pubsub.subscribe(channel).await.ok()?;
+        Some(pubsub.into_on_message())
+    };
+    tokio::time::timeout(REDIS_TIMEOUT, subscribed).await.ok()?
 }
+
+/// The longest wait for Redis to connect or answer.
+const REDIS_TIMEOUT: Duration = Duration::from_millis(400);
 
 /// This node's link to the others.
 pub struct Cluster {
@@ -209,7 +219,15 @@ impl Cluster {
             error,
         };
         let client = redis::Client::open(url).map_err(fail)?;
-        let publisher = client.get_connection_manager().await.map_err(fail)?;
+        // Redis down must not hold a request up: each command is tried on one new
+        // connection at most, and fails within a second (the node falls back to the
+        // database meanwhile: `Cluster::events`).
+        let config = ConnectionManagerConfig::new()
+            .set_number_of_retries(1)
+            .set_max_delay(Duration::from_millis(100))
+            .set_connection_timeout(Some(REDIS_TIMEOUT))
+            .set_response_timeout(Some(REDIS_TIMEOUT));
+        let publisher = (client.get_connection_manager_with_config(config).await).map_err(fail)?;
         let node = crate::ids::new_id();
         tracing::info!(%node, cluster = %name, "joining the cluster");
         Ok(Cluster {
@@ -531,19 +549,24 @@ impl Cluster {
 
     /// The other nodes' events, until the receiver is dropped. When the subscription breaks
     /// (Redis restarted), it is made again, and `None` is sent first: events may have been
-    /// missed, so the receiver should reload what it holds.
+    /// missed, so the receiver should reload what it holds. While Redis is away, `None` comes
+    /// at each try to subscribe again (every half second): the receiver reads the database
+    /// instead of waiting for events.
     pub fn events(&self) -> mpsc::UnboundedReceiver<Option<Event>> {
         let (sender, receiver) = mpsc::unbounded_channel();
         let client = self.client.clone();
         let (node, url, channel) = (self.node.clone(), self.url.clone(), self.channel.clone());
         tokio::spawn(async move {
-            let mut first = true;
+            let (mut first, mut away) = (true, false);
             while !sender.is_closed() {
                 if let Some(messages) = subscribe(&client, &channel).await {
                     if !first && sender.send(None).is_err() {
                         return;
                     }
-                    first = false;
+                    if away {
+                        tracing::info!(%url, "subscribed to Redis again");
+                    }
+                    (first, away) = (false, false);
                     let mut messages = messages;
                     while let Some(message) = messages.next().await {
                         let Ok(text) = message.get_payload::<String>() else {
@@ -561,7 +584,13 @@ impl Cluster {
                     }
                     tracing::warn!(%url, "the subscription to Redis broke; subscribing again");
                 } else {
-                    tracing::warn!(%url, "cannot subscribe to Redis; trying again");
+                    if !away {
+                        tracing::warn!(%url, "cannot subscribe to Redis; reading the database every half second until it returns");
+                    }
+                    away = true;
+                    if !first && sender.send(None).is_err() {
+                        return;
+                    }
                 }
                 tokio::time::sleep(Duration::from_millis(500)).await;
             }

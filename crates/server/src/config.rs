@@ -16,6 +16,10 @@ pub struct Config {
     /// `redis://HOST:PORT`: this server is one node of a cluster on `database`, which must
     /// be PostgreSQL (docs/scaling.md).
     pub redis: Option<String>,
+    /// Gives the cluster of `database` a new name (and so new Redis channels): for a copy
+    /// of another cluster's database, which is otherwise refused
+    /// (`StorageError::CopiedDatabase`).
+    pub new_cluster: bool,
     /// Origins besides the server's own (`http://HOST:PORT` as the browser sees it) whose
     /// pages may act here: for a deployment whose proxy rewrites `Host`.
     pub allowed_origins: Vec<String>,
@@ -33,6 +37,7 @@ impl Default for Config {
             data: PathBuf::from("toroid-data"),
             database: None,
             redis: None,
+            new_cluster: false,
             allowed_origins: Vec::new(),
             trusted_proxies: Vec::new(),
             limits: Limits::default(),

@@ -293,6 +293,35 @@ impl Game {
         Ok(game)
     }
 
+    /// Applies move `m`, which another node stored, if it is this copy's next move in a live
+    /// game: the game as a reload would make it, without reading it again. Whether it did
+    /// (if not, the copy is to be reloaded).
+    pub fn follow_move(&mut self, m: &MoveRow) -> bool {
+        if m.game_id != self.id || self.status != Status::Live || m.ply != self.moves.len() as i64 {
+            return false;
+        }
+        let Some(mover) = self.position.turn() else {
+            return false;
+        };
+        let Ok(mv) = Move::parse(&m.notation, self.position.topology()) else {
+            return false;
+        };
+        let mut position = self.position.clone();
+        if position.play(mv).is_err() {
+            return false;
+        }
+        self.position = position;
+        self.moves.push((mover, mv));
+        self.view = Arc::new(GameView::new(&self.position, &self.moves));
+        self.last_change_at = m.at;
+        if let (Some(clock), Some(left)) = (self.clock.as_mut(), m.clocks) {
+            *clock = Clock::resume(clock.control, left);
+        }
+        let ago = Duration::from_millis((now_ms() - m.at).max(0) as u64);
+        self.start_clock(Instant::now().checked_sub(ago).unwrap_or_else(Instant::now));
+        true
+    }
+
     /// Runs the clock of the player to move, if the game is live.
     fn start_clock(&mut self, now: Instant) {
         if let (Status::Live, Some(clock), Some(turn)) =

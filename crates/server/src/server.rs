@@ -59,7 +59,10 @@ impl Server {
         }
         let storage = Storage::open(&url).await?;
         let cluster = match &config.redis {
-            Some(redis) => Some(Cluster::connect(redis, &storage.cluster_name().await?).await?),
+            Some(redis) => {
+                let name = storage.cluster_name(config.new_cluster).await?;
+                Some(Cluster::connect(redis, &name).await?)
+            }
             None => None,
         };
         let hub = Hub::start(storage, config.limits.clone(), cluster).await?;

@@ -26,6 +26,10 @@ pub struct Args {
     /// nodes, which share the PostgreSQL database of --database (docs/scaling.md).
     #[arg(long, value_name = "URL", requires = "database")]
     redis: Option<String>,
+    /// Give the cluster on --database a name of its own: for a database copied from another
+    /// cluster's (staging, a restored backup), which a node otherwise refuses to start on.
+    #[arg(long, requires = "redis")]
+    new_cluster: bool,
     /// An origin besides the server's own whose pages may play here (https://HOST[:PORT]),
     /// for a reverse proxy that rewrites Host; may be given more than once.
     #[arg(long = "allowed-origin", value_name = "ORIGIN", value_parser = parse_origin)]
@@ -72,6 +76,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         data: args.data,
         database: args.database,
         redis: args.redis,
+        new_cluster: args.new_cluster,
         allowed_origins: args.allowed_origins,
         trusted_proxies: args.trusted_proxies,
         limits: Limits {

@@ -58,10 +58,19 @@ impl Serve {
     /// A server that must refuse to start on `data`: its exit status, its error output,
     /// and how long it took to give up (killed after 60 s).
     pub fn refused(data: &Path) -> (std::process::ExitStatus, String, std::time::Duration) {
+        Serve::refused_with(data, &[])
+    }
+
+    /// [`Serve::refused`], with more `options`.
+    pub fn refused_with(
+        data: &Path,
+        options: &[&str],
+    ) -> (std::process::ExitStatus, String, std::time::Duration) {
         let started = std::time::Instant::now();
         let mut child = Command::new(env!("CARGO_BIN_EXE_toroid"))
             .args(["serve", "--port", "0", "--data"])
             .arg(data)
+            .args(options)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

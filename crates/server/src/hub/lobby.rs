@@ -204,7 +204,7 @@ impl Hub {
         let row = new_game_row(id, &start, clock, seats, creator, game.rated, None);
         let writes = std::mem::take(&mut link.writes);
         self.store_new_game(row, None, None, writes).await?;
-        self.applied(old, game, link).await;
+        self.applied(old, game, link, None).await;
         Ok(())
     }
 
@@ -234,7 +234,7 @@ impl Hub {
         game.invite_code = invite_code;
         self.remember_invite(&game).await;
         let live = self.insert(game, address);
-        self.tell_other_nodes(&live).await;
+        self.tell_other_nodes(&live, None).await;
         Ok(live)
     }
 

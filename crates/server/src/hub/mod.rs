@@ -375,7 +375,14 @@ impl Hub {
     /// After another node changed game `id`, which registered `bots` play: reloads it if
     /// this server holds it (or a bot connected here plays it), and tells its players,
     /// spectators, bots and referee.
-    async fn changed_elsewhere(&self, id: &str, bots: &[String]) {
+    async fn changed_elsewhere(&self, id: &str, bots: &[String], moved: Option<&MoveRow>) {
+        if let (Some(moved), Some(live)) = (moved, self.held(id)) {
+            let followed = live.game.lock().await.follow_move(moved);
+            if followed {
+                self.announce(&live);
+                return;
+            }
+        }
         let follow = bots.iter().any(|b| self.bots.is_connected(b));
         let live = match self.stored(id, follow).await {
             Ok(Some(live)) => live,
@@ -472,6 +479,11 @@ impl Hub {
     ) -> Result<(), ApiError> {
         let writes = std::mem::take(&mut change.writes);
         let moved = writes.iter().any(|w| matches!(w, Write::Move(_)));
+        // A change that is one move and nothing else travels to the other nodes whole.
+        let only_move = match writes.as_slice() {
+            [Write::Move(row)] => Some(row.clone()),
+            _ => None,
+        };
         let stored = match change.ending().filter(|_| game.rated) {
             Some(end) => self.commit_rated_end(game, writes, end).await?,
             None => self.storage.commit(writes).await,
@@ -482,6 +494,7 @@ impl Hub {
                 let sent = game.moves.len() as u64;
                 self.reload(game).await?;
                 return Err(match moved {
+                    true if game.status == Status::Finished => ApiError::GameOver,
                     true => ApiError::StalePly {
                         current: game.moves.len(),
                         sent,
@@ -491,12 +504,19 @@ impl Hub {
             }
             Err(error) => return Err(error.into()),
         }
-        self.applied(live, game, change).await;
+        self.applied(live, game, change, only_move).await;
         Ok(())
     }
 
-    /// Applies `change`, stored, to `game` and announces it (to the other nodes too).
-    async fn applied(&self, live: &LiveGame, game: &mut Game, change: Change) {
+    /// Applies `change`, stored, to `game` and announces it (to the other nodes too, with
+    /// the move it is, if it is one move and nothing else).
+    async fn applied(
+        &self,
+        live: &LiveGame,
+        game: &mut Game,
+        change: Change,
+        only_move: Option<MoveRow>,
+    ) {
         game.apply(change);
         if game.status == Status::Finished {
             if let Some(held) = lock(&self.live).remove(&game.id) {
@@ -504,7 +524,7 @@ impl Hub {
             }
         }
         self.announce(live);
-        self.tell_other_nodes(live).await;
+        self.tell_other_nodes(live, only_move).await;
     }
 
     /// Stores `writes`, which end rated game `game` with `end`, together with both players'
@@ -573,11 +593,18 @@ impl Hub {
             .collect())
     }
 
-    /// Tells the other nodes, if any, that `live` changed (or is new).
-    async fn tell_other_nodes(&self, live: &LiveGame) {
+    /// Tells the other nodes, if any, that `live` changed (or is new), by the one move
+    /// `moved` if that is all.
+    async fn tell_other_nodes(&self, live: &LiveGame, moved: Option<MoveRow>) {
         if let Some(cluster) = &self.cluster {
             let (id, from, bots) = (live.id.clone(), cluster.node.clone(), live.bots.clone());
-            cluster.publish(&Event::Game { id, from, bots }).await;
+            let event = Event::Game {
+                id,
+                from,
+                bots,
+                moved,
+            };
+            cluster.publish(&event).await;
         }
     }
 
@@ -723,7 +750,9 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
             () = hub.stopped() => return,
         };
         match event {
-            Some(Some(Event::Game { id, bots, .. })) => hub.changed_elsewhere(&id, &bots).await,
+            Some(Some(Event::Game {
+                id, bots, moved, ..
+            })) => hub.changed_elsewhere(&id, &bots, moved.as_ref()).await,
             Some(Some(Event::Handover { .. })) => hub.orphans.notify_one(),
             Some(Some(Event::Chat { game, line, .. })) => hub.heard(&game, line),
             Some(Some(Event::BotRevoked { bot, .. })) => hub.bots.revoke(&bot),
@@ -750,7 +779,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
             Some(None) => {
                 let held: Vec<String> = lock(&hub.live).keys().cloned().collect();
                 for id in held {
-                    hub.changed_elsewhere(&id, &[]).await;
+                    hub.changed_elsewhere(&id, &[], None).await;
                 }
             }
             None => return,
@@ -826,7 +855,7 @@ impl Hub {
         tracing::info!(game = %id, "taken over");
         let live = (self.stored(id, true).await?).ok_or(StorageError::NoSuchGame)?;
         // The other nodes' clocks of the game resume from the takeover too.
-        self.tell_other_nodes(&live).await;
+        self.tell_other_nodes(&live, None).await;
         self.start_referee(live);
         Ok(())
     }

@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::game::{Actor, Game, GameError, MoveInput, RematchStep};
 use crate::ids::now_ms;
 use crate::seat::Seat;
-use crate::storage::Offer;
+use crate::storage::{Offer, Status};
 
 use super::{lock, Hub, LiveGame};
 
@@ -51,7 +51,12 @@ impl Hub {
         input: MoveInput<'_>,
     ) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
-        self.reload(&mut game).await?;
+        // A copy at the ply the player saw is taken as current (the other nodes' moves
+        // reach it as events): the database refuses the move if it is not, and the game is
+        // reloaded then. Any other copy is reloaded first.
+        if game.status != Status::Live || game.moves.len() as u64 != ply {
+            self.reload(&mut game).await?;
+        }
         let now = Instant::now();
         if let Some(change) = game.prepare_timeout(now, now_ms()) {
             self.commit(live, &mut game, change).await?;

@@ -47,6 +47,14 @@ pub enum StorageError {
     /// An arena bot was paired, left or joined another pool meanwhile.
     #[error("the arena changed meanwhile")]
     ArenaChanged,
+    /// The database's cluster name was made on another database: this is a copy.
+    #[error(
+        "this database is a copy of the database {origin} (it is {here}): its nodes would join \
+         that database's cluster, sharing its Redis channels, bots and challenges. If it is \
+         meant to be a cluster of its own (staging, a restored backup), start once with \
+         --new-cluster to give it its own name"
+    )]
+    CopiedDatabase { origin: String, here: String },
     #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
     UnsupportedUrl(String),
     #[error("cannot create the data directory '{path}': {error}")]
@@ -275,15 +283,46 @@ impl Storage {
             .collect())
     }
 
-    /// The name of the cluster of servers on this database, made by the first to ask.
-    pub async fn cluster_name(&self) -> Result<String, StorageError> {
-        sqlx::query("INSERT INTO cluster (one, name) VALUES (1, $1) ON CONFLICT (one) DO NOTHING")
-            .bind(crate::ids::new_id())
+    /// The name of the cluster of servers on this database, made by the first to ask (or
+    /// made anew, when `new_name`). A database copied from another cluster's (a `pg_dump`
+    /// restored for staging, say) keeps that cluster's name, and would share its Redis
+    /// channels, bots and challenges: the name is refused there with
+    /// [`StorageError::CopiedDatabase`] until it is made anew.
+    pub async fn cluster_name(&self, new_name: bool) -> Result<String, StorageError> {
+        // This database's identity: its name in its PostgreSQL installation, which a copy
+        // differs from in one or the other.
+        let here: String = sqlx::query(
+            "SELECT current_database() || '@' || CAST(system_identifier AS TEXT) AS here
+             FROM pg_control_system()",
+        )
+        .fetch_one(&self.readers)
+        .await?
+        .try_get("here")?;
+        if new_name {
+            sqlx::query("DELETE FROM cluster")
+                .execute(&self.readers)
+                .await?;
+        }
+        sqlx::query(
+            "INSERT INTO cluster (one, name, origin) VALUES (1, $1, $2)
+             ON CONFLICT (one) DO NOTHING",
+        )
+        .bind(crate::ids::new_id())
+        .bind(&here)
+        .execute(&self.readers)
+        .await?;
+        // A cluster named before its origin was kept: named here.
+        sqlx::query("UPDATE cluster SET origin = $1 WHERE origin IS NULL")
+            .bind(&here)
             .execute(&self.readers)
             .await?;
-        let row = sqlx::query("SELECT name FROM cluster WHERE one = 1")
+        let row = sqlx::query("SELECT name, origin FROM cluster WHERE one = 1")
             .fetch_one(&self.readers)
             .await?;
+        let origin: String = row.try_get("origin")?;
+        if origin != here {
+            return Err(StorageError::CopiedDatabase { origin, here });
+        }
         Ok(row.try_get("name")?)
     }
 

@@ -190,7 +190,7 @@ pub struct RatingRow {
 }
 
 /// One move of a game: its 0-based ply, its notation, and the clocks after it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MoveRow {
     pub game_id: String,
     pub ply: i64,

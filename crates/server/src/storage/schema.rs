@@ -184,6 +184,9 @@ const MIGRATIONS: &[&[Step]] = &[
         waiting_since BIGINT NOT NULL,
         playing TEXT,
         last_opponent TEXT)")],
+    // The database the cluster's name was made on (`Storage::cluster_name`): a copy of the
+    // database elsewhere is told from the original.
+    &[Sql("ALTER TABLE cluster ADD COLUMN origin TEXT")],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one
