@@ -8,6 +8,7 @@
 //! when its leases expire.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -193,6 +194,9 @@ async fn subscribe(client: &redis::Client, channel: &str) -> Option<redis::aio::
     tokio::time::timeout(REDIS_TIMEOUT, subscribed).await.ok()?
 }
 
+/// How long the limits are counted by each node alone after Redis failed to count one.
+pub const COUNT_AWAY: Duration = Duration::from_secs(1);
+
 /// The longest wait for Redis to connect or answer.
 const REDIS_TIMEOUT: Duration = Duration::from_millis(400);
 
@@ -208,6 +212,8 @@ pub struct Cluster {
     url: String,
     client: redis::Client,
     publisher: ConnectionManager,
+    /// Until when (ms since the epoch) limits are not counted in Redis, which failed.
+    counting_away_until: AtomicI64,
 }
 
 impl Cluster {
@@ -237,6 +243,7 @@ impl Cluster {
             url: crate::config::redacted(url),
             client,
             publisher,
+            counting_away_until: AtomicI64::new(0),
         })
     }
 
@@ -256,22 +263,35 @@ impl Cluster {
 
     /// One attempt at `what` by `who`, counted on every node together: whether it is within
     /// `limit` a `window` (a burst of `limit`, then evenly spread: the script `ATTEMPT`).
+    /// `None` when Redis cannot count it: it failed, or failed less than
+    /// [`COUNT_AWAY`] ago (requests do not each wait for a Redis that is away).
     pub async fn attempt(
         &self,
         what: &str,
         who: &str,
         limit: u32,
         window: Duration,
-    ) -> redis::RedisResult<bool> {
+    ) -> Option<bool> {
+        if crate::ids::now_ms() < self.counting_away_until.load(Ordering::Relaxed) {
+            return None;
+        }
         let window_ms = window.as_millis().max(1) as u64;
         let interval_ms = (window_ms / u64::from(limit.max(1))).max(1);
-        let allowed: i64 = ATTEMPT
+        let counted: redis::RedisResult<i64> = ATTEMPT
             .key(self.key(&format!("limit:{what}:{who}")))
             .arg(interval_ms)
             .arg(window_ms)
             .invoke_async(&mut self.connection())
-            .await?;
-        Ok(allowed == 1)
+            .await;
+        match counted {
+            Ok(allowed) => Some(allowed == 1),
+            Err(error) => {
+                tracing::warn!(%error, "cannot count in Redis; each node counts alone a while");
+                let until = crate::ids::now_ms() + COUNT_AWAY.as_millis() as i64;
+                self.counting_away_until.store(until, Ordering::Relaxed);
+                None
+            }
+        }
     }
 
     /// Says that this node lives, for a little longer than a lease.

@@ -42,8 +42,6 @@ pub struct AppState {
 
 /// Every route of the server.
 pub fn router(state: AppState) -> Router {
-    let limiter =
-        limits::request_limiter(state.limits.requests_per_second, state.limits.request_burst);
     let api = Router::new()
         .route(
             "/session",
@@ -90,7 +88,7 @@ pub fn router(state: AppState) -> Router {
         // Only the API counts against an address's rate: the page's files are served from
         // memory (304 once cached), and a page of a dozen modules would spend the burst.
         .layer(middleware::from_fn_with_state(
-            limiter,
+            state.clone(),
             limits::limit_requests,
         ));
     // The page's files go gzipped to browsers that take it: a first visit loads a third.

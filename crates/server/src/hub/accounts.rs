@@ -171,7 +171,7 @@ impl Hub {
                 self.limits.sessions_per_address_per_hour
             )));
         }
-        if self.new_sessions.check().is_err() {
+        if !(self.new_sessions.allows(self.cluster.as_ref(), &"server")).await {
             return Err(ApiError::Busy(
                 "too many new sessions at once; try again in a minute",
             ));

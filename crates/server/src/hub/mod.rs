@@ -29,7 +29,7 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::{DefaultKeyedRateLimiter, RateLimiter};
 use serde_json::Value;
 use tokio::sync::{broadcast, watch, Notify, Semaphore};
 use toroid_protocol::record::Record;
@@ -90,9 +90,11 @@ pub struct Hub {
     pub house: House,
     pub bots: Bots,
     analyses: Semaphore,
-    /// New sessions per address (on all nodes) and on this node.
+    /// API requests per address, new sessions per address and on the server (each on all
+    /// nodes together).
+    requests_by_address: SharedLimit<IpAddr>,
     new_sessions_by_address: SharedLimit<IpAddr>,
-    new_sessions: DefaultDirectRateLimiter,
+    new_sessions: SharedLimit<&'static str>,
     /// Sign-in attempts by address and by account name.
     sign_ins_by_address: SharedLimit<IpAddr>,
     sign_ins_by_name: SharedLimit<String>,
@@ -168,9 +170,12 @@ impl Hub {
                 limits.sessions_per_address_per_hour,
                 HOUR,
             ),
-            new_sessions: RateLimiter::direct(Quota::per_minute(at_least_one(
-                limits.sessions_per_minute,
-            ))),
+            new_sessions: SharedLimit::new("new-session", limits.sessions_per_minute, MINUTE),
+            requests_by_address: SharedLimit::per_second(
+                "request",
+                limits.requests_per_second,
+                limits.request_burst,
+            ),
             sign_ins_by_address: SharedLimit::new("sign-in", limits.sign_ins_per_minute, MINUTE),
             sign_ins_by_name: SharedLimit::new("sign-in-name", limits.sign_ins_per_minute, MINUTE),
             chat_lines: RateLimiter::keyed(chat::quota()),
@@ -187,6 +192,9 @@ impl Hub {
             stopping: watch::Sender::new(false),
         });
         tokio::spawn(abandon_idle_games(hub.clone()));
+        tokio::spawn(every(hub.clone(), MINUTE, |hub| async move {
+            hub.forget_idle_limits()
+        }));
         if let Err(error) = hub.clear_arena().await {
             tracing::error!(%error, "cannot empty the arena");
         }
@@ -223,6 +231,22 @@ impl Hub {
             }
         }
         Ok(hub)
+    }
+
+    /// Whether one more API request from `address` is within its rate (on all nodes).
+    pub async fn allows_request(&self, address: IpAddr) -> bool {
+        (self.requests_by_address)
+            .allows(self.cluster.as_ref(), &address)
+            .await
+    }
+
+    /// Forgets the keys of the limits that have not been used lately.
+    fn forget_idle_limits(&self) {
+        self.requests_by_address.forget_idle();
+        self.new_sessions_by_address.forget_idle();
+        self.sign_ins_by_address.forget_idle();
+        self.sign_ins_by_name.forget_idle();
+        self.chat_lines.retain_recent();
     }
 
     /// Sets game `id` aside: its stored rows cannot be read. It is logged once and answered

@@ -35,17 +35,28 @@ impl<K: Hash + Eq + Clone + Display> SharedLimit<K> {
         }
     }
 
+    /// At most `per_second` attempts a second by one key, after a burst of `burst`.
+    pub fn per_second(what: &'static str, per_second: u32, burst: u32) -> SharedLimit<K> {
+        let window = Duration::from_secs(1) * burst.max(1) / per_second.max(1);
+        SharedLimit::new(what, burst, window)
+    }
+
     /// Counts one more attempt by `who`; whether it is within the limit.
     pub async fn allows(&self, cluster: Option<&Cluster>, who: &K) -> bool {
         if let Some(cluster) = cluster {
             let who = who.to_string();
-            match (cluster.attempt(self.what, &who, self.limit, self.window)).await {
-                Ok(allowed) => return allowed,
-                Err(error) => {
-                    tracing::warn!(%error, what = self.what, "cannot count in Redis; counting here")
-                }
+            if let Some(allowed) = cluster
+                .attempt(self.what, &who, self.limit, self.window)
+                .await
+            {
+                return allowed;
             }
         }
         self.here.check_key(who).is_ok()
+    }
+
+    /// Forgets the keys that have not attempted anything lately, so the table stays small.
+    pub fn forget_idle(&self) {
+        self.here.retain_recent();
     }
 }
