@@ -167,12 +167,7 @@ impl Nodes {
         .expect("nginx starts");
         let base = format!("http://127.0.0.1:{port}");
         let balancer = Balancer { nginx, base };
-        common::eventually("nginx listens", || async {
-            tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .ok()
-        })
-        .await;
+        listening("nginx", port).await;
         balancer
     }
 
@@ -528,12 +523,20 @@ async fn a_node_dies_and_another_referees_its_game() {
     assert!((110_000..=120_000).contains(&black), "{clocks}");
     assert!((119_000..=120_000).contains(&white), "{clocks}");
     // The game goes on to its end on node B.
-    let mut state_now = answered;
+    play_to_the_end(&alice, &id, &mut socket, answered).await;
+}
+
+/// Alice (black) plays game `id` against its house bot from `state_now` to the end (passing
+/// after ply 40), watching it on `socket`.
+async fn play_to_the_end(alice: &Client, id: &str, socket: &mut common::Socket, state: Value) {
+    let mut state_now = state;
     while state_now["status"] == "live" {
         let ply = state_now["position"]["ply"].as_u64().unwrap();
         if state_now["position"]["to_move"] == "black" {
-            let mv = a_move(&state_now);
-            let mv = if ply > 40 { json!("pass") } else { mv };
+            let mv = match ply > 40 {
+                true => json!("pass"),
+                false => a_move(&state_now),
+            };
             let played = alice
                 .post(
                     &format!("/api/games/{id}/moves"),
@@ -672,32 +675,9 @@ async fn nodes_started_together_on_an_empty_database_all_serve() {
 async fn a_redis_password_is_never_logged() {
     const SECRET: &str = "hunter2-in-the-url";
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut redis = std::process::Command::new("redis-server")
-        .args([
-            "--port",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-        ])
-        .args(["--appendonly", "no", "--requirepass", SECRET])
-        .current_dir(dir.path())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("redis-server runs (scripts/test installs Debian's redis-server)");
+    let port = free_port();
+    let mut redis = own_redis(dir.path(), port, &["--requirepass", SECRET]).await;
     let url = format!("redis://:{SECRET}@127.0.0.1:{port}");
-    common::eventually("the test's Redis listens", || async {
-        tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .ok()
-    })
-    .await;
     let mut nodes = Nodes::start_together(1, url).await;
     let alice = Client::person(nodes.base(0), "alice").await;
     alice
@@ -986,9 +966,9 @@ async fn a_copied_database_never_joins_the_original_cluster() {
     assert_eq!(listed["online"], json!([]), "{listed}");
 }
 
-/// A Redis server of this test's own, on `port`, which the test stops and starts again.
-fn own_redis(dir: &std::path::Path, port: u16) -> std::process::Child {
-    std::process::Command::new("redis-server")
+/// A Redis server of the test's own on `port`, with more `options`, once it listens.
+async fn own_redis(dir: &std::path::Path, port: u16, options: &[&str]) -> std::process::Child {
+    let redis = std::process::Command::new("redis-server")
         .args([
             "--port",
             &port.to_string(),
@@ -998,10 +978,23 @@ fn own_redis(dir: &std::path::Path, port: u16) -> std::process::Child {
             "",
         ])
         .args(["--appendonly", "no"])
+        .args(options)
         .current_dir(dir)
         .stdout(std::process::Stdio::null())
         .spawn()
-        .expect("redis-server runs (scripts/test installs Debian's redis-server)")
+        .expect("redis-server runs (scripts/test installs Debian's redis-server)");
+    listening("the test's Redis", port).await;
+    redis
+}
+
+/// Waits for `what` to listen on loopback port `port`.
+async fn listening(what: &str, port: u16) {
+    common::eventually(&format!("{what} listens"), || async {
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .ok()
+    })
+    .await;
 }
 
 /// Redis stops for 10 s while alice, on node B, plays a house bot refereed by node A: her
@@ -1012,13 +1005,7 @@ fn own_redis(dir: &std::path::Path, port: u16) -> std::process::Child {
 async fn a_game_goes_on_while_redis_is_away() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let mut redis = own_redis(dir.path(), port);
-    common::eventually("the test's Redis listens", || async {
-        tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .ok()
-    })
-    .await;
+    let mut redis = own_redis(dir.path(), port, &[]).await;
     let mut nodes = Nodes::start_together(2, format!("redis://127.0.0.1:{port}")).await;
     let (alice, id, mut socket) = game_refereed_by_node_a(&nodes).await;
     redis.kill().unwrap();
@@ -1064,28 +1051,8 @@ async fn a_game_goes_on_while_redis_is_away() {
         "SIGTERM took {:?} with Redis away",
         stopping.elapsed()
     );
-    let mut redis = own_redis(dir.path(), port);
-    while state_now["status"] == "live" {
-        let ply = state_now["position"]["ply"].as_u64().unwrap();
-        if state_now["position"]["to_move"] == "black" {
-            let mv = if ply > 40 {
-                json!("pass")
-            } else {
-                a_move(&state_now)
-            };
-            let played = alice
-                .post(
-                    &format!("/api/games/{id}/moves"),
-                    json!({"move": mv, "ply": ply}),
-                )
-                .await;
-            assert_eq!(played.status, 200, "{:?}", played.body);
-        }
-        state_now = socket
-            .state_until(|s| s["position"]["ply"].as_u64() > Some(ply) || s["status"] != "live")
-            .await;
-    }
-    assert_eq!(state_now["status"], "finished");
+    let mut redis = own_redis(dir.path(), port, &[]).await;
+    play_to_the_end(&alice, &id, &mut socket, state_now).await;
     redis.kill().unwrap();
     redis.wait().unwrap();
 }
