@@ -50,12 +50,10 @@ impl Hub {
         }
     }
 
-    /// Empties a single server's arena, which its restart disconnected. (A node of a
-    /// cluster is new at each start: its rows lapse with its lease.)
+    /// Empties a single server's arena, which its restart disconnected (also when the
+    /// database now serves a cluster, whose nodes' rows are new at each start and lapse
+    /// with their leases).
     pub(super) async fn clear_arena(&self) -> Result<(), StorageError> {
-        if self.cluster.is_some() {
-            return Ok(());
-        }
         let node = SINGLE_SERVER.to_string();
         self.storage
             .commit(vec![Write::ArenaLeave { bot_id: None, node }])
