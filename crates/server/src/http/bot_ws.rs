@@ -23,6 +23,7 @@ use crate::api::{NewGame, Opponent};
 use crate::bots::{BotEvent, Challenge};
 use crate::error::ApiError;
 use crate::game::{clock_settings, player_view, Actor, MoveInput};
+use crate::ids::now_ms;
 use crate::seek::SeekTerms;
 use crate::storage::{BotRow, Status};
 
@@ -152,7 +153,7 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
     for id in state.hub.ended_while_away(&bot).await.unwrap_or_default() {
         replies.extend(connection.changed(&id).await);
     }
-    state.hub.bot_seen(&bot).await;
+    state.hub.bot_seen(&bot, now_ms()).await;
     'connection: loop {
         let tells_an_end = replies.iter().any(|r| matches!(r, ToBot::GameOver { .. }));
         for reply in replies.drain(..) {
@@ -161,9 +162,10 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
             }
         }
         // What the bot has been told of ended games is stored at once: after a restart that
-        // never saw it disconnect, it is not told of them again.
+        // never saw it disconnect, it is not told of them again. (An end just told may
+        // have come this very millisecond, which a catch-up would take as after it.)
         if tells_an_end {
-            state.hub.bot_seen(&bot).await;
+            state.hub.bot_seen(&bot, now_ms() + 1).await;
         }
         tokio::select! {
             incoming = stream.next() => {

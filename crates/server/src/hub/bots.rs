@@ -47,7 +47,7 @@ impl Hub {
             if let Err(error) = self.leave_arena(&bot.id).await {
                 tracing::warn!(%error, bot = %bot.name, "cannot take a bot out of the arena");
             }
-            self.bot_seen(bot).await;
+            self.bot_seen(bot, now_ms()).await;
         }
         if let Some(cluster) = &self.cluster {
             if !self.bots.is_connected(&bot.id) {
@@ -143,12 +143,12 @@ impl Hub {
         Ok(names)
     }
 
-    /// Bot `bot` knows of every game of its that ended until now: it was just told, or its
-    /// connection ends.
-    pub async fn bot_seen(&self, bot: &BotRow) {
+    /// Bot `bot` knows of every game of its that ended before `until` (ms since the epoch):
+    /// it was just told, or its connection ends.
+    pub async fn bot_seen(&self, bot: &BotRow, until: i64) {
         let seen = Write::BotSeen {
             id: bot.id.clone(),
-            at: now_ms(),
+            at: until,
         };
         if let Err(error) = self.storage.commit(vec![seen]).await {
             tracing::warn!(%error, bot = %bot.name, "cannot store when a bot was last told");
