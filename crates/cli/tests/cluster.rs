@@ -552,16 +552,22 @@ async fn play_to_the_end(alice: &Client, id: &str, socket: &mut common::Socket, 
     assert_eq!(state_now["status"], "finished");
 }
 
+/// Bots "one", connected to node A, and "two", to node B, and their owner (on node A).
+async fn bots_on_two_nodes(nodes: &Nodes) -> (Client, Bot, Bot) {
+    let owner = Client::person(nodes.base(0), "owner").await;
+    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
+    let one = Bot::connect(nodes.base(0), &one, "one").await;
+    let two = Bot::connect(nodes.base(1), &two, "two").await;
+    (owner, one, two)
+}
+
 /// Two bots seeking through nodes A and B (one taking any parameters and any clock in a
 /// range) are paired, every node lists the open seek, and they play the game to the end; a
 /// person on node A challenges a bot connected to node B, which accepts, and they play.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bots_on_different_nodes_meet() {
     let nodes = Nodes::start(2).await;
-    let owner = Client::person(nodes.base(0), "owner").await;
-    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
-    let mut one = Bot::connect(nodes.base(0), &one, "one").await;
-    let mut two = Bot::connect(nodes.base(1), &two, "two").await;
+    let (owner, mut one, mut two) = bots_on_two_nodes(&nodes).await;
     let online = Client::anonymous(nodes.base(0))
         .get("/api/bots")
         .await
@@ -880,10 +886,7 @@ async fn a_tournament_finishes_after_its_director_stops() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn arena_bots_on_different_nodes_are_paired_with_each_other() {
     let nodes = Nodes::start(2).await;
-    let owner = Client::person(nodes.base(0), "owner").await;
-    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
-    let mut one = Bot::connect(nodes.base(0), &one, "one").await;
-    let mut two = Bot::connect(nodes.base(1), &two, "two").await;
+    let (_owner, mut one, mut two) = bots_on_two_nodes(&nodes).await;
     let arena = json!({"type": "arena", "game": "capture-go",
         "clock": {"initial_s": 60, "increment_s": 0}});
     let joined = Instant::now();

@@ -222,6 +222,23 @@ pub enum Resume {
     AsStored,
 }
 
+/// Plays stored move `m` on `position`: the colour that made it and the move, or why it
+/// cannot be played there.
+fn play_stored(position: &mut AnyGame, m: &MoveRow) -> Result<(Color, Move), String> {
+    let mv = Move::parse(&m.notation, position.topology())
+        .map_err(|e| format!("move {}: {e:?}", m.ply))?;
+    let mover = (position.turn()).ok_or_else(|| format!("move {} after the end", m.ply))?;
+    (position.play(mv)).map_err(|e| format!("move {} '{}': {e}", m.ply, m.notation))?;
+    Ok((mover, mv))
+}
+
+/// The instant of this process's clock that was `at` (ms since the epoch), or now if it is
+/// in the future or before the process's clock began.
+fn instant_at(at: i64) -> Instant {
+    let ago = Duration::from_millis((now_ms() - at).max(0) as u64);
+    Instant::now().checked_sub(ago).unwrap_or_else(Instant::now)
+}
+
 impl Game {
     /// A stored game with its moves replayed (a new game is a row without moves), its clock
     /// running as `resume` says.
@@ -239,27 +256,17 @@ impl Game {
         }
         let mut played = Vec::with_capacity(moves.len());
         for m in moves {
-            let mv = Move::parse(&m.notation, position.topology())
-                .map_err(|e| corrupt(format!("move {}: {e:?}", m.ply)))?;
-            let mover = (position.turn())
-                .ok_or_else(|| corrupt(format!("move {} after the end", m.ply)))?;
-            position
-                .play(mv)
-                .map_err(|e| corrupt(format!("move {} '{}': {e}", m.ply, m.notation)))?;
-            played.push((mover, mv));
+            played.push(play_stored(&mut position, m).map_err(corrupt)?);
         }
         let last_change_at = (moves.last().map(|m| m.at))
             .or(row.started_at)
             .unwrap_or(row.created_at);
         let clock_from = match resume {
             Resume::At(now) => now,
-            Resume::AsStored => {
-                let since = row
-                    .resumed_at
-                    .map_or(last_change_at, |r| r.max(last_change_at));
-                let ago = Duration::from_millis((now_ms() - since).max(0) as u64);
-                Instant::now().checked_sub(ago).unwrap_or_else(Instant::now)
-            }
+            Resume::AsStored => instant_at(
+                row.resumed_at
+                    .map_or(last_change_at, |r| r.max(last_change_at)),
+            ),
         };
         let remaining = row
             .final_clocks
@@ -300,25 +307,18 @@ impl Game {
         if m.game_id != self.id || self.status != Status::Live || m.ply != self.moves.len() as i64 {
             return false;
         }
-        let Some(mover) = self.position.turn() else {
-            return false;
-        };
-        let Ok(mv) = Move::parse(&m.notation, self.position.topology()) else {
-            return false;
-        };
         let mut position = self.position.clone();
-        if position.play(mv).is_err() {
+        let Ok(played) = play_stored(&mut position, m) else {
             return false;
-        }
+        };
         self.position = position;
-        self.moves.push((mover, mv));
+        self.moves.push(played);
         self.view = Arc::new(GameView::new(&self.position, &self.moves));
         self.last_change_at = m.at;
         if let (Some(clock), Some(left)) = (self.clock.as_mut(), m.clocks) {
             *clock = Clock::resume(clock.control, left);
         }
-        let ago = Duration::from_millis((now_ms() - m.at).max(0) as u64);
-        self.start_clock(Instant::now().checked_sub(ago).unwrap_or_else(Instant::now));
+        self.start_clock(instant_at(m.at));
         true
     }
 

@@ -298,21 +298,20 @@ impl Storage {
         .fetch_one(&self.readers)
         .await?
         .try_get("here")?;
-        if new_name {
-            sqlx::query("DELETE FROM cluster")
-                .execute(&self.readers)
-                .await?;
-        }
-        sqlx::query(
-            "INSERT INTO cluster (one, name, origin) VALUES (1, $1, $2)
-             ON CONFLICT (one) DO NOTHING",
-        )
-        .bind(crate::ids::new_id())
-        .bind(&here)
-        .execute(&self.readers)
-        .await?;
-        // A cluster named before its origin was kept: named here.
-        sqlx::query("UPDATE cluster SET origin = $1 WHERE origin IS NULL")
+        // Made here unless it exists; a cluster named before its origin was kept counts as
+        // named here.
+        let sql = match new_name {
+            true => {
+                "INSERT INTO cluster (one, name, origin) VALUES (1, $1, $2)
+                 ON CONFLICT (one) DO UPDATE SET name = excluded.name, origin = excluded.origin"
+            }
+            false => {
+                "INSERT INTO cluster (one, name, origin) VALUES (1, $1, $2)
+                 ON CONFLICT (one) DO UPDATE SET origin = COALESCE(cluster.origin, excluded.origin)"
+            }
+        };
+        sqlx::query(sql)
+            .bind(crate::ids::new_id())
             .bind(&here)
             .execute(&self.readers)
             .await?;

@@ -141,7 +141,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                      WHERE player = $1 AND pool = $2 AND games = $6 - 1"
                 }
             };
-            let stored = sqlx::query(sql)
+            sqlx::query(sql)
                 .bind(&row.player)
                 .bind(&row.pool)
                 .bind(&row.name)
@@ -149,12 +149,6 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 .bind(row.rating.rating.round() as i64)
                 .bind(row.games)
                 .bind(row.updated_at)
-                .execute(&mut **tx)
-                .await?;
-            return match stored.rows_affected() {
-                1 => Ok(()),
-                _ => Err(StorageError::RatingChanged),
-            };
         }
         Write::Tournament {
             id,
@@ -176,22 +170,14 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             status,
             read_at: Some(version),
             ..
-        } => {
-            let stored = sqlx::query(
-                "UPDATE tournaments SET state = $1, status = $2, version = version + 1
-                 WHERE id = $3 AND version = $4",
-            )
-            .bind(state)
-            .bind(*status)
-            .bind(id)
-            .bind(version)
-            .execute(&mut **tx)
-            .await?;
-            return match stored.rows_affected() {
-                1 => Ok(()),
-                _ => Err(StorageError::TournamentChanged),
-            };
-        }
+        } => sqlx::query(
+            "UPDATE tournaments SET state = $1, status = $2, version = version + 1
+             WHERE id = $3 AND version = $4",
+        )
+        .bind(state)
+        .bind(*status)
+        .bind(id)
+        .bind(version),
         Write::ArenaJoin {
             bot_id,
             game,
@@ -238,26 +224,18 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             was_playing,
             game_id,
             opponent,
-        } => {
-            let paired = sqlx::query(
-                "UPDATE arena SET playing = $1, last_opponent = $2
-                 WHERE bot_id = $3 AND game = $4 AND initial_ms = $5 AND increment_ms = $6
-                    AND COALESCE(playing, '') = $7",
-            )
-            .bind(game_id)
-            .bind(opponent)
-            .bind(bot_id)
-            .bind(game)
-            .bind(clock.initial_ms)
-            .bind(clock.increment_ms)
-            .bind(was_playing.as_deref().unwrap_or_default())
-            .execute(&mut **tx)
-            .await?;
-            return match paired.rows_affected() {
-                1 => Ok(()),
-                _ => Err(StorageError::ArenaChanged),
-            };
-        }
+        } => sqlx::query(
+            "UPDATE arena SET playing = $1, last_opponent = $2
+             WHERE bot_id = $3 AND game = $4 AND initial_ms = $5 AND increment_ms = $6
+                AND COALESCE(playing, '') = $7",
+        )
+        .bind(game_id)
+        .bind(opponent)
+        .bind(bot_id)
+        .bind(game)
+        .bind(clock.initial_ms)
+        .bind(clock.increment_ms)
+        .bind(was_playing.as_deref().unwrap_or_default()),
         // Only forward: nodes' writes may arrive out of order.
         Write::BotSeen { id, at } => sqlx::query(
             "UPDATE bots SET seen_until = $1
@@ -399,9 +377,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             .bind(m.ply)
             .execute(&mut **tx)
             .await?;
-            if next.rows_affected() != 1 {
-                return Err(StorageError::Outdated);
-            }
+            expect_one(write, next)?;
             sqlx::query(
                 "INSERT INTO moves (game_id, ply, mv, black_ms, white_ms, at)
                  VALUES ($1, $2, $3, $4, $5, $6)",
@@ -437,12 +413,17 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
     expect_one(write, query.execute(&mut **tx).await?)
 }
 
-/// Checks that `write` changed one row.
+/// Checks that `write` changed one row; if not, what its condition found changed.
 fn expect_one(write: &Write, done: sqlx::any::AnyQueryResult) -> Result<(), StorageError> {
-    match done.rows_affected() {
-        1 => Ok(()),
-        // A conditional write to a game that exists found it changed.
-        _ if write.game_id().is_some() => Err(StorageError::Outdated),
-        _ => Err(StorageError::NoSuchGame),
+    if done.rows_affected() == 1 {
+        return Ok(());
     }
+    Err(match write {
+        Write::Rating { .. } => StorageError::RatingChanged,
+        Write::Tournament { .. } => StorageError::TournamentChanged,
+        Write::ArenaGame { .. } => StorageError::ArenaChanged,
+        // A conditional write to a game that exists found it changed.
+        _ if write.game_id().is_some() => StorageError::Outdated,
+        _ => StorageError::NoSuchGame,
+    })
 }
