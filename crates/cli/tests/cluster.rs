@@ -1016,7 +1016,10 @@ async fn a_game_goes_on_while_redis_is_away() {
     let away = Instant::now();
     let mut state_now = state(&alice, &id).await;
     let mut thinking = Duration::ZERO;
-    while away.elapsed() < Duration::from_secs(10) && state_now["status"] == "live" {
+    // Eight moves of alice's at most, so the 5×5 game cannot fill up and end in the outage.
+    let mut moves = 0;
+    while away.elapsed() < Duration::from_secs(10) && moves < 8 {
+        moves += 1;
         let ply = state_now["position"]["ply"].as_u64().unwrap();
         let sent = Instant::now();
         let played = alice
@@ -1040,6 +1043,7 @@ async fn a_game_goes_on_while_redis_is_away() {
         state_now = answered;
     }
     assert_eq!(state_now["status"], "live", "{state_now}");
+    tokio::time::sleep(Duration::from_secs(10).saturating_sub(away.elapsed())).await;
     // The bot's clock lost its thinking and the delay of its news, not the outage.
     let white = state_now["clocks"]["white_ms"].as_i64().unwrap();
     let charged = Duration::from_millis((120_000 - white) as u64);
