@@ -5,10 +5,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use toroid_protocol::view::{GameView, ParamsView};
-use toroid_rules::{Color, Outcome};
+use toroid_rules::{Color, GameKind, Outcome};
 use utoipa::ToSchema;
 
-use crate::storage::Status;
+use crate::model::{Status, TimeControl};
 
 /// A player as others see it.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
@@ -25,15 +25,6 @@ pub struct Players {
     pub white: Option<PlayerView>,
 }
 
-/// A time control in seconds: the initial time and the increment per move.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ClockSettings {
-    pub initial_s: f64,
-    #[serde(default)]
-    pub increment_s: f64,
-}
-
 /// The clocks when the state was sent; the running one counts down from there.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct ClocksView {
@@ -47,14 +38,15 @@ pub struct ClocksView {
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct GameState {
     pub id: String,
-    pub game: &'static str,
+    #[schema(value_type = String)]
+    pub game: GameKind,
     /// Every parameter, resolved.
     #[schema(value_type = Object)]
     pub params: ParamsView,
     #[schema(value_type = String, example = "live")]
     pub status: Status,
     pub players: Players,
-    pub clock: Option<ClockSettings>,
+    pub clock: Option<TimeControl>,
     pub clocks: Option<ClocksView>,
     /// The position as `toroid replay --json` prints it (README.md, docs/server.md).
     #[schema(value_type = Object)]
@@ -131,9 +123,10 @@ pub struct ResultSchema {
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct GameSummary {
     pub id: String,
-    pub game: String,
+    #[schema(value_type = String)]
+    pub game: GameKind,
     #[schema(value_type = Object)]
-    pub params: Value,
+    pub params: ParamsView,
     #[schema(value_type = String, example = "finished")]
     pub status: Status,
     pub players: Players,
@@ -170,14 +163,15 @@ pub struct AnalysisView {
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// A rule set's name (`GET /api/rules`).
-    pub game: String,
+    #[schema(value_type = String)]
+    pub game: GameKind,
     /// Parameters by name, numbers or strings; the others take their defaults.
     #[serde(default)]
     #[schema(value_type = Object)]
     pub params: Map<String, Value>,
     /// No clock when null or absent.
     #[serde(default)]
-    pub clock: Option<ClockSettings>,
+    pub clock: Option<TimeControl>,
     pub opponent: Opponent,
     #[serde(default)]
     pub color: ColorChoice,
@@ -222,12 +216,33 @@ impl Default for SeekParams {
 
 /// The clock a seek asks for (null: none): exactly one, any whose initial time is in a
 /// range, or `any` (a clock or none).
-#[derive(Copy, Clone, Debug, PartialEq, Deserialize, ToSchema)]
-#[serde(untagged)]
+#[derive(Copy, Clone, Debug, PartialEq, ToSchema)]
 pub enum SeekClock {
-    Exactly(ClockSettings),
+    Exactly(TimeControl),
     Range(ClockRange),
     Any(AnyWord),
+}
+
+/// Told apart by their fields, so that a clock out of bounds is refused with its own
+/// reason rather than serde's "matches no variant".
+impl<'de> Deserialize<'de> for SeekClock {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<SeekClock, D::Error> {
+        use serde::de::Error;
+        fn read<T: serde::de::DeserializeOwned, E: Error>(value: Value) -> Result<T, E> {
+            serde_json::from_value(value).map_err(E::custom)
+        }
+        let value = Value::deserialize(deserializer)?;
+        match &value {
+            Value::String(_) => read(value).map(SeekClock::Any),
+            Value::Object(fields) if fields.contains_key("initial_s") => {
+                read(value).map(SeekClock::Exactly)
+            }
+            Value::Object(_) => read(value).map(SeekClock::Range),
+            _ => Err(D::Error::custom(
+                "a seek's clock is a clock, a range of initial times, or \"any\"",
+            )),
+        }
+    }
 }
 
 /// Any clock whose initial time is within these bounds, in seconds.
@@ -378,7 +393,8 @@ pub struct RatingView {
     /// `person` (an account), `bot` or `house`.
     pub kind: &'static str,
     /// The rule set.
-    pub pool: String,
+    #[schema(value_type = String)]
+    pub pool: GameKind,
     /// Glicko-2, rounded to a tenth.
     pub rating: f64,
     pub deviation: f64,
@@ -436,8 +452,9 @@ pub struct NewTournament {
     /// 1 to 64 characters.
     pub name: String,
     /// A rule set, played at its default parameters.
-    pub game: String,
-    pub clock: ClockSettings,
+    #[schema(value_type = String)]
+    pub game: GameKind,
+    pub clock: TimeControl,
     pub format: TournamentFormat,
     /// Rounds (a round robin has at most one per opponent; a Swiss at most half the players).
     pub rounds: usize,
@@ -483,8 +500,9 @@ pub struct TournamentInfo {
     pub creator: String,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
-    pub game: String,
-    pub clock: ClockSettings,
+    #[schema(value_type = String)]
+    pub game: GameKind,
+    pub clock: TimeControl,
     pub format: TournamentFormat,
     pub rounds: usize,
     pub rated: bool,

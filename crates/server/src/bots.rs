@@ -8,14 +8,14 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
-use toroid_protocol::view::ParamsView;
-use toroid_rules::{AnyGame, Color};
+use toroid_rules::Color;
 
-use crate::api::{ClockSettings, PlayerView};
+use crate::api::PlayerView;
 use crate::error::ApiError;
 use crate::hub::lock;
+use crate::model::{GameSpec, TimeControl};
 use crate::seek::SeekTerms;
-use crate::storage::{BotRow, TimeControl};
+use crate::storage::BotRow;
 
 /// How long a person waits for a bot to answer a challenge.
 pub const CHALLENGE_WAIT: Duration = Duration::from_secs(10);
@@ -38,9 +38,8 @@ pub enum BotEvent {
 pub struct Challenge {
     pub id: String,
     pub from: PlayerView,
-    pub game: &'static str,
-    pub params: ParamsView,
-    pub clock: Option<ClockSettings>,
+    pub spec: GameSpec,
+    pub clock: Option<TimeControl>,
     /// The colour the bot would play.
     pub color: Color,
     pub rated: bool,
@@ -52,11 +51,11 @@ pub struct Seek {
     pub terms: SeekTerms,
 }
 
-/// Two seeks that make a game: the older first, and the game's start and clock.
+/// Two seeks that make a game: the older first, and the game and its clock.
 pub struct Pairing {
     pub older: Seek,
     pub newer: Seek,
-    pub start: AnyGame,
+    pub spec: GameSpec,
     pub clock: Option<TimeControl>,
 }
 
@@ -168,10 +167,10 @@ impl Bots {
         let found =
             (seeks.iter().enumerate()).find_map(|(i, s)| Some((i, s.terms.pair(&seek.terms)?)));
         match found {
-            Some((i, (start, clock))) => Some(Pairing {
+            Some((i, (spec, clock))) => Some(Pairing {
                 older: seeks.remove(i),
                 newer: seek,
-                start,
+                spec,
                 clock,
             }),
             None => {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use toroid_rules::Color;
 use toroid_rules::TimeLeft;
 
-use crate::storage::TimeControl;
+use crate::model::TimeControl;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -19,7 +19,7 @@ pub struct Clock {
 impl Clock {
     /// Both clocks full and stopped.
     pub fn new(control: TimeControl) -> Clock {
-        Clock::resume(control, [control.initial_ms; 2])
+        Clock::resume(control, [control.initial_ms(); 2])
     }
 
     /// Stopped clocks showing `remaining` (from storage).
@@ -85,7 +85,7 @@ impl Clock {
         let mover = self.running();
         clock.stop(now);
         if let Some(mover) = mover {
-            clock.remaining[mover.index()] += self.control.increment_ms;
+            clock.remaining[mover.index()] += self.control.increment_ms();
         }
         if let Some(next) = next {
             clock.start(next, now);
@@ -97,7 +97,7 @@ impl Clock {
     pub fn time_left(&self, color: Color, now: Instant) -> TimeLeft {
         TimeLeft {
             remaining: Duration::from_millis(self.left(now)[color.index()].max(0) as u64),
-            increment: Duration::from_millis(self.control.increment_ms as u64),
+            increment: Duration::from_millis(self.control.increment_ms() as u64),
             overtime: Duration::ZERO,
         }
     }
@@ -111,10 +111,9 @@ fn millis(d: Duration) -> i64 {
 mod tests {
     use super::*;
 
-    const CONTROL: TimeControl = TimeControl {
-        initial_ms: 1_000,
-        increment_ms: 200,
-    };
+    fn control() -> TimeControl {
+        TimeControl::new(1_000, 200).unwrap()
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -123,7 +122,7 @@ mod tests {
     #[test]
     fn the_mover_is_charged_and_gets_the_increment() {
         let t0 = Instant::now();
-        let mut clock = Clock::new(CONTROL);
+        let mut clock = Clock::new(control());
         clock.start(Color::Black, t0);
         assert_eq!(clock.left(t0 + ms(300)), [700, 1_000]);
         let after = clock.after_move(t0 + ms(300), Some(Color::White)).unwrap();
@@ -136,7 +135,7 @@ mod tests {
     #[test]
     fn a_move_after_the_flag_fell_is_refused() {
         let t0 = Instant::now();
-        let mut clock = Clock::new(CONTROL);
+        let mut clock = Clock::new(control());
         clock.start(Color::Black, t0);
         assert_eq!(clock.fallen(t0 + ms(999)), None);
         assert_eq!(clock.fallen(t0 + ms(1_000)), Some(Color::Black));
@@ -149,7 +148,7 @@ mod tests {
     #[test]
     fn the_same_colour_may_move_again_and_a_finished_game_stops_the_clock() {
         let t0 = Instant::now();
-        let mut clock = Clock::new(CONTROL);
+        let mut clock = Clock::new(control());
         clock.start(Color::White, t0);
         let again = clock.after_move(t0 + ms(100), Some(Color::White)).unwrap();
         assert_eq!(again.left(t0 + ms(100)), [1_000, 1_100]);

@@ -15,14 +15,13 @@ use futures_util::StreamExt;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::Script;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+
 use std::sync::LazyLock;
 use thiserror::Error;
 use tokio::sync::mpsc;
 use toroid_rules::Color;
 
-use crate::api::ClockSettings;
-use crate::seat::Seat;
+use crate::model::{GameSpec, Seat, TimeControl};
 use crate::seek::SeekTerms;
 
 /// The channel of events between the nodes of the cluster called NAME is `toroid:NAME`.
@@ -61,10 +60,10 @@ pub enum Event {
     },
     /// Node `from` stops and has given up its leases: referee its games now.
     Handover { from: String },
-    /// A line said in game `game`'s chat: pass it to the game's followers here.
+    /// A line said in game `game_id`'s chat: pass it to the game's followers here.
     Chat {
         from: String,
-        game: String,
+        game_id: String,
         line: crate::hub::chat::ChatLine,
     },
     /// For node `to`: put `challenge` to bot `bot`, connected there.
@@ -104,9 +103,8 @@ impl Event {
 pub struct ChallengeRequest {
     pub id: String,
     pub from: Seat,
-    pub game: String,
-    pub params: Map<String, Value>,
-    pub clock: Option<ClockSettings>,
+    pub spec: GameSpec,
+    pub clock: Option<TimeControl>,
     /// The colour the bot would play.
     pub color: Color,
     #[serde(default)]

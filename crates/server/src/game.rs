@@ -6,29 +6,15 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value};
 use toroid_protocol::record::Record;
 use toroid_protocol::view::{GameView, HistoryView, ParamsView};
-use toroid_rules::{AnyGame, Color, GameKind, Move, Outcome, ParseMoveError, Position, Reason};
+use toroid_rules::{AnyGame, Color, Move, Outcome, ParseMoveError, Position, Reason};
 
-use crate::api::{ClockSettings, ClocksView, GameState, PlayerView, Players};
+use crate::api::{ClocksView, GameState, PlayerView, Players};
 use crate::clock::Clock;
 use crate::ids::{hash_secret, new_secret, now_ms};
-use crate::seat::Seat;
-use crate::storage::{GameRow, MoveRow, Offer, Status, StorageError, TimeControl, Write};
-
-/// A new position of the rule set called `game` with `params` (numbers or strings).
-pub fn new_position(game: &str, params: &Map<String, Value>) -> Result<AnyGame, String> {
-    let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
-    let params = ParamsView::read(kind, params).map_err(|e| format!("{kind}: {e}"))?;
-    kind.start(&params).map_err(|e| format!("{kind}: {e}"))
-}
-
-/// Whether `position` is its rule set's at its default parameters (the one rating pool of
-/// the rule set).
-pub fn at_defaults(position: &AnyGame) -> bool {
-    position.kind().default_game().params() == position.params()
-}
+use crate::model::{GameSpec, Offer, Seat, Status};
+use crate::storage::{GameRow, MoveRow, StorageError, Write};
 
 /// Who asks to act: a guest session, a registered bot, or the program playing a colour (a
 /// house bot).
@@ -244,9 +230,7 @@ impl Game {
     /// running as `resume` says.
     pub fn restore(row: GameRow, moves: &[MoveRow], resume: Resume) -> Result<Game, StorageError> {
         let corrupt = |what: String| StorageError::Corrupt(format!("game {}: {what}", row.id));
-        let params: Map<String, Value> =
-            serde_json::from_str(&row.params).map_err(|e| corrupt(format!("parameters: {e}")))?;
-        let mut position = new_position(&row.game, &params).map_err(corrupt)?;
+        let mut position = row.spec.start();
         if moves.len() as i64 != row.plies {
             return Err(corrupt(format!(
                 "it counts {} moves, {} are stored",
@@ -839,11 +823,11 @@ impl Game {
         };
         GameState {
             id: self.id.clone(),
-            game: self.position.kind().name(),
+            game: self.position.kind(),
             params: ParamsView(self.position.params().clone()),
             status: self.status,
             players: players(&self.seats),
-            clock: self.clock.map(|c| clock_settings(c.control)),
+            clock: self.clock.map(|c| c.control),
             clocks: self.clock.map(|c| {
                 let [black_ms, white_ms] = c.left(now).map(|ms| ms.max(0));
                 ClocksView {
@@ -890,9 +874,14 @@ impl Game {
         })
     }
 
+    /// What game this is: its rule set and parameters.
+    pub fn spec(&self) -> GameSpec {
+        GameSpec::of(&self.position)
+    }
+
     /// The position the game started from: its rule set's at its parameters.
     pub fn start_position(&self) -> AnyGame {
-        (self.position.kind().start(self.position.params())).expect("the game's parameters made it")
+        self.spec().start()
     }
 
     /// Every board from the start to now, as the rules made them.
@@ -932,20 +921,13 @@ pub fn players(seats: &[Option<Seat>; 2]) -> Players {
     }
 }
 
-/// A time control in the API's seconds.
-pub fn clock_settings(control: TimeControl) -> ClockSettings {
-    ClockSettings {
-        initial_s: control.initial_ms as f64 / 1000.0,
-        increment_s: control.increment_ms as f64 / 1000.0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
     use super::*;
     use crate::error::ApiError;
+    use crate::model::TimeControl;
 
     const ALICE: &str = "alice-session";
     const BOB: &str = "bob-session";
@@ -966,8 +948,7 @@ mod tests {
         };
         GameRow {
             id: "g".into(),
-            game: "go".into(),
-            params: r#"{"size":5}"#.into(),
+            spec: GameSpec::from_stored("go", r#"{"size":5}"#).unwrap(),
             clock,
             seats,
             creator: Some(ALICE.into()),
@@ -1042,10 +1023,7 @@ mod tests {
     }
 
     fn clocked_game(initial_ms: i64, increment_ms: i64, t0: Instant) -> Game {
-        let control = TimeControl {
-            initial_ms,
-            increment_ms,
-        };
+        let control = TimeControl::new(initial_ms, increment_ms).unwrap();
         let seats = [Some(person(ALICE)), Some(person(BOB))];
         Game::restore(row(seats, Some(control)), &[], Resume::At(t0)).unwrap()
     }

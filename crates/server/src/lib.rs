@@ -2,7 +2,8 @@
 //! people, live play and spectating over WebSocket, records, an OpenAPI description, and the
 //! web page, over storage in SQLite or PostgreSQL. docs/server.md describes it.
 //!
-//! Layers, each in its own module: [`storage`] (the database, group commit), [`game`] (one
+//! Layers, each in its own module: [`model`] (the types every layer shares: a game's spec,
+//! its clock, its seats), [`storage`] (the database, group commit), [`game`] (one
 //! game in memory and its changes), [`hub`] (every live game and the API's operations),
 //! [`referee`] (clocks and house bots of one game), [`bots`] (connected registered bots,
 //! challenges, the seek queue), [`http`] (routes, WebSockets, limits).
@@ -18,10 +19,10 @@ pub mod house;
 pub mod http;
 pub mod hub;
 pub mod ids;
+pub mod model;
 pub mod pairing;
 pub mod rating;
 pub mod referee;
-pub mod seat;
 pub mod seek;
 pub mod server;
 pub mod storage;

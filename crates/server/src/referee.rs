@@ -10,8 +10,7 @@ use toroid_rules::{Color, Position};
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
 use crate::hub::{Hub, LiveGame};
-use crate::seat::Seat;
-use crate::storage::Status;
+use crate::model::{Seat, Status};
 
 pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
     let levels = seats.map(|s| s.and_then(|s| s.house_level()));

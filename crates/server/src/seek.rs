@@ -4,14 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use toroid_protocol::view::ParamsView;
-use toroid_rules::{AnyGame, Position};
+use toroid_rules::GameKind;
 
 use crate::api::{AnyWord, ClockRange, SeekClock, SeekParams};
 use crate::error::ApiError;
-use crate::game::{at_defaults, clock_settings, new_position};
-use crate::hub::time_control;
-use crate::storage::TimeControl;
+use crate::model::{GameSpec, TimeControl};
 
 /// The parameters a seek accepts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,8 +39,7 @@ pub enum ClockTerms {
 /// What a seek accepts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeekTerms {
-    /// The rule set's name.
-    pub game: String,
+    pub game: GameKind,
     pub params: ParamsTerms,
     pub clock: ClockTerms,
     /// Rated seeks pair only with rated ones, at the default parameters with a clock.
@@ -54,26 +50,26 @@ pub struct SeekTerms {
 impl SeekTerms {
     /// The terms of a seek message, checked: a known rule set, valid parameters and clocks.
     pub fn read(
-        game: &str,
+        game: GameKind,
         params: &SeekParams,
         clock: Option<&SeekClock>,
         rated: bool,
     ) -> Result<SeekTerms, ApiError> {
-        let start = new_position(game, &Map::new()).map_err(ApiError::BadRequest)?;
         // Whether the parameters asked for may make a rated game.
         let (params, poolable) = match params {
             SeekParams::Any(AnyWord::Any) => (ParamsTerms::Any, true),
             SeekParams::Given(given) => {
-                let position = new_position(game, given).map_err(ApiError::BadRequest)?;
+                let spec = GameSpec::new(game, given)
+                    .map_err(|e| ApiError::BadRequest(format!("{game}: {e}")))?;
                 (
-                    ParamsTerms::Exactly(params_object(&position)),
-                    at_defaults(&position),
+                    ParamsTerms::Exactly(spec.params_object()),
+                    spec.at_defaults(),
                 )
             }
         };
         let clock = match clock {
             None => ClockTerms::None,
-            Some(SeekClock::Exactly(settings)) => ClockTerms::Exactly(time_control(*settings)?),
+            Some(SeekClock::Exactly(control)) => ClockTerms::Exactly(*control),
             Some(SeekClock::Range(range)) => range_terms(range)?,
             Some(SeekClock::Any(AnyWord::Any)) => ClockTerms::Any,
         };
@@ -83,7 +79,7 @@ impl SeekTerms {
             ));
         }
         Ok(SeekTerms {
-            game: start.kind().name().to_string(),
+            game,
             params,
             clock,
             rated,
@@ -91,8 +87,8 @@ impl SeekTerms {
     }
 
     /// The game of a seek with these terms and one with `other`'s, if each accepts the
-    /// other: its start and its clock.
-    pub fn pair(&self, other: &SeekTerms) -> Option<(AnyGame, Option<TimeControl>)> {
+    /// other: what game it is, and its clock.
+    pub fn pair(&self, other: &SeekTerms) -> Option<(GameSpec, Option<TimeControl>)> {
         if self.game != other.game || self.rated != other.rated {
             return None;
         }
@@ -106,8 +102,7 @@ impl SeekTerms {
         if self.rated && clock.is_none() {
             return None;
         }
-        let start = new_position(&self.game, &params).ok()?;
-        Some((start, clock))
+        Some((GameSpec::new(self.game, &params).ok()?, clock))
     }
 
     /// The terms as the list of open seeks shows them, in the seek message's words.
@@ -119,7 +114,7 @@ impl SeekTerms {
         let seconds = |ms: i64| ms as f64 / 1000.0;
         let clock = match self.clock {
             ClockTerms::None => Value::Null,
-            ClockTerms::Exactly(control) => json!(clock_settings(control)),
+            ClockTerms::Exactly(control) => json!(control),
             ClockTerms::Range { min_ms, max_ms } => {
                 json!({"min_initial_s": seconds(min_ms), "max_initial_s": seconds(max_ms)})
             }
@@ -148,11 +143,10 @@ fn range_terms(range: &ClockRange) -> Result<ClockTerms, ApiError> {
 /// accept, without increment.
 fn pair_clocks(a: ClockTerms, b: ClockTerms) -> Option<Option<TimeControl>> {
     use ClockTerms::{Any, Exactly, None as NoClock, Range};
-    let within = |t: TimeControl, min: i64, max: i64| (min..=max).contains(&t.initial_ms);
-    let from = |initial_ms| TimeControl {
-        initial_ms,
-        increment_ms: 0,
-    };
+    let within = |t: TimeControl, min: i64, max: i64| (min..=max).contains(&t.initial_ms());
+    // A game at `initial_ms` without increment (a range's bounds were checked as a clock's
+    // initial time is).
+    let from = |initial_ms| TimeControl::new(initial_ms, 0).ok().map(Some);
     match (a, b) {
         (NoClock | Any, NoClock) | (NoClock, Any) | (Any, Any) => Some(None),
         (Exactly(t), Exactly(u)) => (t == u).then_some(Some(t)),
@@ -160,7 +154,7 @@ fn pair_clocks(a: ClockTerms, b: ClockTerms) -> Option<Option<TimeControl>> {
         (Exactly(t), Range { min_ms, max_ms }) | (Range { min_ms, max_ms }, Exactly(t)) => {
             within(t, min_ms, max_ms).then_some(Some(t))
         }
-        (Range { min_ms, .. }, Any) | (Any, Range { min_ms, .. }) => Some(Some(from(min_ms))),
+        (Range { min_ms, .. }, Any) | (Any, Range { min_ms, .. }) => from(min_ms),
         (
             Range {
                 min_ms: a,
@@ -170,26 +164,20 @@ fn pair_clocks(a: ClockTerms, b: ClockTerms) -> Option<Option<TimeControl>> {
                 min_ms: c,
                 max_ms: d,
             },
-        ) => (a.max(c) <= b.min(d)).then(|| Some(from(a.max(c)))),
+        ) => (a.max(c) <= b.min(d)).then(|| from(a.max(c))).flatten(),
         (NoClock, Exactly(_) | Range { .. }) | (Exactly(_) | Range { .. }, NoClock) => None,
-    }
-}
-
-/// A position's parameters as a JSON object.
-pub fn params_object(position: &AnyGame) -> Map<String, Value> {
-    match serde_json::to_value(ParamsView(position.params().clone())) {
-        Ok(Value::Object(params)) => params,
-        _ => Map::new(),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use toroid_rules::Position;
+
     use super::*;
 
     fn terms(params: ParamsTerms, clock: ClockTerms) -> SeekTerms {
         SeekTerms {
-            game: "go".into(),
+            game: GameKind::Go,
             params,
             clock,
             rated: false,
@@ -197,15 +185,13 @@ mod tests {
     }
 
     fn size(n: i64) -> ParamsTerms {
-        let position = new_position("go", &Map::from_iter([("size".into(), json!(n))])).unwrap();
-        ParamsTerms::Exactly(params_object(&position))
+        let spec =
+            GameSpec::new(GameKind::Go, &Map::from_iter([("size".into(), json!(n))])).unwrap();
+        ParamsTerms::Exactly(spec.params_object())
     }
 
     fn control(initial_ms: i64, increment_ms: i64) -> TimeControl {
-        TimeControl {
-            initial_ms,
-            increment_ms,
-        }
+        TimeControl::new(initial_ms, increment_ms).unwrap()
     }
 
     #[test]
@@ -214,7 +200,7 @@ mod tests {
         let pair = |a, b| {
             terms(a, none)
                 .pair(&terms(b, none))
-                .map(|(g, _)| g.topology().width())
+                .map(|(g, _)| g.start().topology().width())
         };
         assert_eq!(pair(size(9), size(9)), Some(9));
         assert_eq!(pair(size(9), size(13)), None);
@@ -226,7 +212,7 @@ mod tests {
             "the defaults"
         );
         let other_game = SeekTerms {
-            game: "torus".into(),
+            game: GameKind::Torus,
             ..terms(ParamsTerms::Any, none)
         };
         assert!(terms(ParamsTerms::Any, none).pair(&other_game).is_none());

@@ -185,6 +185,12 @@ async fn reference_routes_errors_and_the_openapi_description(store: Store) {
         assert!(paths.contains_key(path), "{path} is described");
     }
     assert!(api["components"]["schemas"]["GameState"].is_object());
+    // The one clock type is described in its wire form, in seconds.
+    let clock = &api["components"]["schemas"]["TimeControl"]["properties"];
+    assert!(
+        clock["initial_s"].is_object() && clock["increment_s"].is_object(),
+        "{clock}"
+    );
     // The bot WebSocket's messages, both ways, with every type.
     let schemas = &api["components"]["schemas"];
     let from_bot = schemas["FromBot"].to_string();
@@ -262,7 +268,8 @@ async fn creating_games_checks_everything(store: Store) {
     let answer = nobody.post("/api/games", request.clone()).await;
     assert_eq!((answer.status, answer.code()), (401, "no-session"));
     for (body, code) in [
-        (house("chess", json!({}), "random", "black"), "bad-request"),
+        // Rule sets and clocks are checked as the body is read, each with its reason.
+        (house("chess", json!({}), "random", "black"), "bad-json"),
         (
             house("go", json!({"size": 99}), "random", "black"),
             "bad-request",
@@ -287,16 +294,26 @@ async fn creating_games_checks_everything(store: Store) {
         (json!({"game": "go"}), "bad-json"),
         (
             json!({"game": "go", "clock": {"initial_s": 0}, "opponent": {"kind": "invite"}}),
-            "bad-request",
+            "bad-json",
         ),
         (
             json!({"game": "go", "clock": {"initial_s": 60, "increment_s": -1},
                    "opponent": {"kind": "invite"}}),
-            "bad-request",
+            "bad-json",
         ),
     ] {
         let answer = alice.post("/api/games", body.clone()).await;
         assert_eq!((answer.status, answer.code()), (400, code), "{body}");
+        let message = answer.body["error"]["message"].as_str().unwrap_or_default();
+        if body["game"] == "chess" {
+            assert!(message.contains("unknown game 'chess'"), "{message}");
+        }
+        if body["clock"].is_object() {
+            assert!(
+                message.contains("a clock has initial_s from 1"),
+                "{message}"
+            );
+        }
     }
     assert_eq!(
         alice.get("/api/games").await.body,

@@ -11,10 +11,8 @@ use std::time::Instant;
 
 use toroid_rules::{Color, Outcome};
 use toroid_search::Level;
-use toroid_server::seat::Seat;
-use toroid_server::storage::{
-    BotKey, BotRow, GameRow, MoveRow, SessionRow, Status, Storage, TimeControl, Write,
-};
+use toroid_server::model::{GameSpec, Seat, Status, TimeControl};
+use toroid_server::storage::{BotKey, BotRow, GameRow, MoveRow, SessionRow, Storage, Write};
 
 /// The storage of `db`'s database.
 async fn open(db: &Site) -> Storage {
@@ -44,12 +42,8 @@ fn session(n: u32) -> SessionRow {
 fn game(id: &str, created_at: i64) -> GameRow {
     GameRow {
         id: id.into(),
-        game: "go".into(),
-        params: r#"{"size":9}"#.into(),
-        clock: Some(TimeControl {
-            initial_ms: 60_000,
-            increment_ms: 2_000,
-        }),
+        spec: GameSpec::from_stored("go", r#"{"size":9}"#).unwrap(),
+        clock: Some(TimeControl::new(60_000, 2_000).unwrap()),
         seats: [
             Some(Seat::Person {
                 session: "s1".into(),

@@ -149,6 +149,20 @@ impl FromStr for GameKind {
     }
 }
 
+/// A rule set travels in JSON as its name (`"hex-torus"`).
+impl serde::Serialize for GameKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GameKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<GameKind, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// A game of any rule set, for code that picks the rule set at run time. Search code that
 /// wants every nanosecond can be generic over [`Position`] instead.
 #[derive(Clone, Debug)]
@@ -252,5 +266,24 @@ impl Position for AnyGame {
     }
     fn start_playout(&mut self) {
         with_game!(self, g => g.start_playout())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GameKind;
+
+    #[test]
+    fn a_rule_set_goes_to_json_and_back_as_its_name() {
+        for kind in GameKind::ALL {
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.name()));
+            assert_eq!(serde_json::from_str::<GameKind>(&json).unwrap(), kind);
+        }
+        let refused = serde_json::from_str::<GameKind>("\"chess\"").unwrap_err();
+        assert!(
+            refused.to_string().contains("unknown game 'chess'"),
+            "{refused}"
+        );
     }
 }

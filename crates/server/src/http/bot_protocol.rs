@@ -5,13 +5,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use toroid_protocol::view::{GameView, ParamsView};
-use toroid_rules::{Color, Outcome};
+use toroid_rules::{Color, GameKind, Outcome};
 use utoipa::ToSchema;
 
-use crate::api::{
-    ClockSettings, ClocksView, NewGame, PlayerView, Players, ResultSchema, SeekClock, SeekParams,
-};
+use crate::api::{ClocksView, NewGame, PlayerView, Players, ResultSchema, SeekClock, SeekParams};
 use crate::hub::Action;
+use crate::model::TimeControl;
 
 /// The protocol's version, in `hello` and `welcome`.
 pub const PROTOCOL: u32 = 1;
@@ -37,7 +36,8 @@ pub enum FromBot {
     /// Asks for a game against another bot whose seek pairs with this one
     /// (`crate::seek`).
     Seek {
-        game: String,
+        #[schema(value_type = String)]
+        game: GameKind,
         /// Only rated games (with other rated seeks), or only casual ones.
         #[serde(default)]
         rated: bool,
@@ -52,8 +52,9 @@ pub enum FromBot {
     /// Joins the rated arena of a rule set (its default parameters) at a clock: the server
     /// pairs the bots waiting there, game after game, until `leave-arena`.
     Arena {
-        game: String,
-        clock: ClockSettings,
+        #[schema(value_type = String)]
+        game: GameKind,
+        clock: TimeControl,
     },
     LeaveArena {},
     /// Joins an open tournament (`POST /api/tournaments`); its games come as `start`.
@@ -125,10 +126,10 @@ pub enum ToBot {
         challenge: String,
         from: PlayerView,
         #[schema(value_type = String)]
-        game: &'static str,
+        game: GameKind,
         #[schema(value_type = Object)]
         params: ParamsView,
-        clock: Option<ClockSettings>,
+        clock: Option<TimeControl>,
         /// The colour the bot would play.
         #[schema(value_type = String)]
         color: Color,
@@ -137,8 +138,8 @@ pub enum ToBot {
     /// The bot is in the arena's pool of `game` at `clock`; its games come as `start`.
     ArenaJoined {
         #[schema(value_type = String)]
-        game: &'static str,
-        clock: ClockSettings,
+        game: GameKind,
+        clock: TimeControl,
     },
     /// The bot has left the arena (its games go on).
     ArenaLeft,
@@ -172,14 +173,14 @@ pub enum ToBot {
     Start {
         game_id: String,
         #[schema(value_type = String)]
-        game: &'static str,
+        game: GameKind,
         #[schema(value_type = Object)]
         params: ParamsView,
         #[schema(value_type = String)]
         color: Color,
         opponent: Option<PlayerView>,
         players: Players,
-        clock: Option<ClockSettings>,
+        clock: Option<TimeControl>,
         clocks: Option<ClocksView>,
         /// Moves so far; `position.moves` lists them.
         ply: usize,

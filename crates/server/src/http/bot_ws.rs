@@ -22,10 +22,12 @@ use super::AppState;
 use crate::api::{NewGame, Opponent};
 use crate::bots::{BotEvent, Challenge};
 use crate::error::ApiError;
-use crate::game::{clock_settings, player_view, Actor, MoveInput};
+use crate::game::{player_view, Actor, MoveInput};
+use crate::hub::Pool;
 use crate::ids::now_ms;
+use crate::model::Status;
 use crate::seek::SeekTerms;
-use crate::storage::{BotRow, Status};
+use crate::storage::BotRow;
 
 /// How long a new connection has to say `hello`.
 const HELLO_WAIT: Duration = Duration::from_secs(10);
@@ -250,7 +252,7 @@ impl Connection {
                 clock,
             } => {
                 // A game that starts at once announces itself with `start`, after this.
-                let terms = SeekTerms::read(&game, &params, clock.as_ref(), rated);
+                let terms = SeekTerms::read(game, &params, clock.as_ref(), rated);
                 let started = match terms {
                     Ok(terms) => hub.seek(&self.bot, terms).await,
                     Err(e) => Err(e),
@@ -265,11 +267,9 @@ impl Connection {
                 return Vec::new();
             }
             FromBot::Arena { game, clock } => {
-                return match hub.join_arena(&self.bot, &game, clock).await {
-                    Ok(pool) => vec![ToBot::ArenaJoined {
-                        game: pool.game.name(),
-                        clock: clock_settings(pool.clock),
-                    }],
+                let pool = Pool { game, clock };
+                return match hub.join_arena(&self.bot, &pool).await {
+                    Ok(()) => vec![ToBot::ArenaJoined { game, clock }],
                     Err(e) => vec![error(&e, None)],
                 };
             }
@@ -365,8 +365,8 @@ impl Connection {
         ToBot::Challenge {
             challenge: challenge.id,
             from: challenge.from,
-            game: challenge.game,
-            params: challenge.params,
+            game: challenge.spec.kind(),
+            params: challenge.spec.params_view(),
             clock: challenge.clock,
             color: challenge.color,
             rated: challenge.rated,

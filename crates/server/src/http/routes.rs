@@ -24,7 +24,8 @@ use crate::api::{
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
 use crate::hub::Action;
-use crate::storage::{BotRow, SessionRow, Status};
+use crate::model::Status;
+use crate::storage::{BotRow, SessionRow};
 
 /// Games a list returns when the query does not say.
 const DEFAULT_LIST: u32 = 50;

@@ -15,18 +15,17 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use toroid_rules::{AnyGame, GameKind};
+use toroid_rules::GameKind;
 use toroid_search::Level;
 
-use crate::api::ClockSettings;
 use crate::cluster;
 use crate::error::ApiError;
 use crate::ids::{new_id, now_ms};
+use crate::model::{GameSpec, Seat, TimeControl};
 use crate::rating::Rating;
-use crate::seat::Seat;
-use crate::storage::{ArenaMember, BotRow, StorageError, TimeControl, Write};
+use crate::storage::{ArenaMember, BotRow, StorageError, Write};
 
-use super::lobby::{new_game_row, time_control};
+use super::lobby::new_game_row;
 use super::Hub;
 
 /// How often the arena pairs.
@@ -60,31 +59,18 @@ impl Hub {
             .await
     }
 
-    /// Bot `bot` joins the pool of `game` at `clock` (leaving any other): the pool, checked.
-    pub async fn join_arena(
-        &self,
-        bot: &BotRow,
-        game: &str,
-        clock: ClockSettings,
-    ) -> Result<Pool, ApiError> {
-        let game: GameKind = game
-            .parse()
-            .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
-        let pool = Pool {
-            game,
-            clock: time_control(clock)?,
-        };
+    /// Bot `bot` joins `pool` (leaving any other).
+    pub async fn join_arena(&self, bot: &BotRow, pool: &Pool) -> Result<(), ApiError> {
         let (node, until_ms) = self.arena_node();
         let join = Write::ArenaJoin {
             bot_id: bot.id.clone(),
-            game: game.name().to_string(),
+            game: pool.game,
             clock: pool.clock,
             node: node.to_string(),
             until_ms,
             at: now_ms(),
         };
-        self.storage.commit(vec![join]).await?;
-        Ok(pool)
+        Ok(self.storage.commit(vec![join]).await?)
     }
 
     /// Takes bot `id`, connected here, out of the arena.
@@ -108,11 +94,8 @@ impl Hub {
         }
         let mut pools: HashMap<Pool, Vec<ArenaMember>> = HashMap::new();
         for member in self.storage.arena_waiting(now_ms()).await? {
-            let Ok(game) = member.game.parse::<GameKind>() else {
-                continue;
-            };
             let pool = Pool {
-                game,
+                game: member.game,
                 clock: member.clock,
             };
             pools.entry(pool).or_default().push(member);
@@ -131,11 +114,10 @@ impl Hub {
         pool: &Pool,
         waiting: Vec<ArenaMember>,
     ) -> Result<(), ApiError> {
-        let name = pool.game.name();
         let mut rated = Vec::with_capacity(waiting.len());
         for member in waiting {
             let rating = self
-                .rating_of(&format!("bot:{}", member.bot_id), name)
+                .rating_of(&format!("bot:{}", member.bot_id), pool.game)
                 .await?;
             rated.push((member, rating.rating));
         }
@@ -166,7 +148,7 @@ impl Hub {
                     Opponent::Bot(&rated[j].0)
                 }
                 None if now_ms() - me.waiting_since >= house_after => Opponent::House(
-                    self.nearest_house_bot(name, *rating, me.last_opponent.as_deref())
+                    self.nearest_house_bot(pool.game, *rating, me.last_opponent.as_deref())
                         .await?,
                 ),
                 None => continue,
@@ -178,7 +160,7 @@ impl Hub {
     }
 
     /// `player`'s rating in pool `pool`, or a new player's.
-    async fn rating_of(&self, player: &str, pool: &str) -> Result<Rating, ApiError> {
+    async fn rating_of(&self, player: &str, pool: GameKind) -> Result<Rating, ApiError> {
         Ok((self.storage.rating(player, pool).await?).map_or(Rating::default(), |r| r.rating))
     }
 
@@ -186,7 +168,7 @@ impl Hub {
     /// will do.
     async fn nearest_house_bot(
         &self,
-        pool: &str,
+        pool: GameKind,
         rating: f64,
         last: Option<&str>,
     ) -> Result<Level, ApiError> {
@@ -238,11 +220,11 @@ impl Hub {
         if first.is_gt() || (first.is_eq() && rand::random::<bool>()) {
             seats.swap(0, 1);
         }
-        let start: AnyGame = pool.game.default_game();
-        let row = new_game_row(new_id(), &start, Some(pool.clock), seats, None, true, None);
+        let spec = GameSpec::defaults(pool.game);
+        let row = new_game_row(new_id(), spec, Some(pool.clock), seats, None, true, None);
         let paired = |member: &ArenaMember, opponent: String| Write::ArenaGame {
             bot_id: member.bot_id.clone(),
-            game: member.game.clone(),
+            game: member.game,
             clock: member.clock,
             was_playing: member.playing.clone(),
             game_id: row.id.clone(),

@@ -6,18 +6,17 @@
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
-use toroid_protocol::view::ParamsView;
-use toroid_rules::{AnyGame, Color, Position};
+use toroid_rules::Color;
 
 use crate::api::SeekView;
 use crate::bots::{BotEvent, Challenge, Seek, CHALLENGE_WAIT};
 use crate::cluster::{ChallengeRequest, Event, SeekEntry};
 use crate::error::ApiError;
-use crate::game::{clock_settings, new_position, player_view};
+use crate::game::player_view;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
-use crate::seat::Seat;
-use crate::seek::{params_object, SeekTerms};
-use crate::storage::{BotKey, BotRow, SessionRow, TimeControl, Write};
+use crate::model::{GameSpec, Seat, TimeControl};
+use crate::seek::SeekTerms;
+use crate::storage::{BotKey, BotRow, SessionRow, Write};
 
 use super::{lock, Hub};
 
@@ -205,7 +204,7 @@ impl Hub {
         &self,
         person: &Seat,
         name: &str,
-        position: &AnyGame,
+        spec: &GameSpec,
         clock: Option<TimeControl>,
         color: Color,
         rated: bool,
@@ -229,14 +228,13 @@ impl Hub {
         let request = ChallengeRequest {
             id: new_id(),
             from: person.clone(),
-            game: position.kind().name().to_string(),
-            params: params_object(position),
-            clock: clock.map(clock_settings),
+            spec: spec.clone(),
+            clock,
             color,
             rated,
         };
         match node {
-            None => self.bots.challenge(&id, challenge_of(&request)?).await?,
+            None => self.bots.challenge(&id, challenge_of(&request)).await?,
             Some(node) => self.challenge_elsewhere(node, &id, request).await?,
         }
         Ok(Seat::Bot {
@@ -290,10 +288,7 @@ impl Hub {
         let Some(cluster) = &self.cluster else {
             return;
         };
-        let answer = match challenge_of(&request) {
-            Ok(challenge) => self.bots.challenge(&bot, challenge).await,
-            Err(error) => Err(error),
-        };
+        let answer = self.bots.challenge(&bot, challenge_of(&request)).await;
         let declined = answer.err().map(|e| match e {
             ApiError::Declined(why) => why,
             other => other.to_string(),
@@ -321,7 +316,7 @@ impl Hub {
                 name: name.to_string(),
             })
         };
-        let (mut seats, start, clock) = match &self.cluster {
+        let (mut seats, spec, clock) = match &self.cluster {
             None => {
                 let seek = Seek {
                     bot: bot.clone(),
@@ -332,7 +327,7 @@ impl Hub {
                 };
                 let (older, newer) = (&pairing.older.bot, &pairing.newer.bot);
                 let seats = [seat(&older.id, &older.name), seat(&newer.id, &newer.name)];
-                (seats, pairing.start, pairing.clock)
+                (seats, pairing.spec, pairing.clock)
             }
             Some(cluster) => {
                 let entry = SeekEntry {
@@ -344,17 +339,17 @@ impl Hub {
                 let Some(other) = cluster.seek(&entry).await.map_err(unreachable)? else {
                     return Ok(false);
                 };
-                let Some((start, clock)) = other.terms.pair(&entry.terms) else {
+                let Some((spec, clock)) = other.terms.pair(&entry.terms) else {
                     return Err(ApiError::Conflict("the paired seek changed".into()));
                 };
                 let seats = [seat(&other.bot, &other.name), seat(&bot.id, &bot.name)];
-                (seats, start, clock)
+                (seats, spec, clock)
             }
         };
         if rand::random::<bool>() {
             seats.swap(0, 1);
         }
-        self.open_game(&start, clock, seats, None, rated).await?;
+        self.open_game(spec, clock, seats, None, rated).await?;
         Ok(true)
     }
 
@@ -378,15 +373,13 @@ impl Hub {
 }
 
 /// The bot's view of a challenge `request`.
-fn challenge_of(request: &ChallengeRequest) -> Result<Challenge, ApiError> {
-    let position = new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
-    Ok(Challenge {
+fn challenge_of(request: &ChallengeRequest) -> Challenge {
+    Challenge {
         id: request.id.clone(),
         from: player_view(&request.from),
-        game: position.kind().name(),
-        params: ParamsView(position.params().clone()),
+        spec: request.spec.clone(),
         clock: request.clock,
         color: request.color,
         rated: request.rated,
-    })
+    }
 }

@@ -162,9 +162,13 @@ impl Hub {
         let _ = live.chat.send(line.clone());
         if let Some(cluster) = &self.cluster {
             let from = cluster.node.clone();
-            let game = live.id.clone();
+            let game_id = live.id.clone();
             cluster
-                .publish(&crate::cluster::Event::Chat { from, game, line })
+                .publish(&crate::cluster::Event::Chat {
+                    from,
+                    game_id,
+                    line,
+                })
                 .await;
         }
         Ok(())

@@ -5,16 +5,15 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
-use toroid_protocol::view::ParamsView;
-use toroid_rules::{AnyGame, Color, Position};
+use toroid_rules::Color;
 use toroid_search::Level;
 
-use crate::api::{ClockSettings, ColorChoice, GameState, NewGame, Opponent};
+use crate::api::{ColorChoice, GameState, NewGame, Opponent};
 use crate::error::ApiError;
-use crate::game::{at_defaults, new_position, Actor, Game, Resume};
+use crate::game::{Actor, Game, Resume};
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
-use crate::seat::Seat;
-use crate::storage::{BotRow, GameRow, SessionRow, Status, TimeControl, Write};
+use crate::model::{GameSpec, Seat, Status, TimeControl};
+use crate::storage::{BotRow, GameRow, SessionRow, Write};
 
 use super::{lock, Hub, LiveGame};
 
@@ -44,7 +43,7 @@ impl Hub {
             )));
         }
         self.room_for_a_game()?;
-        let person = Seat::person(session);
+        let person = session.seat();
         let creator = Some((session.id.clone(), address));
         let live = self.new_game(person, request, creator).await?;
         let game = live.game.lock().await;
@@ -87,11 +86,11 @@ impl Hub {
         request: NewGame,
         creator: Option<(String, IpAddr)>,
     ) -> Result<Arc<LiveGame>, ApiError> {
-        let position =
-            new_position(&request.game, &request.params).map_err(ApiError::BadRequest)?;
-        let clock = request.clock.map(time_control).transpose()?;
+        let spec = GameSpec::new(request.game, &request.params)
+            .map_err(|e| ApiError::BadRequest(format!("{}: {e}", request.game)))?;
+        let clock = request.clock;
         if request.rated {
-            Self::check_rated(&position, clock, &me)?;
+            Self::check_rated(&spec, clock, &me)?;
         }
         let color = match request.color {
             ColorChoice::Black => Color::Black,
@@ -106,38 +105,27 @@ impl Hub {
             }),
             Opponent::Invite {} => None,
             Opponent::Bot { name } => Some(
-                self.put_challenge(
-                    &me,
-                    &name,
-                    &position,
-                    clock,
-                    color.opponent(),
-                    request.rated,
-                )
-                .await?,
+                self.put_challenge(&me, &name, &spec, clock, color.opponent(), request.rated)
+                    .await?,
             ),
         };
         let mut seats = [None, None];
         seats[color.index()] = Some(me);
         seats[color.opponent().index()] = opponent;
-        self.open_game(&position, clock, seats, creator, request.rated)
+        self.open_game(spec, clock, seats, creator, request.rated)
             .await
     }
 
     /// Refuses a rated game that cannot be: one without a clock, at other than the rule
     /// set's default parameters (there is one pool per rule set), or for a guest.
-    fn check_rated(
-        position: &AnyGame,
-        clock: Option<TimeControl>,
-        me: &Seat,
-    ) -> Result<(), ApiError> {
+    fn check_rated(spec: &GameSpec, clock: Option<TimeControl>, me: &Seat) -> Result<(), ApiError> {
         if clock.is_none() {
             return Err(ApiError::BadRequest("a rated game has a clock".into()));
         }
-        if !at_defaults(position) {
+        if !spec.at_defaults() {
             return Err(ApiError::BadRequest(format!(
                 "a rated game of {} is played at its default parameters (one rating pool per rule set)",
-                position.kind().name()
+                spec.kind()
             )));
         }
         if me.rated_player().is_none() {
@@ -161,11 +149,11 @@ impl Hub {
         lock(&self.live).values().filter(|g| which(g)).count()
     }
 
-    /// Stores a new game of `position` and puts it in play: live when both seats are taken,
+    /// Stores a new game of `spec` and puts it in play: live when both seats are taken,
     /// else waiting with an invite code.
     pub(super) async fn open_game(
         self: &Arc<Hub>,
-        position: &AnyGame,
+        spec: GameSpec,
         clock: Option<TimeControl>,
         seats: [Option<Seat>; 2],
         creator: Option<(String, IpAddr)>,
@@ -175,7 +163,7 @@ impl Hub {
         let invite_code = (!seats.iter().all(Option::is_some)).then(new_secret);
         let row = new_game_row(
             new_id(),
-            position,
+            spec,
             clock,
             seats,
             creator,
@@ -196,12 +184,11 @@ impl Hub {
         actor: Actor<'_>,
     ) -> Result<(), ApiError> {
         self.room_for_a_game()?;
-        let start = game.start_position();
         let clock = game.clock.map(|c| c.control);
         let id = new_id();
         let mut link = game.rematched(&id, now_ms());
         let creator = actor.viewer().map(str::to_string);
-        let row = new_game_row(id, &start, clock, seats, creator, game.rated, None);
+        let row = new_game_row(id, game.spec(), clock, seats, creator, game.rated, None);
         let writes = std::mem::take(&mut link.writes);
         self.store_new_game(row, None, None, writes).await?;
         self.applied(old, game, link, None).await;
@@ -297,7 +284,7 @@ impl Hub {
     ) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
         self.reload(&mut game).await?;
-        let seat = Seat::person(session);
+        let seat = session.seat();
         if game.rated && seat.rated_player().is_none() {
             return Err(guests_unrated());
         }
@@ -313,7 +300,7 @@ impl Hub {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn new_game_row(
     id: String,
-    position: &AnyGame,
+    spec: GameSpec,
     clock: Option<TimeControl>,
     seats: [Option<Seat>; 2],
     creator: Option<String>,
@@ -323,9 +310,7 @@ pub(super) fn new_game_row(
     let live = seats.iter().all(Option::is_some);
     GameRow {
         id,
-        game: position.kind().name().to_string(),
-        params: serde_json::to_string(&ParamsView(position.params().clone()))
-            .expect("parameters serialize"),
+        spec,
         clock,
         seats,
         creator,
@@ -355,18 +340,4 @@ fn guests_unrated() -> ApiError {
         "rated games are for accounts and registered bots: claim your name with POST /api/accounts"
             .into(),
     )
-}
-
-/// A time control from the API's seconds, checked.
-pub fn time_control(clock: ClockSettings) -> Result<TimeControl, ApiError> {
-    let ok = |s: f64, min: f64, max: f64| s.is_finite() && (min..=max).contains(&s);
-    if !ok(clock.initial_s, 1.0, 86_400.0) || !ok(clock.increment_s, 0.0, 3_600.0) {
-        return Err(ApiError::BadRequest(
-            "a clock has initial_s from 1 to 86400 seconds and increment_s from 0 to 3600".into(),
-        ));
-    }
-    Ok(TimeControl {
-        initial_ms: (clock.initial_s * 1000.0).round() as i64,
-        increment_ms: (clock.increment_s * 1000.0).round() as i64,
-    })
 }

@@ -18,7 +18,6 @@ mod play;
 mod ratings;
 mod tournaments;
 pub use arena::Pool;
-pub use lobby::time_control;
 pub use play::Action;
 mod sessions;
 mod shared_limit;
@@ -30,7 +29,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use governor::{DefaultKeyedRateLimiter, RateLimiter};
-use serde_json::Value;
+
 use tokio::sync::{broadcast, watch, Notify, Semaphore};
 use toroid_protocol::record::Record;
 use toroid_protocol::view::PerColor;
@@ -43,11 +42,10 @@ use crate::error::ApiError;
 use crate::game::{players, Change, Game, Resume};
 use crate::house::House;
 use crate::ids::now_ms;
+use crate::model::Status;
 use crate::rating::Rating;
 use crate::referee;
-use crate::storage::{
-    GameRow, MoveRow, RatingRow, SessionRow, Status, Storage, StorageError, Write,
-};
+use crate::storage::{GameRow, MoveRow, RatingRow, SessionRow, Storage, StorageError, Write};
 use shared_limit::SharedLimit;
 use toroid_rules::{Color, Outcome, Position, Reason};
 
@@ -578,7 +576,7 @@ impl Hub {
         if end.reason == Reason::Abort {
             return Ok(Vec::new());
         }
-        let pool = game.position.kind().name();
+        let pool = game.position.kind();
         let mut players = Vec::new();
         for seat in &game.seats {
             let Some((seat, player)) = seat.as_ref().and_then(|s| Some((s, s.rated_player()?)))
@@ -604,7 +602,7 @@ impl Hub {
                 Write::Rating {
                     row: RatingRow {
                         player: player.clone(),
-                        pool: pool.to_string(),
+                        pool,
                         name: seat.name().to_string(),
                         rating: rating.after(&[(opponent, score)]),
                         games: games + 1,
@@ -677,10 +675,7 @@ impl Hub {
         limit: u32,
     ) -> Result<Vec<GameSummary>, ApiError> {
         let mut games = (self.summaries(status, Some(&session.name), MAX_LIST, |row| {
-            row.seats
-                .iter()
-                .flatten()
-                .any(|seat| seat.is_owned_by(session))
+            row.seats.iter().flatten().any(|seat| session.sits_at(seat))
         }))
         .await?;
         games.truncate(limit as usize);
@@ -705,10 +700,10 @@ impl Hub {
             })
             .filter(|row| keep(row))
             .map(|row| GameSummary {
-                params: serde_json::from_str(&row.params).unwrap_or(Value::Null),
+                params: row.spec.params_view(),
                 players: players(&row.seats),
                 id: row.id,
-                game: row.game,
+                game: row.spec.kind(),
                 status: row.status,
                 result: row.result,
                 plies: row.plies,
@@ -730,7 +725,7 @@ impl Hub {
         let clocks = match control {
             None => None,
             Some(control) => {
-                let start = PerColor::from_array([control.initial_ms; 2]);
+                let start = PerColor::from_array([control.initial_ms(); 2]);
                 let stored = self.stored_moves(id).await?;
                 let after: Option<Vec<_>> = stored
                     .iter()
@@ -778,7 +773,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
                 id, bots, moved, ..
             })) => hub.changed_elsewhere(&id, &bots, moved.as_ref()).await,
             Some(Some(Event::Handover { .. })) => hub.orphans.notify_one(),
-            Some(Some(Event::Chat { game, line, .. })) => hub.heard(&game, line),
+            Some(Some(Event::Chat { game_id, line, .. })) => hub.heard(&game_id, line),
             Some(Some(Event::BotRevoked { bot, .. })) => hub.bots.revoke(&bot),
             Some(Some(Event::Challenge {
                 from,

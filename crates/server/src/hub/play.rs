@@ -10,8 +10,7 @@ use crate::api::{AnalysisView, GameState, MoveAnalysis};
 use crate::error::ApiError;
 use crate::game::{Actor, Game, GameError, MoveInput, RematchStep};
 use crate::ids::now_ms;
-use crate::seat::Seat;
-use crate::storage::{Offer, Status};
+use crate::model::{Offer, Seat, Status};
 
 use super::{lock, Hub, LiveGame};
 

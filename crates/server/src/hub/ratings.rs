@@ -5,7 +5,8 @@ use toroid_search::Level;
 
 use crate::api::{PlayerPage, PoolRating, RatingPoint, RatingView};
 use crate::error::ApiError;
-use crate::storage::{BotKey, RatingRow, Status};
+use crate::model::Status;
+use crate::storage::{BotKey, RatingRow};
 
 use super::accounts::name_key;
 use super::Hub;
@@ -29,7 +30,7 @@ fn view(row: &RatingRow) -> RatingView {
     RatingView {
         name: row.name.clone(),
         kind,
-        pool: row.pool.clone(),
+        pool: row.pool,
         rating: tenth(row.rating.rating),
         deviation: tenth(row.rating.deviation),
         volatility: row.rating.volatility,
@@ -44,7 +45,7 @@ impl Hub {
         let kind: GameKind = game
             .parse()
             .map_err(|e| ApiError::NotFound(format!("{e}")))?;
-        let rows = self.storage.leaderboard(kind.name(), LEADERBOARD).await?;
+        let rows = self.storage.leaderboard(kind, LEADERBOARD).await?;
         Ok(rows.iter().map(view).collect())
     }
 
@@ -77,7 +78,7 @@ impl Hub {
         };
         let mut ratings = Vec::new();
         for row in self.storage.ratings_of(&player).await? {
-            let history = (self.storage.rating_history(&player, &row.pool).await?)
+            let history = (self.storage.rating_history(&player, row.pool).await?)
                 .into_iter()
                 .map(|(game_id, at, after)| RatingPoint {
                     game_id,

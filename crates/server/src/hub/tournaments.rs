@@ -25,13 +25,13 @@ use crate::api::{
 };
 use crate::cluster;
 use crate::error::ApiError;
-use crate::game::{clock_settings, player_view};
+use crate::game::player_view;
 use crate::ids::{new_id, now_ms};
+use crate::model::{stored_millis, GameSpec, Seat, Status, TimeControl};
 use crate::pairing::{round_robin, History, Result as GameResult, Round};
-use crate::seat::Seat;
-use crate::storage::{BotRow, GameRow, SessionRow, Status, StorageError, TimeControl, Write};
+use crate::storage::{BotRow, GameRow, SessionRow, StorageError, Write};
 
-use super::lobby::{new_game_row, time_control};
+use super::lobby::new_game_row;
 use super::{Hub, MAX_LIST};
 
 /// How often running tournaments are looked at for a finished round.
@@ -67,8 +67,9 @@ impl Stage {
 pub struct Tournament {
     pub id: String,
     pub name: String,
-    /// The rule set's name.
-    pub game: String,
+    /// The rule set, at its default parameters.
+    pub game: GameKind,
+    #[serde(with = "stored_millis")]
     pub clock: TimeControl,
     pub format: TournamentFormat,
     pub rounds: usize,
@@ -104,7 +105,7 @@ impl Tournament {
 
     /// Pairs the next round (its games' rows, to store with it), or finishes the
     /// tournament when every round is played.
-    fn next_round(&mut self) -> Result<Vec<GameRow>, ApiError> {
+    fn next_round(&mut self) -> Vec<GameRow> {
         let played = self.history.rounds.len();
         let round = match (played < self.rounds, self.format) {
             (false, _) => None,
@@ -116,11 +117,9 @@ impl Tournament {
         let Some(round) = round else {
             self.stage = Stage::Finished;
             self.current = None;
-            return Ok(Vec::new());
+            return Vec::new();
         };
-        let kind: GameKind =
-            (self.game.parse()).map_err(|e| ApiError::BadRequest(format!("{e}")))?;
-        let start = kind.default_game();
+        let spec = GameSpec::defaults(self.game);
         let rows: Vec<GameRow> = (round.games.iter())
             .map(|game| {
                 let mut seats = [None, None];
@@ -128,7 +127,7 @@ impl Tournament {
                 seats[Color::Black.index()] = Some(self.players[game.black].clone());
                 new_game_row(
                     new_id(),
-                    &start,
+                    spec.clone(),
                     Some(self.clock),
                     seats,
                     None,
@@ -138,7 +137,7 @@ impl Tournament {
             })
             .collect();
         self.current = Some((round, rows.iter().map(|row| row.id.clone()).collect()));
-        Ok(rows)
+        rows
     }
 
     fn info(&self) -> TournamentInfo {
@@ -147,8 +146,8 @@ impl Tournament {
             name: self.name.clone(),
             creator: self.creator_name.clone(),
             created_at: self.created_at,
-            game: self.game.clone(),
-            clock: clock_settings(self.clock),
+            game: self.game,
+            clock: self.clock,
             format: self.format,
             rounds: self.rounds,
             rated: self.rated,
@@ -233,9 +232,7 @@ impl Hub {
         let account = creator.account_id.clone().ok_or_else(|| {
             ApiError::BadRequest("tournaments are created by accounts: POST /api/accounts".into())
         })?;
-        let game: GameKind =
-            (request.game.parse()).map_err(|e| ApiError::BadRequest(format!("{e}")))?;
-        let clock = time_control(request.clock)?;
+        let (game, clock) = (request.game, request.clock);
         if request.rounds == 0 {
             return Err(ApiError::BadRequest(
                 "a tournament has at least one round".into(),
@@ -264,7 +261,7 @@ impl Hub {
         let tournament = Tournament {
             id: new_id(),
             name: name.to_string(),
-            game: game.name().to_string(),
+            game,
             clock,
             format: request.format,
             rounds: request.rounds,
@@ -350,7 +347,7 @@ impl Hub {
                 "tournaments are for accounts: POST /api/accounts".into(),
             ));
         }
-        self.join_tournament(id, Seat::person(session)).await
+        self.join_tournament(id, session.seat()).await
     }
 
     /// Registered bot `bot` joins open tournament `id`.
@@ -413,7 +410,7 @@ impl Hub {
             tournament.rounds = tournament.rounds.min(most);
             tournament.history = History::new(players);
             tournament.stage = Stage::Running;
-            tournament.next_round().map(Some)
+            Ok(Some(tournament.next_round()))
         });
         Ok(started.await?.view())
     }
@@ -474,7 +471,7 @@ impl Hub {
             let (round, ids) = tournament.current.take().expect("the round read");
             tournament.history.rounds.push((round, results.clone()));
             tournament.game_ids.push(ids);
-            tournament.next_round().map(Some)
+            Ok(Some(tournament.next_round()))
         });
         advanced.await.map(drop)
     }

@@ -15,10 +15,12 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Connection, Row};
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
+use toroid_rules::GameKind;
+
+use crate::model::{GameSpec, Offer, Status, TimeControl};
 
 pub use rows::{
-    AccountRow, ArenaMember, BotRow, ChatRow, GameRow, MoveRow, Offer, RatingRow, SessionRow,
-    Status, TimeControl, Write,
+    AccountRow, ArenaMember, BotRow, ChatRow, GameRow, MoveRow, RatingRow, SessionRow, Write,
 };
 
 /// Why the database refused or failed.
@@ -363,13 +365,13 @@ impl Storage {
     pub async fn rating(
         &self,
         player: &str,
-        pool: &str,
+        pool: GameKind,
     ) -> Result<Option<RatingRow>, StorageError> {
         let row = sqlx::query(&format!(
             "SELECT {RATING_COLUMNS} FROM ratings WHERE player = $1 AND pool = $2"
         ))
         .bind(player)
-        .bind(pool)
+        .bind(pool.name())
         .fetch_optional(&self.readers)
         .await?;
         row.as_ref().map(rating_row).transpose()
@@ -378,13 +380,13 @@ impl Storage {
     /// The players of `pool`, highest rating first.
     pub async fn leaderboard(
         &self,
-        pool: &str,
+        pool: GameKind,
         limit: u32,
     ) -> Result<Vec<RatingRow>, StorageError> {
         let rows = sqlx::query(&format!(
             "SELECT {RATING_COLUMNS} FROM ratings WHERE pool = $1 ORDER BY rank DESC, player LIMIT $2"
         ))
-        .bind(pool)
+        .bind(pool.name())
         .bind(i64::from(limit))
         .fetch_all(&self.readers)
         .await?;
@@ -407,14 +409,14 @@ impl Storage {
     pub async fn rating_history(
         &self,
         player: &str,
-        pool: &str,
+        pool: GameKind,
     ) -> Result<Vec<(String, i64, crate::rating::Rating)>, StorageError> {
         let rows = sqlx::query(
             "SELECT game_id, at, after FROM rating_history WHERE player = $1 AND pool = $2
              ORDER BY at, game_id",
         )
         .bind(player)
-        .bind(pool)
+        .bind(pool.name())
         .fetch_all(&self.readers)
         .await?;
         rows.iter()
@@ -508,11 +510,8 @@ impl Storage {
                 Ok(ArenaMember {
                     bot_id: r.try_get("bot_id")?,
                     name: r.try_get("name")?,
-                    game: r.try_get("game")?,
-                    clock: TimeControl {
-                        initial_ms: r.try_get("initial_ms")?,
-                        increment_ms: r.try_get("increment_ms")?,
-                    },
+                    game: game_kind(r, "game")?,
+                    clock: time_control(r.try_get("initial_ms")?, r.try_get("increment_ms")?)?,
                     playing: r.try_get("playing")?,
                     last_opponent: r.try_get("last_opponent")?,
                     waiting_since: r.try_get("since")?,
@@ -743,7 +742,7 @@ fn damaged(row: &AnyRow, error: StorageError) -> DamagedGame {
 }
 
 /// A `LIKE` pattern for the stored seat of bot `id`: the seat's JSON names the bot by id
-/// (`crate::seat::Seat`), and ids are hex digits, so nothing in it needs escaping.
+/// (`crate::model::Seat`), and ids are hex digits, so nothing in it needs escaping.
 fn bot_seat(id: &str) -> String {
     format!("%\"bot\":\"{id}\"%")
 }
@@ -827,6 +826,18 @@ fn from_json<T: serde::de::DeserializeOwned>(
         .transpose()
 }
 
+/// The rule set named in `column`.
+fn game_kind(r: &AnyRow, column: &str) -> Result<GameKind, StorageError> {
+    let name: String = r.try_get(column)?;
+    name.parse()
+        .map_err(|e| StorageError::Corrupt(format!("{column}: {e}")))
+}
+
+fn time_control(initial_ms: i64, increment_ms: i64) -> Result<TimeControl, StorageError> {
+    TimeControl::new(initial_ms, increment_ms)
+        .map_err(|e| StorageError::Corrupt(format!("{initial_ms} + {increment_ms} ms: {e}")))
+}
+
 fn bot_row(r: &AnyRow) -> Result<BotRow, StorageError> {
     Ok(BotRow {
         id: r.try_get("id")?,
@@ -845,12 +856,14 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
     );
     Ok(GameRow {
         id: r.try_get("id")?,
-        game: r.try_get("game")?,
-        params: r.try_get("params")?,
-        clock: clock.map(|[initial_ms, increment_ms]| TimeControl {
-            initial_ms,
-            increment_ms,
-        }),
+        spec: GameSpec::from_stored(
+            &r.try_get::<String, _>("game")?,
+            &r.try_get::<String, _>("params")?,
+        )
+        .map_err(StorageError::Corrupt)?,
+        clock: clock
+            .map(|[initial, increment]| time_control(initial, increment))
+            .transpose()?,
         seats: [
             from_json(r.try_get("black")?)?,
             from_json(r.try_get("white")?)?,
@@ -889,7 +902,7 @@ fn offer(r: &AnyRow, offer: Offer) -> Result<Option<toroid_rules::Color>, Storag
 fn rating_row(r: &AnyRow) -> Result<RatingRow, StorageError> {
     Ok(RatingRow {
         player: r.try_get("player")?,
-        pool: r.try_get("pool")?,
+        pool: game_kind(r, "pool")?,
         name: r.try_get("name")?,
         rating: from_json(Some(r.try_get::<String, _>("rating")?))?
             .ok_or_else(|| StorageError::Corrupt("a rating".into()))?,

@@ -1,35 +1,9 @@
 //! What the storage layer reads and writes: one type per table row, and the writes that the
 //! group-commit writer applies.
 
-use toroid_rules::Outcome;
+use toroid_rules::{GameKind, Outcome};
 
-use crate::seat::Seat;
-
-/// Where a game is in its life.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// An invite game whose second seat is still open.
-    Waiting,
-    Live,
-    Finished,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Waiting => "waiting",
-            Status::Live => "live",
-            Status::Finished => "finished",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Status> {
-        [Status::Waiting, Status::Live, Status::Finished]
-            .into_iter()
-            .find(|s| s.as_str() == text)
-    }
-}
+use crate::model::{GameSpec, Seat, Status, TimeControl};
 
 /// A guest session: a name, and the hash of the cookie that proves it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +23,21 @@ impl SessionRow {
     /// Who owns what the session registers (bots): its account, or the guest session.
     pub fn owner_id(&self) -> &str {
         self.account_id.as_deref().unwrap_or(&self.id)
+    }
+
+    /// The seat of the session's person.
+    pub fn seat(&self) -> Seat {
+        Seat::Person {
+            session: self.id.clone(),
+            name: self.name.clone(),
+            account: self.account_id.clone(),
+        }
+    }
+
+    /// Whether the session's person sits at `seat` (through this session or another of its
+    /// account).
+    pub fn sits_at(&self, seat: &Seat) -> bool {
+        seat.is_person(&self.id, self.account_id.as_deref())
     }
 }
 
@@ -74,20 +63,13 @@ pub struct BotRow {
     pub created_at: i64,
 }
 
-/// A game's time control, in milliseconds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct TimeControl {
-    pub initial_ms: i64,
-    pub increment_ms: i64,
-}
-
 /// A bot waiting in the arena, as stored.
 #[derive(Clone, Debug)]
 pub struct ArenaMember {
     pub bot_id: String,
     pub name: String,
-    /// Its pool: a rule set's name and a clock.
-    pub game: String,
+    /// Its pool: a rule set (at its defaults) and a clock.
+    pub game: GameKind,
     pub clock: TimeControl,
     /// Its last arena game, over.
     pub playing: Option<String>,
@@ -101,10 +83,8 @@ pub struct ArenaMember {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     pub id: String,
-    /// The rule set's name.
-    pub game: String,
-    /// The resolved parameters as a JSON object (`ParamsView`).
-    pub params: String,
+    /// The rule set and its parameters.
+    pub spec: GameSpec,
     pub clock: Option<TimeControl>,
     /// Black's and white's seats; `None` while open.
     pub seats: [Option<Seat>; 2],
@@ -139,29 +119,6 @@ pub struct GameRow {
     pub rated: bool,
 }
 
-/// What a player may offer and the opponent accept: each is a column of the game's row,
-/// holding the colour that offers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Offer {
-    /// A draw, in a live game.
-    Draw,
-    /// To take back the asker's last turn, in a live game.
-    Takeback,
-    /// A new game between the same players, colours swapped, once the game is over.
-    Rematch,
-}
-
-impl Offer {
-    /// The column of `games` that holds the offer.
-    pub fn column(self) -> &'static str {
-        match self {
-            Offer::Draw => "draw_offer",
-            Offer::Takeback => "takeback_offer",
-            Offer::Rematch => "rematch_offer",
-        }
-    }
-}
-
 /// One line of a game's chat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatRow {
@@ -181,7 +138,7 @@ pub struct RatingRow {
     /// `account:ID`, `bot:ID` or `house:LEVEL` (`Seat::rated_player`).
     pub player: String,
     /// The rule set.
-    pub pool: String,
+    pub pool: GameKind,
     /// The player's name when last rated.
     pub name: String,
     pub rating: crate::rating::Rating,
@@ -250,7 +207,7 @@ pub enum Write {
     Offer {
         game_id: String,
         plies: i64,
-        offer: Offer,
+        offer: crate::model::Offer,
         by: Option<toroid_rules::Color>,
     },
     /// A live game at `plies` moves goes back to its first `keep` moves, agreed at `at`
@@ -289,7 +246,7 @@ pub enum Write {
     /// through `node` until `until_ms`, waiting from `at`.
     ArenaJoin {
         bot_id: String,
-        game: String,
+        game: GameKind,
         clock: TimeControl,
         node: String,
         until_ms: i64,
@@ -310,7 +267,7 @@ pub enum Write {
     /// `StorageError::ArenaChanged` if the bot is no longer waiting there.
     ArenaGame {
         bot_id: String,
-        game: String,
+        game: GameKind,
         clock: TimeControl,
         was_playing: Option<String>,
         game_id: String,

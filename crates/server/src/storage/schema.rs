@@ -5,7 +5,7 @@ use sqlx::{Any, AnyPool, Row, Transaction};
 
 use super::StorageError;
 use crate::ids::hash_secret;
-use crate::seat::Seat;
+use crate::model::Seat;
 
 /// One step of a migration: SQL, or a change SQL cannot make on both databases.
 enum Step {
@@ -33,7 +33,7 @@ const MIGRATIONS: &[&[Step]] = &[
         owner TEXT NOT NULL,
         token_hash TEXT NOT NULL UNIQUE,
         created_at BIGINT NOT NULL)"),
-        // Seats are JSON (`crate::seat::Seat`), NULL while open; `result` is JSON
+        // Seats are JSON (`crate::model::Seat`), NULL while open; `result` is JSON
         // (`toroid_rules::Outcome` as JSON); `black_ms`/`white_ms` are the clocks when it ended.
         Sql("CREATE TABLE games (
         id TEXT PRIMARY KEY,

@@ -5,8 +5,9 @@
 use sqlx::{Any, AnyPool, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use super::rows::{Offer, Write};
+use super::rows::Write;
 use super::StorageError;
+use crate::model::Offer;
 
 /// Most writes in one transaction; more wait for the next one.
 const MAX_BATCH: usize = 2048;
@@ -121,7 +122,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                  VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(&row.player)
-            .bind(&row.pool)
+            .bind(row.pool.name())
             .bind(game_id)
             .bind(row.updated_at)
             .bind(json(before))
@@ -143,7 +144,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             };
             sqlx::query(sql)
                 .bind(&row.player)
-                .bind(&row.pool)
+                .bind(row.pool.name())
                 .bind(&row.name)
                 .bind(json(&row.rating))
                 .bind(row.rating.rating.round() as i64)
@@ -194,9 +195,9 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 last_opponent = NULL",
         )
         .bind(bot_id)
-        .bind(game)
-        .bind(clock.initial_ms)
-        .bind(clock.increment_ms)
+        .bind(game.name())
+        .bind(clock.initial_ms())
+        .bind(clock.increment_ms())
         .bind(node)
         .bind(until_ms)
         .bind(at),
@@ -232,9 +233,9 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(game_id)
         .bind(opponent)
         .bind(bot_id)
-        .bind(game)
-        .bind(clock.initial_ms)
-        .bind(clock.increment_ms)
+        .bind(game.name())
+        .bind(clock.initial_ms())
+        .bind(clock.increment_ms())
         .bind(was_playing.as_deref().unwrap_or_default()),
         // Only forward: nodes' writes may arrive out of order.
         Write::BotSeen { id, at } => sqlx::query(
@@ -316,10 +317,10 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 $17, $18, $19, $20)",
         )
         .bind(&g.id)
-        .bind(&g.game)
-        .bind(&g.params)
-        .bind(g.clock.map(|c| c.initial_ms))
-        .bind(g.clock.map(|c| c.increment_ms))
+        .bind(g.spec.kind().name())
+        .bind(g.spec.stored_params())
+        .bind(g.clock.map(|c| c.initial_ms()))
+        .bind(g.clock.map(|c| c.increment_ms()))
         .bind(g.seats[0].as_ref().map(json))
         .bind(g.seats[1].as_ref().map(json))
         .bind(&g.creator)

@@ -27,15 +27,6 @@ pub enum Seat {
 }
 
 impl Seat {
-    /// The seat of the person of `session`.
-    pub fn person(session: &crate::storage::SessionRow) -> Seat {
-        Seat::Person {
-            session: session.id.clone(),
-            name: session.name.clone(),
-            account: session.account_id.clone(),
-        }
-    }
-
     /// The player's key in the rating pools (`account:ID`, `bot:ID`, `house:LEVEL`); `None`
     /// for a guest, who plays only casual games.
     pub fn rated_player(&self) -> Option<String> {
@@ -72,15 +63,13 @@ impl Seat {
         matches!(self, Seat::Person { session, .. } if session == id)
     }
 
-    /// Whether the person of `session` sits here: from this very session, or from another
-    /// session of the same account.
-    pub fn is_owned_by(&self, session: &crate::storage::SessionRow) -> bool {
+    /// Whether the person of session `session_id`, signed in to `account_id`, sits here:
+    /// from this very session, or from another session of the same account.
+    pub fn is_person(&self, session_id: &str, account_id: Option<&str>) -> bool {
         match self {
             Seat::Person {
-                session: id,
-                account,
-                ..
-            } => *id == session.id || (account.is_some() && *account == session.account_id),
+                session, account, ..
+            } => session == session_id || (account.is_some() && account.as_deref() == account_id),
             _ => false,
         }
     }
