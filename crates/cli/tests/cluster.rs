@@ -663,6 +663,43 @@ async fn a_sessions_game_limit_holds_across_nodes() {
     }
 }
 
+/// The limit on unfinished games from one address (`Limits::games_per_address`, 40) counts
+/// the games of every node: three people at one address, each within their own limit, get
+/// 40 games over two nodes, and the 41st is refused on either node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_addresss_game_limit_holds_across_nodes() {
+    const PER_ADDRESS: usize = 40;
+    let nodes = Nodes::start(2).await;
+    let here = [127, 0, 0, 33].into();
+    let mut people = Vec::new();
+    for (n, name) in ["erin", "fay", "gus"].into_iter().enumerate() {
+        let anonymous = Client::anonymous_from(nodes.base(n % 2), here);
+        people.push(anonymous.sign_in(name).await.expect("a session"));
+    }
+    let request = json!({"game": "go", "params": {"size": 5}, "color": "black",
+        "opponent": {"kind": "invite"}});
+    // Erin's 20 games on node A, Fay's 20 on node B: each node holds 20 of the address's.
+    for n in 0..PER_ADDRESS {
+        let made = people[n % 2].post("/api/games", request.clone()).await;
+        assert_eq!(made.status, 201, "game {n}: {:?}", made.body);
+    }
+    for node in 0..2 {
+        let refused = people[2]
+            .at(nodes.base(node))
+            .post("/api/games", request.clone())
+            .await;
+        assert_eq!(
+            (refused.status, refused.code()),
+            (429, "limit"),
+            "node {node}"
+        );
+        let message = refused.body["error"]["message"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(message.contains("from one address"), "{message}");
+    }
+}
+
 /// Three nodes started at the same moment on an empty database all come up and serve: they
 /// migrate the schema one at a time (docs/scaling.md).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -21,8 +21,8 @@ use thiserror::Error;
 use tokio::sync::mpsc;
 use toroid_rules::Color;
 
+use crate::hub::bots::seek::SeekTerms;
 use crate::model::{GameSpec, Seat, TimeControl};
-use crate::seek::SeekTerms;
 
 /// The channel of events between the nodes of the cluster called NAME is `toroid:NAME`.
 const CHANNEL_PREFIX: &str = "toroid:";

@@ -174,6 +174,8 @@ pub struct Game {
     pub status: Status,
     pub result: Option<Outcome>,
     pub creator: Option<String>,
+    /// The address its creator asked from, while it is unfinished.
+    pub creator_address: Option<std::net::IpAddr>,
     /// The stored hash of a waiting game's invite code.
     pub invite_hash: Option<String>,
     /// The code itself, known only to the server that made it (never stored): the
@@ -269,6 +271,7 @@ impl Game {
             status: row.status,
             result: row.result,
             creator: row.creator,
+            creator_address: row.creator_address,
             invite_hash: row.invite_hash,
             invite_code: None,
             last_change_at,
@@ -952,6 +955,7 @@ mod tests {
             clock,
             seats,
             creator: Some(ALICE.into()),
+            creator_address: None,
             invite_hash: Some(hash_secret("code")),
             status,
             result: None,

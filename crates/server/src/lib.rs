@@ -4,12 +4,11 @@
 //!
 //! Layers, each in its own module: [`model`] (the types every layer shares: a game's spec,
 //! its clock, its seats), [`storage`] (the database, group commit), [`game`] (one
-//! game in memory and its changes), [`hub`] (every live game and the API's operations),
-//! [`referee`] (clocks and house bots of one game), [`bots`] (connected registered bots,
-//! challenges, the seek queue), [`http`] (routes, WebSockets, limits).
+//! game in memory and its changes), [`hub`] (the core every feature shares, and one folder
+//! per feature: its operations, routes, JSON shapes and queries), [`referee`] (clocks and
+//! house bots of one game), [`http`] (the router, connections, limits).
 
 pub mod api;
-pub mod bots;
 pub mod clock;
 pub mod cluster;
 pub mod config;
@@ -20,10 +19,8 @@ pub mod http;
 pub mod hub;
 pub mod ids;
 pub mod model;
-pub mod pairing;
 pub mod rating;
 pub mod referee;
-pub mod seek;
 pub mod server;
 pub mod storage;
 

@@ -53,6 +53,7 @@ fn game(id: &str, created_at: i64) -> GameRow {
             None,
         ],
         creator: Some("s1".into()),
+        creator_address: Some([127, 0, 0, 1].into()),
         invite_hash: Some(format!("hash-{id}")),
         status: Status::Waiting,
         result: None,
@@ -381,6 +382,8 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP INDEX games_by_creator_address",
+            "ALTER TABLE games DROP COLUMN creator_address",
             "DROP TABLE arena",
             "DROP INDEX chat_by_game",
             "DROP TABLE chat",

@@ -15,7 +15,9 @@ use toroid::seed::game_seed;
 use toroid::setup::new_game;
 use toroid::view::ParamsView;
 use toroid_rules::{AnyGame, Color, Position};
-use toroid_server::pairing::{round_robin, History, Pairing, Result as GameResult, Round};
+use toroid_server::hub::tournaments::pairing::{
+    round_robin, History, Pairing, Result as GameResult, Round,
+};
 use toroid_server::rating::Rating;
 
 use super::match_::{progress_bar, Running};

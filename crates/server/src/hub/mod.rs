@@ -9,18 +9,16 @@
 //! change made on an outdated copy, and a game's referee runs on the node that holds its
 //! lease.
 
-mod accounts;
-mod arena;
-mod bots;
+pub mod accounts;
+pub mod bots;
 pub mod chat;
-mod lobby;
-mod play;
-mod ratings;
-mod tournaments;
-pub use arena::Pool;
-pub use play::Action;
-mod sessions;
+pub mod games;
+pub mod lobby;
+pub mod ratings;
 mod shared_limit;
+pub mod tournaments;
+pub use bots::arena::Pool;
+pub use games::Action;
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -28,19 +26,17 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use governor::{DefaultKeyedRateLimiter, RateLimiter};
-
 use tokio::sync::{broadcast, watch, Notify, Semaphore};
 use toroid_protocol::record::Record;
 use toroid_protocol::view::PerColor;
 
 use crate::api::{GameHistory, GameState, GameSummary};
-use crate::bots::Bots;
 use crate::cluster::{self, Cluster, Event};
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::game::{players, Change, Game, Resume};
 use crate::house::House;
+use crate::hub::bots::connected::Bots;
 use crate::ids::now_ms;
 use crate::model::Status;
 use crate::rating::Rating;
@@ -83,21 +79,13 @@ pub struct Hub {
     cluster: Option<Cluster>,
     /// Wakes the lease keeper (a node stopped and handed its games over).
     orphans: Notify,
-    /// Challenges put to bots on other nodes, waiting for their answer.
-    challenges: Mutex<HashMap<String, tokio::sync::oneshot::Sender<Result<(), String>>>>,
     pub house: House,
     pub bots: Bots,
     analyses: Semaphore,
-    /// API requests per address, new sessions per address and on the server (each on all
-    /// nodes together).
+    /// API requests per address (on all nodes together).
     requests_by_address: SharedLimit<IpAddr>,
-    new_sessions_by_address: SharedLimit<IpAddr>,
-    new_sessions: SharedLimit<&'static str>,
-    /// Sign-in attempts by address and by account name.
-    sign_ins_by_address: SharedLimit<IpAddr>,
-    sign_ins_by_name: SharedLimit<String>,
-    /// Chat lines by session.
-    chat_lines: DefaultKeyedRateLimiter<String>,
+    accounts: accounts::AccountLimits,
+    chat: chat::ChatState,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
     stopping: watch::Sender<bool>,
@@ -112,6 +100,8 @@ pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3_600_000;
 const SESSION_SEEN_STEP_MS: i64 = 3_600_000;
 /// Most games a list returns.
 pub const MAX_LIST: u32 = 200;
+/// Games (or tournaments) a list returns when the query does not say.
+pub const DEFAULT_LIST: u32 = 50;
 
 /// How often a rated game's end is tried again when another game changed a rating
 /// meanwhile.
@@ -131,11 +121,11 @@ pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl LiveGame {
-    fn new(game: Game, address: Option<IpAddr>) -> LiveGame {
+    fn new(game: Game) -> LiveGame {
         LiveGame {
             id: game.id.clone(),
             creator: game.creator.clone(),
-            address,
+            address: game.creator_address,
             bots: game
                 .seats
                 .iter()
@@ -163,20 +153,13 @@ impl Hub {
         let hub = Arc::new(Hub {
             house: House::new(limits.search_threads, limits.house_move),
             analyses: Semaphore::new(limits.search_threads.max(1)),
-            new_sessions_by_address: SharedLimit::new(
-                "session",
-                limits.sessions_per_address_per_hour,
-                HOUR,
-            ),
-            new_sessions: SharedLimit::new("new-session", limits.sessions_per_minute, MINUTE),
             requests_by_address: SharedLimit::per_second(
                 "request",
                 limits.requests_per_second,
                 limits.request_burst,
             ),
-            sign_ins_by_address: SharedLimit::new("sign-in", limits.sign_ins_per_minute, MINUTE),
-            sign_ins_by_name: SharedLimit::new("sign-in-name", limits.sign_ins_per_minute, MINUTE),
-            chat_lines: RateLimiter::keyed(chat::quota()),
+            accounts: accounts::AccountLimits::new(&limits),
+            chat: chat::ChatState::new(),
             storage,
             limits,
             live: Mutex::new(HashMap::new()),
@@ -185,7 +168,6 @@ impl Hub {
             referees: Mutex::new(HashMap::new()),
             cluster,
             orphans: Notify::new(),
-            challenges: Mutex::new(HashMap::new()),
             bots: Bots::default(),
             stopping: watch::Sender::new(false),
         });
@@ -196,7 +178,7 @@ impl Hub {
         if let Err(error) = hub.clear_arena().await {
             tracing::error!(%error, "cannot empty the arena");
         }
-        tokio::spawn(arena::run_arena(hub.clone()));
+        tokio::spawn(bots::arena::run_arena(hub.clone()));
         tokio::spawn(tournaments::run_tournaments(hub.clone()));
         if let Some(cluster) = &hub.cluster {
             if let Err(error) = cluster.heartbeat().await {
@@ -223,7 +205,7 @@ impl Hub {
             match restored {
                 Ok(game) => {
                     tracing::info!(game = %game.id, plies = game.moves.len(), "restored");
-                    hub.insert(game, None);
+                    hub.insert(game);
                 }
                 Err((id, error)) => hub.set_aside(&id, &error),
             }
@@ -241,10 +223,8 @@ impl Hub {
     /// Forgets the keys of the limits that have not been used lately.
     fn forget_idle_limits(&self) {
         self.requests_by_address.forget_idle();
-        self.new_sessions_by_address.forget_idle();
-        self.sign_ins_by_address.forget_idle();
-        self.sign_ins_by_name.forget_idle();
-        self.chat_lines.retain_recent();
+        self.accounts.forget_idle();
+        self.chat.forget_idle();
     }
 
     /// Sets game `id` aside: its stored rows cannot be read. It is logged once and answered
@@ -285,10 +265,10 @@ impl Hub {
     }
 
     /// Puts a game in memory, and starts its referee when it is live.
-    fn insert(self: &Arc<Hub>, game: Game, address: Option<IpAddr>) -> Arc<LiveGame> {
+    fn insert(self: &Arc<Hub>, game: Game) -> Arc<LiveGame> {
         let id = game.id.clone();
         let live_now = game.status == Status::Live;
-        let live = Arc::new(LiveGame::new(game, address));
+        let live = Arc::new(LiveGame::new(game));
         lock(&self.live).insert(id, live.clone());
         if live_now {
             self.start_referee(live.clone());
@@ -477,11 +457,11 @@ impl Hub {
             // Another node's game: this one follows it from now on.
             Ok(mut game) if unfinished => {
                 self.recall_invite(&mut game).await;
-                let live = Arc::new(LiveGame::new(game, None));
+                let live = Arc::new(LiveGame::new(game));
                 let mut games = lock(&self.live);
                 Ok(games.entry(id.to_string()).or_insert(live).clone())
             }
-            Ok(game) => Ok(self.follow_finished(&Arc::new(LiveGame::new(game, None)))),
+            Ok(game) => Ok(self.follow_finished(&Arc::new(LiveGame::new(game)))),
             Err(error @ StorageError::Corrupt(_)) => {
                 self.set_aside(id, &error);
                 Err(ApiError::Unavailable(id.to_string()))
@@ -789,9 +769,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
                 declined,
                 ..
             })) if to == cluster.node => {
-                if let Some(waiting) = lock(&hub.challenges).remove(&challenge) {
-                    let _ = waiting.send(declined.map_or(Ok(()), Err));
-                }
+                hub.bots.answered(&challenge, declined.map_or(Ok(()), Err));
             }
             Some(Some(Event::Challenge { .. } | Event::Answer { .. })) => {}
             // Events may have been missed: reload every game held.

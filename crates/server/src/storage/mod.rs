@@ -77,7 +77,7 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// A handle to the database; cheap to clone.
 #[derive(Clone)]
 pub struct Storage {
-    readers: AnyPool,
+    pub(crate) readers: AnyPool,
     jobs: mpsc::Sender<writer::Job>,
     sqlite: bool,
 }
@@ -196,46 +196,6 @@ impl Storage {
         answer.await.map_err(|_| StorageError::Closed)?
     }
 
-    pub async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StorageError> {
-        let row = sqlx::query(
-            "SELECT id, name, token_hash, created_at, last_seen_at, account_id FROM sessions
-             WHERE token_hash = $1",
-        )
-        .bind(token_hash)
-        .fetch_optional(&self.readers)
-        .await?;
-        row.map(|r| {
-            Ok(SessionRow {
-                id: r.try_get("id")?,
-                name: r.try_get("name")?,
-                token_hash: r.try_get("token_hash")?,
-                created_at: r.try_get("created_at")?,
-                last_seen_at: r.try_get("last_seen_at")?,
-                account_id: r.try_get("account_id")?,
-            })
-        })
-        .transpose()
-    }
-
-    /// The bot with this token hash, or with this name.
-    pub async fn bot(&self, by: BotKey<'_>) -> Result<Option<BotRow>, StorageError> {
-        let (sql, value) = match by {
-            BotKey::TokenHash(h) => (
-                "SELECT id, name, owner, token_hash, created_at FROM bots WHERE token_hash = $1",
-                h,
-            ),
-            BotKey::Name(n) => (
-                "SELECT id, name, owner, token_hash, created_at FROM bots WHERE name = $1",
-                n,
-            ),
-        };
-        let row = sqlx::query(sql)
-            .bind(value)
-            .fetch_optional(&self.readers)
-            .await?;
-        row.as_ref().map(bot_row).transpose()
-    }
-
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StorageError> {
         let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
         let row = sqlx::query(&sql)
@@ -327,247 +287,23 @@ impl Storage {
         Ok(row.try_get("name")?)
     }
 
-    /// The games bot `id` played that ended after its last connection did, newest first:
-    /// those it has not been told of. None for a bot that never disconnected.
-    pub async fn ended_while_away(
-        &self,
-        bot: &BotRow,
-        limit: u32,
-    ) -> Result<Vec<String>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT g.id FROM games g JOIN bots b ON b.id = $1
-             WHERE b.seen_until IS NOT NULL AND g.status = 'finished'
-                AND g.finished_at >= b.seen_until
-                AND ((g.black_name = $2 AND g.black LIKE $4) OR (g.white_name = $2 AND g.white LIKE $4))
-             ORDER BY g.finished_at DESC LIMIT $3",
-        )
-        .bind(&bot.id)
-        .bind(&bot.name)
-        .bind(i64::from(limit))
-        .bind(bot_seat(&bot.id))
-        .fetch_all(&self.readers)
-        .await?;
-        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
-    }
-
-    /// How many games bot `black` has had black against bot `white` (ids).
-    pub async fn games_as_black(&self, black: &str, white: &str) -> Result<i64, StorageError> {
-        let row =
-            sqlx::query("SELECT COUNT(*) AS n FROM games WHERE black LIKE $1 AND white LIKE $2")
-                .bind(bot_seat(black))
-                .bind(bot_seat(white))
-                .fetch_one(&self.readers)
-                .await?;
-        Ok(row.try_get("n")?)
-    }
-
-    /// `player`'s rating in `pool`, if it has played a rated game there.
-    pub async fn rating(
-        &self,
-        player: &str,
-        pool: GameKind,
-    ) -> Result<Option<RatingRow>, StorageError> {
-        let row = sqlx::query(&format!(
-            "SELECT {RATING_COLUMNS} FROM ratings WHERE player = $1 AND pool = $2"
-        ))
-        .bind(player)
-        .bind(pool.name())
-        .fetch_optional(&self.readers)
-        .await?;
-        row.as_ref().map(rating_row).transpose()
-    }
-
-    /// The players of `pool`, highest rating first.
-    pub async fn leaderboard(
-        &self,
-        pool: GameKind,
-        limit: u32,
-    ) -> Result<Vec<RatingRow>, StorageError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {RATING_COLUMNS} FROM ratings WHERE pool = $1 ORDER BY rank DESC, player LIMIT $2"
-        ))
-        .bind(pool.name())
-        .bind(i64::from(limit))
-        .fetch_all(&self.readers)
-        .await?;
-        rows.iter().map(rating_row).collect()
-    }
-
-    /// `player`'s ratings in every pool it has played.
-    pub async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StorageError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {RATING_COLUMNS} FROM ratings WHERE player = $1 ORDER BY pool"
-        ))
-        .bind(player)
-        .fetch_all(&self.readers)
-        .await?;
-        rows.iter().map(rating_row).collect()
-    }
-
-    /// `player`'s rating after each of its rated games in `pool`, oldest first: (game, when,
-    /// the rating after it).
-    pub async fn rating_history(
-        &self,
-        player: &str,
-        pool: GameKind,
-    ) -> Result<Vec<(String, i64, crate::rating::Rating)>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT game_id, at, after FROM rating_history WHERE player = $1 AND pool = $2
-             ORDER BY at, game_id",
-        )
-        .bind(player)
-        .bind(pool.name())
-        .fetch_all(&self.readers)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                let after = from_json(Some(r.try_get::<String, _>("after")?))?
-                    .ok_or_else(|| StorageError::Corrupt("a rating".into()))?;
-                Ok((r.try_get("game_id")?, r.try_get("at")?, after))
-            })
-            .collect()
-    }
-
-    /// Tournament `id`'s stored state (JSON) and its version.
-    pub async fn tournament(&self, id: &str) -> Result<Option<(String, i64)>, StorageError> {
-        let row = sqlx::query("SELECT state, version FROM tournaments WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.readers)
-            .await?;
-        Ok(row
-            .map(|r| Ok::<_, sqlx::Error>((r.try_get("state")?, r.try_get("version")?)))
-            .transpose()?)
-    }
-
-    /// The states of the latest `limit` tournaments (JSON), newest first.
-    pub async fn recent_tournaments(&self, limit: u32) -> Result<Vec<String>, StorageError> {
-        let rows =
-            sqlx::query("SELECT state FROM tournaments ORDER BY created_at DESC, id LIMIT $1")
-                .bind(i64::from(limit))
-                .fetch_all(&self.readers)
-                .await?;
-        rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
-    }
-
-    /// The running tournaments, oldest first.
-    pub async fn running_tournaments(&self) -> Result<Vec<String>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT id FROM tournaments WHERE status = 'running' ORDER BY created_at, id",
-        )
-        .fetch_all(&self.readers)
-        .await?;
-        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
-    }
-
-    /// Makes `node` the director of every running tournament that has none at `now_ms`
-    /// (none ever had, or its lease expired), and renews its own leases until `until_ms`:
-    /// the tournaments it directs.
-    pub async fn direct_tournaments(
-        &self,
-        node: &str,
-        now_ms: i64,
-        until_ms: i64,
-    ) -> Result<Vec<String>, StorageError> {
-        let rows = sqlx::query(
-            "UPDATE tournaments SET director = $1, director_until = $2
-             WHERE status = 'running'
-               AND (director IS NULL OR director = $1 OR director_until < $3)
-             RETURNING id",
-        )
-        .bind(node)
-        .bind(until_ms)
-        .bind(now_ms)
-        .fetch_all(&self.readers)
-        .await?;
-        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
-    }
-
-    /// Gives up the tournaments that `node` directs (it stops), for another node to take.
-    pub async fn release_tournaments(&self, node: &str) -> Result<(), StorageError> {
-        sqlx::query("UPDATE tournaments SET director = NULL WHERE director = $1")
-            .bind(node)
-            .execute(&self.readers)
-            .await?;
-        Ok(())
-    }
-
-    /// The arena's bots waiting for a game at `now_ms`: not playing (or their game over),
-    /// and their node still holding their connection.
-    pub async fn arena_waiting(&self, now_ms: i64) -> Result<Vec<ArenaMember>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT a.bot_id, b.name, a.game, a.initial_ms, a.increment_ms, a.playing,
-                a.last_opponent, COALESCE(g.finished_at, a.waiting_since) AS since
-             FROM arena a JOIN bots b ON b.id = a.bot_id LEFT JOIN games g ON g.id = a.playing
-             WHERE a.until_ms >= $1
-                AND (a.playing IS NULL OR g.status = 'finished' OR g.id IS NULL)
-             ORDER BY a.bot_id",
-        )
-        .bind(now_ms)
-        .fetch_all(&self.readers)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(ArenaMember {
-                    bot_id: r.try_get("bot_id")?,
-                    name: r.try_get("name")?,
-                    game: game_kind(r, "game")?,
-                    clock: time_control(r.try_get("initial_ms")?, r.try_get("increment_ms")?)?,
-                    playing: r.try_get("playing")?,
-                    last_opponent: r.try_get("last_opponent")?,
-                    waiting_since: r.try_get("since")?,
-                })
-            })
-            .collect()
-    }
-
-    /// The account whose name, in lowercase, is `name_key`.
-    pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
-        let row = sqlx::query(
-            "SELECT id, name, name_key, password_hash, created_at FROM accounts
-             WHERE name_key = $1",
-        )
-        .bind(name_key)
-        .fetch_optional(&self.readers)
-        .await?;
-        row.map(|r| {
-            Ok(AccountRow {
-                id: r.try_get("id")?,
-                name: r.try_get("name")?,
-                name_key: r.try_get("name_key")?,
-                password_hash: r.try_get("password_hash")?,
-                created_at: r.try_get("created_at")?,
-            })
-        })
-        .transpose()
-    }
-
-    /// When bot `id`'s last connection ended; `None` if it never did.
-    pub async fn bot_seen_until(&self, id: &str) -> Result<Option<i64>, StorageError> {
-        let row = sqlx::query("SELECT seen_until FROM bots WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.readers)
-            .await?;
-        Ok(row.map(|r| r.try_get("seen_until")).transpose()?.flatten())
-    }
-
-    /// The bots that session `owner` registered, oldest first.
-    pub async fn bots_of(&self, owner: &str) -> Result<Vec<BotRow>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT id, name, owner, token_hash, created_at FROM bots WHERE owner = $1
-             ORDER BY created_at, name",
-        )
-        .bind(owner)
-        .fetch_all(&self.readers)
-        .await?;
-        rows.iter().map(bot_row).collect()
-    }
-
     /// How many unfinished games session `session` created.
     pub async fn unfinished_created_by(&self, session: &str) -> Result<i64, StorageError> {
         let row = sqlx::query(
             "SELECT COUNT(*) AS n FROM games WHERE creator = $1 AND status <> 'finished'",
         )
         .bind(session)
+        .fetch_one(&self.readers)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// How many unfinished games a person created from `address`.
+    pub async fn unfinished_from(&self, address: std::net::IpAddr) -> Result<i64, StorageError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM games WHERE creator_address = $1 AND status <> 'finished'",
+        )
+        .bind(address.to_string())
         .fetch_one(&self.readers)
         .await?;
         Ok(row.try_get("n")?)
@@ -692,39 +428,6 @@ impl Storage {
             })
             .collect()
     }
-
-    /// The latest `limit` lines of game `game_id`'s chat in `room`, oldest first.
-    pub async fn chat(
-        &self,
-        game_id: &str,
-        room: &str,
-        limit: u32,
-    ) -> Result<Vec<ChatRow>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT id, game_id, room, author, body, at FROM chat
-             WHERE game_id = $1 AND room = $2 ORDER BY at DESC, id DESC LIMIT $3",
-        )
-        .bind(game_id)
-        .bind(room)
-        .bind(i64::from(limit))
-        .fetch_all(&self.readers)
-        .await?;
-        let mut lines = rows
-            .iter()
-            .map(|r| {
-                Ok(ChatRow {
-                    id: r.try_get("id")?,
-                    game_id: r.try_get("game_id")?,
-                    room: r.try_get("room")?,
-                    author: r.try_get("author")?,
-                    body: r.try_get("body")?,
-                    at: r.try_get("at")?,
-                })
-            })
-            .collect::<Result<Vec<_>, StorageError>>()?;
-        lines.reverse();
-        Ok(lines)
-    }
 }
 
 /// A game whose row cannot be read: set aside, every other game goes on.
@@ -743,7 +446,7 @@ fn damaged(row: &AnyRow, error: StorageError) -> DamagedGame {
 
 /// A `LIKE` pattern for the stored seat of bot `id`: the seat's JSON names the bot by id
 /// (`crate::model::Seat`), and ids are hex digits, so nothing in it needs escaping.
-fn bot_seat(id: &str) -> String {
+pub(crate) fn bot_seat(id: &str) -> String {
     format!("%\"bot\":\"{id}\"%")
 }
 
@@ -809,17 +512,15 @@ pub enum BotKey<'a> {
     Name(&'a str),
 }
 
-const RATING_COLUMNS: &str = "player, pool, name, rating, games, updated_at";
-
 const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
-    white, creator, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
+    white, creator, creator_address, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
     resumed_at, finished_at, draw_offer, takeback_offer, rematch_offer, rematch_id, rated";
 
 fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
     Some([a?, b?])
 }
 
-fn from_json<T: serde::de::DeserializeOwned>(
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
     text: Option<String>,
 ) -> Result<Option<T>, StorageError> {
     text.map(|t| serde_json::from_str(&t).map_err(|e| StorageError::Corrupt(format!("{e}: {t}"))))
@@ -827,18 +528,21 @@ fn from_json<T: serde::de::DeserializeOwned>(
 }
 
 /// The rule set named in `column`.
-fn game_kind(r: &AnyRow, column: &str) -> Result<GameKind, StorageError> {
+pub(crate) fn game_kind(r: &AnyRow, column: &str) -> Result<GameKind, StorageError> {
     let name: String = r.try_get(column)?;
     name.parse()
         .map_err(|e| StorageError::Corrupt(format!("{column}: {e}")))
 }
 
-fn time_control(initial_ms: i64, increment_ms: i64) -> Result<TimeControl, StorageError> {
+pub(crate) fn time_control(
+    initial_ms: i64,
+    increment_ms: i64,
+) -> Result<TimeControl, StorageError> {
     TimeControl::new(initial_ms, increment_ms)
         .map_err(|e| StorageError::Corrupt(format!("{initial_ms} + {increment_ms} ms: {e}")))
 }
 
-fn bot_row(r: &AnyRow) -> Result<BotRow, StorageError> {
+pub(crate) fn bot_row(r: &AnyRow) -> Result<BotRow, StorageError> {
     Ok(BotRow {
         id: r.try_get("id")?,
         name: r.try_get("name")?,
@@ -869,6 +573,11 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
             from_json(r.try_get("white")?)?,
         ],
         creator: r.try_get("creator")?,
+        creator_address: (r.try_get::<Option<String>, _>("creator_address")?)
+            .map(|text| {
+                (text.parse()).map_err(|_| StorageError::Corrupt(format!("an address: {text}")))
+            })
+            .transpose()?,
         invite_hash: r.try_get("invite")?,
         status: Status::parse(&status)
             .ok_or_else(|| StorageError::Corrupt(format!("game status '{status}'")))?,
@@ -897,16 +606,4 @@ fn offer(r: &AnyRow, offer: Offer) -> Result<Option<toroid_rules::Color>, Storag
             .ok_or_else(|| StorageError::Corrupt(format!("{} '{name}'", offer.column())))
     })
     .transpose()
-}
-
-fn rating_row(r: &AnyRow) -> Result<RatingRow, StorageError> {
-    Ok(RatingRow {
-        player: r.try_get("player")?,
-        pool: game_kind(r, "pool")?,
-        name: r.try_get("name")?,
-        rating: from_json(Some(r.try_get::<String, _>("rating")?))?
-            .ok_or_else(|| StorageError::Corrupt("a rating".into()))?,
-        games: r.try_get("games")?,
-        updated_at: r.try_get("updated_at")?,
-    })
 }

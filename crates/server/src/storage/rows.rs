@@ -90,6 +90,9 @@ pub struct GameRow {
     pub seats: [Option<Seat>; 2],
     /// The session that created the game (`None` for games between bots).
     pub creator: Option<String>,
+    /// The address the creator's request came from, while the game is unfinished (for the
+    /// limit on unfinished games per address).
+    pub creator_address: Option<std::net::IpAddr>,
     /// The SHA-256 of an invite game's code (`ids::hash_secret`): the code itself is never
     /// stored, so a copy of the database opens no game.
     pub invite_hash: Option<String>,

@@ -187,6 +187,12 @@ const MIGRATIONS: &[&[Step]] = &[
     // The database the cluster's name was made on (`Storage::cluster_name`): a copy of the
     // database elsewhere is told from the original.
     &[Sql("ALTER TABLE cluster ADD COLUMN origin TEXT")],
+    // The address a person created an unfinished game from, for the limit on unfinished
+    // games per address on every node; cleared when the game ends.
+    &[
+        Sql("ALTER TABLE games ADD COLUMN creator_address TEXT"),
+        Sql("CREATE INDEX games_by_creator_address ON games (creator_address)"),
+    ],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one

@@ -312,9 +312,10 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         Write::Game(g) => sqlx::query(
             "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
                 black, white, creator, invite, status, result, black_ms, white_ms,
-                created_at, finished_at, plies, started_at, black_name, white_name, rated)
+                created_at, finished_at, plies, started_at, black_name, white_name, rated,
+                creator_address)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20)",
+                $17, $18, $19, $20, $21)",
         )
         .bind(&g.id)
         .bind(g.spec.kind().name())
@@ -335,7 +336,8 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(g.started_at)
         .bind(g.seats[0].as_ref().map(|s| s.name().to_string()))
         .bind(g.seats[1].as_ref().map(|s| s.name().to_string()))
-        .bind(i64::from(g.rated)),
+        .bind(i64::from(g.rated))
+        .bind(g.creator_address.map(|a| a.to_string())),
         Write::Seat {
             game_id,
             color,
@@ -402,7 +404,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             at,
         } => sqlx::query(
             "UPDATE games SET status = 'finished', result = $1, black_ms = $2, white_ms = $3,
-                finished_at = $4
+                finished_at = $4, creator_address = NULL
              WHERE id = $5 AND status <> 'finished'",
         )
         .bind(json(result))

@@ -1,5 +1,9 @@
 //! What ratings show: a pool's leaderboard and a player's page.
 
+mod queries;
+pub mod routes;
+pub mod wire;
+
 use toroid_rules::GameKind;
 use toroid_search::Level;
 

@@ -2,7 +2,7 @@
 //! a clock, round robin or Swiss, a number of rounds, rated or not, and house bots to take
 //! part); people with accounts and registered bots join; its creator starts it; then each
 //! round starts by itself once the previous one is over, with the pairings and tie-breaks of
-//! `crate::pairing`.
+//! [`pairing`].
 //!
 //! A tournament's whole state is one JSON row with a version. Every change (a join, the
 //! start, a round recorded and the next paired) reads the row, and stores the changed state
@@ -11,6 +11,11 @@
 //! are each applied once, and a start that lost the race is answered `conflict`. One node
 //! directs each running tournament (looks for its round's end and pairs the next) under a
 //! lease, as a referee runs a game: when that node stops or dies another takes over.
+
+pub mod pairing;
+mod queries;
+pub mod routes;
+pub mod wire;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,9 +31,9 @@ use crate::api::{
 use crate::cluster;
 use crate::error::ApiError;
 use crate::game::player_view;
+use crate::hub::tournaments::pairing::{round_robin, History, Result as GameResult, Round};
 use crate::ids::{new_id, now_ms};
 use crate::model::{stored_millis, GameSpec, Seat, Status, TimeControl};
-use crate::pairing::{round_robin, History, Result as GameResult, Round};
 use crate::storage::{BotRow, GameRow, SessionRow, StorageError, Write};
 
 use super::lobby::new_game_row;
@@ -327,7 +332,7 @@ impl Hub {
                 Err(error) => return Err(error.into()),
             }
             for row in games {
-                self.play_stored_game(row, None, None).await?;
+                self.play_stored_game(row, None).await?;
             }
             return Ok(tournament);
         }

@@ -15,18 +15,18 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot};
 use toroid_rules::{Color, Position};
 
-use super::bot_protocol::{BotView, FromBot, ToBot, PROTOCOL};
-use super::heartbeat::{going_away, Beat, Heartbeat};
-use super::limits::message_limiter;
-use super::AppState;
+use super::protocol::{BotView, FromBot, ToBot, PROTOCOL};
 use crate::api::{NewGame, Opponent};
-use crate::bots::{BotEvent, Challenge};
 use crate::error::ApiError;
 use crate::game::{player_view, Actor, MoveInput};
+use crate::http::heartbeat::{going_away, Beat, Heartbeat};
+use crate::http::limits::message_limiter;
+use crate::http::AppState;
+use crate::hub::bots::connected::{BotEvent, Challenge};
+use crate::hub::bots::seek::SeekTerms;
 use crate::hub::Pool;
 use crate::ids::now_ms;
 use crate::model::Status;
-use crate::seek::SeekTerms;
 use crate::storage::BotRow;
 
 /// How long a new connection has to say `hello`.
@@ -36,7 +36,7 @@ const HELLO_WAIT: Duration = Duration::from_secs(10);
 #[utoipa::path(get, path = "/api/bot/ws", tag = "bots",
     security(("bot_token" = [])),
     responses((status = 101, description = "WebSocket: JSON text messages, FromBot from the bot and ToBot from the server (both in components.schemas); docs/protocol.md explains them"),
-        (status = 401, body = super::error::ErrorBody)))]
+        (status = 401, body = crate::http::ErrorBody)))]
 pub async fn bot_ws(
     State(state): State<AppState>,
     headers: HeaderMap,

@@ -22,13 +22,13 @@ use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 
-use super::extract::Viewer;
-use super::heartbeat::{going_away, Beat, Heartbeat};
-use super::limits::message_limiter;
-use super::AppState;
 use crate::api::GameState;
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
+use crate::http::extract::Viewer;
+use crate::http::heartbeat::{going_away, Beat, Heartbeat};
+use crate::http::limits::message_limiter;
+use crate::http::AppState;
 use crate::hub::chat::{ChatLine, Room};
 use crate::hub::{Action, LiveGame};
 use crate::storage::SessionRow;
@@ -80,7 +80,7 @@ impl From<&ApiError> for ServerMessage {
 #[utoipa::path(get, path = "/api/games/{id}/ws", tag = "play",
     params(("id" = String, Path)),
     responses((status = 101, description = "WebSocket: state messages; move and resign messages from players"),
-        (status = 404, body = super::error::ErrorBody)))]
+        (status = 404, body = crate::http::ErrorBody)))]
 pub async fn game_ws(
     State(state): State<AppState>,
     Viewer(session): Viewer,

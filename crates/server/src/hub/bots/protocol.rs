@@ -34,7 +34,7 @@ pub enum FromBot {
         reason: Option<String>,
     },
     /// Asks for a game against another bot whose seek pairs with this one
-    /// (`crate::seek`).
+    /// (`crate::hub::bots::seek`).
     Seek {
         #[schema(value_type = String)]
         game: GameKind,

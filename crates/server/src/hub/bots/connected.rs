@@ -1,6 +1,6 @@
 //! Registered bots that are connected now: how to reach each one's connection, the
 //! challenges waiting for their answer, and the seek queue that pairs two bots whose seeks
-//! accept each other (`crate::seek`).
+//! accept each other (`crate::hub::bots::seek`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,9 +12,9 @@ use toroid_rules::Color;
 
 use crate::api::PlayerView;
 use crate::error::ApiError;
+use crate::hub::bots::seek::SeekTerms;
 use crate::hub::lock;
 use crate::model::{GameSpec, TimeControl};
-use crate::seek::SeekTerms;
 use crate::storage::BotRow;
 
 /// How long a person waits for a bot to answer a challenge.
@@ -71,9 +71,30 @@ pub struct Bots {
     online: Mutex<HashMap<String, Link>>,
     seeks: Mutex<Vec<Seek>>,
     connections: AtomicU64,
+    /// Challenges put to bots on other nodes, waiting for the answer relayed from there.
+    relayed: Mutex<HashMap<String, oneshot::Sender<Result<(), String>>>>,
 }
 
 impl Bots {
+    /// Waits for the answer to challenge `id`, put to a bot on another node.
+    pub fn await_answer(&self, id: &str) -> oneshot::Receiver<Result<(), String>> {
+        let (answer, answered) = oneshot::channel();
+        lock(&self.relayed).insert(id.to_string(), answer);
+        answered
+    }
+
+    /// Stops waiting for the answer to challenge `id`.
+    pub fn forget_answer(&self, id: &str) {
+        lock(&self.relayed).remove(id);
+    }
+
+    /// The answer to challenge `id`, relayed from the bot's node.
+    pub fn answered(&self, id: &str, answer: Result<(), String>) {
+        if let Some(waiting) = lock(&self.relayed).remove(id) {
+            let _ = waiting.send(answer);
+        }
+    }
+
     /// Registers a connection of `bot`, replacing any earlier one; its number and its events.
     pub fn connect(&self, bot: &BotRow) -> (u64, mpsc::UnboundedReceiver<BotEvent>) {
         let connection = self.connections.fetch_add(1, Ordering::Relaxed);

@@ -1,7 +1,16 @@
 //! Registered bots across the nodes of a cluster: which are connected (to this node, or to
 //! any node through Redis), challenges put to a bot on another node and its answer, and the
 //! seek queue (in Redis, so that bots on different nodes are paired). On a single server
-//! these are [`crate::bots::Bots`] alone.
+//! these are [`crate::hub::bots::connected::Bots`] alone.
+
+pub mod arena;
+pub mod connected;
+pub mod protocol;
+mod queries;
+pub mod routes;
+pub mod seek;
+pub mod wire;
+pub mod ws;
 
 use std::sync::Arc;
 
@@ -9,13 +18,13 @@ use tokio::sync::mpsc;
 use toroid_rules::Color;
 
 use crate::api::SeekView;
-use crate::bots::{BotEvent, Challenge, Seek, CHALLENGE_WAIT};
 use crate::cluster::{ChallengeRequest, Event, SeekEntry};
 use crate::error::ApiError;
 use crate::game::player_view;
+use crate::hub::bots::connected::{BotEvent, Challenge, Seek, CHALLENGE_WAIT};
+use crate::hub::bots::seek::SeekTerms;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::model::{GameSpec, Seat, TimeControl};
-use crate::seek::SeekTerms;
 use crate::storage::{BotKey, BotRow, SessionRow, Write};
 
 use super::{lock, Hub};
@@ -253,9 +262,8 @@ impl Hub {
         let Some(cluster) = &self.cluster else {
             return Err(ApiError::Declined("the bot is not connected".into()));
         };
-        let (answer, answered) = tokio::sync::oneshot::channel();
         let id = request.id.clone();
-        lock(&self.challenges).insert(id.clone(), answer);
+        let answered = self.bots.await_answer(&id);
         let event = Event::Challenge {
             from: cluster.node.clone(),
             to: node,
@@ -267,7 +275,7 @@ impl Hub {
         let waited =
             tokio::time::timeout(CHALLENGE_WAIT + std::time::Duration::from_secs(1), answered)
                 .await;
-        lock(&self.challenges).remove(&id);
+        self.bots.forget_answer(&id);
         match waited {
             Ok(Ok(Ok(()))) => Ok(()),
             Ok(Ok(Err(why))) => Err(ApiError::Declined(why)),

@@ -6,10 +6,10 @@ use std::net::IpAddr;
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 
-use super::accounts::name_key;
+use super::name_key;
 use crate::storage::{BotKey, BotRow, SessionRow, Write};
 
-use super::{Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
+use crate::hub::{Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
 
 /// Characters a name may not hold because they change how other text is shown or hide
 /// themselves: the bidirectional controls (an override can make "xam" read as "max") and
@@ -36,7 +36,7 @@ fn imitates_house_bot(name: &str) -> Result<(), ApiError> {
 
 /// A person's name, trimmed: 1 to [`MAX_NAME`] characters, with no control, bidirectional
 /// or invisible characters, and not a house bot's.
-pub(super) fn person_name(name: &str) -> Result<&str, ApiError> {
+pub(in crate::hub) fn person_name(name: &str) -> Result<&str, ApiError> {
     let name = name.trim();
     let bad = |c: char| c.is_control() || hides_or_reorders(c);
     if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(bad) {

@@ -2,10 +2,12 @@
 //! lichess. Lines are stored with the game, carried live over the game's WebSocket, and
 //! passed between the nodes of a cluster.
 
+mod queries;
+
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use governor::Quota;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -24,11 +26,25 @@ const CHAT_HISTORY: u32 = 100;
 const CHAT_BURST: u32 = 5;
 const CHAT_PERIOD: Duration = Duration::from_secs(2);
 
-/// The rate of chat lines per session.
-pub fn quota() -> Quota {
-    Quota::with_period(CHAT_PERIOD)
-        .expect("a period above zero")
-        .allow_burst(NonZeroU32::new(CHAT_BURST).expect("a burst above zero"))
+/// What the chat keeps in memory: how fast each session has spoken (on this node).
+pub struct ChatState {
+    lines: DefaultKeyedRateLimiter<String>,
+}
+
+impl ChatState {
+    pub(super) fn new() -> ChatState {
+        let quota = Quota::with_period(CHAT_PERIOD)
+            .expect("a period above zero")
+            .allow_burst(NonZeroU32::new(CHAT_BURST).expect("a burst above zero"));
+        ChatState {
+            lines: RateLimiter::keyed(quota),
+        }
+    }
+
+    /// Forgets sessions that have not spoken lately.
+    pub(super) fn forget_idle(&self) {
+        self.lines.retain_recent();
+    }
 }
 
 /// Who reads and writes a room.
@@ -139,7 +155,7 @@ impl Hub {
             ));
         }
         let text = checked(text)?;
-        if self.chat_lines.check_key(&session.id).is_err() {
+        if self.chat.lines.check_key(&session.id).is_err() {
             return Err(ApiError::RateLimited);
         }
         let room = Room::of(&*live.game.lock().await, Some(&session.id));

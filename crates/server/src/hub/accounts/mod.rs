@@ -4,18 +4,58 @@
 //! by address and by name. Names are unique whatever their case, and no guest may take an
 //! account's name.
 
+mod queries;
+pub mod routes;
+mod sessions;
+pub mod wire;
+
 use std::net::IpAddr;
 
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 
+use crate::config::Limits;
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::storage::{AccountRow, SessionRow, Write};
 
-use super::sessions::person_name;
-use super::Hub;
+use super::shared_limit::SharedLimit;
+use super::{Hub, HOUR, MINUTE};
+use sessions::person_name;
+
+/// What sessions and accounts keep in memory: their limits, each counted on all the nodes
+/// together (`SharedLimit`).
+pub struct AccountLimits {
+    /// New guest sessions, by address and on the server.
+    new_sessions_by_address: SharedLimit<IpAddr>,
+    new_sessions: SharedLimit<&'static str>,
+    /// Sign-in attempts, by address and by account name.
+    sign_ins_by_address: SharedLimit<IpAddr>,
+    sign_ins_by_name: SharedLimit<String>,
+}
+
+impl AccountLimits {
+    pub(super) fn new(limits: &Limits) -> AccountLimits {
+        AccountLimits {
+            new_sessions_by_address: SharedLimit::new(
+                "session",
+                limits.sessions_per_address_per_hour,
+                HOUR,
+            ),
+            new_sessions: SharedLimit::new("new-session", limits.sessions_per_minute, MINUTE),
+            sign_ins_by_address: SharedLimit::new("sign-in", limits.sign_ins_per_minute, MINUTE),
+            sign_ins_by_name: SharedLimit::new("sign-in-name", limits.sign_ins_per_minute, MINUTE),
+        }
+    }
+
+    /// Forgets addresses and names not seen lately.
+    pub(super) fn forget_idle(&self) {
+        self.new_sessions_by_address.forget_idle();
+        self.sign_ins_by_address.forget_idle();
+        self.sign_ins_by_name.forget_idle();
+    }
+}
 
 /// Shortest and longest password (the longest bounds the work of hashing one).
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
@@ -130,8 +170,9 @@ impl Hub {
     ) -> Result<(SessionRow, String), ApiError> {
         let key = name_key(name.trim());
         let cluster = self.cluster.as_ref();
-        let too_many = !self.sign_ins_by_address.allows(cluster, &address).await
-            || !self.sign_ins_by_name.allows(cluster, &key).await;
+        let limits = &self.accounts;
+        let too_many = !limits.sign_ins_by_address.allows(cluster, &address).await
+            || !limits.sign_ins_by_name.allows(cluster, &key).await;
         if too_many {
             return Err(ApiError::Limit(
                 "too many sign-in attempts; wait a minute".into(),
@@ -164,14 +205,19 @@ impl Hub {
         account: Option<&str>,
         address: IpAddr,
     ) -> Result<(SessionRow, String), ApiError> {
-        let by_address = &self.new_sessions_by_address;
+        let by_address = &self.accounts.new_sessions_by_address;
         if !by_address.allows(self.cluster.as_ref(), &address).await {
             return Err(ApiError::Limit(format!(
                 "{} new sessions an hour from one address at most; use the one you have",
                 self.limits.sessions_per_address_per_hour
             )));
         }
-        if !(self.new_sessions.allows(self.cluster.as_ref(), &"server")).await {
+        if !(self
+            .accounts
+            .new_sessions
+            .allows(self.cluster.as_ref(), &"server"))
+        .await
+        {
             return Err(ApiError::Busy(
                 "too many new sessions at once; try again in a minute",
             ));

@@ -1,6 +1,10 @@
 //! Games in play: moves, resignations, deadlines (the flag, a first move overdue), and
 //! analysis of a position.
 
+pub mod routes;
+pub mod wire;
+pub mod ws;
+
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -25,8 +25,8 @@ use crate::model::{GameSpec, Seat, TimeControl};
 use crate::rating::Rating;
 use crate::storage::{ArenaMember, BotRow, StorageError, Write};
 
-use super::lobby::new_game_row;
-use super::Hub;
+use crate::hub::lobby::new_game_row;
+use crate::hub::Hub;
 
 /// How often the arena pairs.
 const TICK: Duration = Duration::from_millis(500);
@@ -52,7 +52,7 @@ impl Hub {
     /// Empties a single server's arena, which its restart disconnected (also when the
     /// database now serves a cluster, whose nodes' rows are new at each start and lapse
     /// with their leases).
-    pub(super) async fn clear_arena(&self) -> Result<(), StorageError> {
+    pub(in crate::hub) async fn clear_arena(&self) -> Result<(), StorageError> {
         let node = SINGLE_SERVER.to_string();
         self.storage
             .commit(vec![Write::ArenaLeave { bot_id: None, node }])
@@ -239,7 +239,7 @@ impl Hub {
             Err(StorageError::ArenaChanged) => return Ok(()),
             Err(error) => return Err(error.into()),
         }
-        self.play_stored_game(row, None, None).await?;
+        self.play_stored_game(row, None).await?;
         Ok(())
     }
 }
@@ -252,8 +252,8 @@ enum Opponent<'a> {
 }
 
 /// Pairs the arena's pools every [`TICK`] until the hub stops.
-pub(super) async fn run_arena(hub: Arc<Hub>) {
-    super::every(hub, TICK, |hub| async move {
+pub(in crate::hub) async fn run_arena(hub: Arc<Hub>) {
+    crate::hub::every(hub, TICK, |hub| async move {
         if let Err(error) = hub.pair_arena().await {
             tracing::warn!(%error, "cannot pair the arena");
         }

@@ -1,6 +1,9 @@
 //! Games before they start: new games against a house bot, a person by invitation or a
 //! registered bot by challenge, the seek queue that pairs bots, and joining an open seat.
 
+pub mod routes;
+pub mod wire;
+
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
@@ -36,7 +39,11 @@ impl Hub {
                 "you have {open} unfinished games; finish one first"
             )));
         }
-        if self.unfinished(|g| g.address == Some(address)) >= self.limits.games_per_address {
+        let from_address = match self.cluster {
+            Some(_) => self.storage.unfinished_from(address).await? as usize,
+            None => self.unfinished(|g| g.address == Some(address)),
+        };
+        if from_address >= self.limits.games_per_address {
             return Err(ApiError::Limit(format!(
                 "{} unfinished games from one address at most; finish one first",
                 self.limits.games_per_address
@@ -161,7 +168,7 @@ impl Hub {
     ) -> Result<Arc<LiveGame>, ApiError> {
         let (creator, address) = creator.unzip();
         let invite_code = (!seats.iter().all(Option::is_some)).then(new_secret);
-        let row = new_game_row(
+        let mut row = new_game_row(
             new_id(),
             spec,
             clock,
@@ -170,8 +177,8 @@ impl Hub {
             rated,
             invite_code.as_deref(),
         );
-        self.store_new_game(row, invite_code, address, Vec::new())
-            .await
+        row.creator_address = address;
+        self.store_new_game(row, invite_code, Vec::new()).await
     }
 
     /// The rematch of finished game `game`, which `actor` accepts: a new live game between
@@ -190,7 +197,7 @@ impl Hub {
         let creator = actor.viewer().map(str::to_string);
         let row = new_game_row(id, game.spec(), clock, seats, creator, game.rated, None);
         let writes = std::mem::take(&mut link.writes);
-        self.store_new_game(row, None, None, writes).await?;
+        self.store_new_game(row, None, writes).await?;
         self.applied(old, game, link, None).await;
         Ok(())
     }
@@ -200,13 +207,12 @@ impl Hub {
         self: &Arc<Hub>,
         row: GameRow,
         invite_code: Option<String>,
-        address: Option<IpAddr>,
         also: Vec<Write>,
     ) -> Result<Arc<LiveGame>, ApiError> {
         let mut writes = vec![Write::Game(Box::new(row.clone()))];
         writes.extend(also);
         self.storage.commit(writes).await?;
-        self.play_stored_game(row, invite_code, address).await
+        self.play_stored_game(row, invite_code).await
     }
 
     /// Puts new game `row`, stored, in play: held here, its referee started, the other
@@ -215,12 +221,11 @@ impl Hub {
         self: &Arc<Hub>,
         row: GameRow,
         invite_code: Option<String>,
-        address: Option<IpAddr>,
     ) -> Result<Arc<LiveGame>, ApiError> {
         let mut game = Game::restore(row, &[], Resume::At(Instant::now()))?;
         game.invite_code = invite_code;
         self.remember_invite(&game).await;
-        let live = self.insert(game, address);
+        let live = self.insert(game);
         self.tell_other_nodes(&live, None).await;
         Ok(live)
     }
@@ -314,6 +319,7 @@ pub(super) fn new_game_row(
         clock,
         seats,
         creator,
+        creator_address: None,
         invite_hash: invite_code.map(hash_secret),
         status: if live { Status::Live } else { Status::Waiting },
         result: None,

@@ -1,0 +1,50 @@
+//! What sessions and accounts read from the database (its writes are `Write`s, applied by the
+//! storage's writer).
+
+use sqlx::Row;
+
+use crate::storage::{AccountRow, SessionRow, Storage, StorageError};
+
+impl Storage {
+    pub async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StorageError> {
+        let row = sqlx::query(
+            "SELECT id, name, token_hash, created_at, last_seen_at, account_id FROM sessions
+             WHERE token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.readers)
+        .await?;
+        row.map(|r| {
+            Ok(SessionRow {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                token_hash: r.try_get("token_hash")?,
+                created_at: r.try_get("created_at")?,
+                last_seen_at: r.try_get("last_seen_at")?,
+                account_id: r.try_get("account_id")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// The account whose name, in lowercase, is `name_key`.
+    pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
+        let row = sqlx::query(
+            "SELECT id, name, name_key, password_hash, created_at FROM accounts
+             WHERE name_key = $1",
+        )
+        .bind(name_key)
+        .fetch_optional(&self.readers)
+        .await?;
+        row.map(|r| {
+            Ok(AccountRow {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                name_key: r.try_get("name_key")?,
+                password_hash: r.try_get("password_hash")?,
+                created_at: r.try_get("created_at")?,
+            })
+        })
+        .transpose()
+    }
+}

@@ -1,0 +1,132 @@
+//! The HTTP routes of sessions and accounts.
+//! Each is described for OpenAPI; `crate::http::openapi` lists them.
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::header::SET_COOKIE;
+use axum::http::HeaderName;
+use axum::http::StatusCode;
+use axum::response::{AppendHeaders, IntoResponse};
+use axum::routing::post;
+use axum::{Json, Router};
+
+use super::wire::{NewAccount, NewSession, SessionView};
+use crate::error::ApiError;
+use crate::http::connections::ClientAddr;
+use crate::http::extract::{ApiJson, Player, Viewer, SESSION_COOKIE};
+use crate::http::{AppState, ErrorBody};
+use crate::storage::SessionRow;
+
+/// Starts a guest session, or with a password signs in to an account; sets its cookie.
+#[utoipa::path(post, path = "/api/session", tag = "sessions", request_body = NewSession,
+    responses((status = 201, body = SessionView, description = "Also sets the toroid_session cookie"),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody, description = "bad-credentials: no account has this name and password"),
+        (status = 409, body = ErrorBody, description = "a guest may not take an account's name"),
+        (status = 429, body = ErrorBody, description = "too many sign-in attempts")))]
+pub async fn create_session(
+    State(state): State<AppState>,
+    ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
+    ApiJson(request): ApiJson<NewSession>,
+) -> Result<impl IntoResponse, ApiError> {
+    let (session, token) = match &request.password {
+        Some(password) => {
+            (state.hub)
+                .sign_in(&request.name, password, address.ip())
+                .await?
+        }
+        None => {
+            (state.hub)
+                .create_session(&request.name, address.ip())
+                .await?
+        }
+    };
+    Ok((
+        StatusCode::CREATED,
+        session_cookies(&token),
+        Json(session_view(&session)),
+    ))
+}
+
+/// Claims a name with a password: a new account, which the asker's guest session (if any)
+/// is signed in to, its bots becoming the account's; else a new session and its cookie.
+#[utoipa::path(post, path = "/api/accounts", tag = "sessions", request_body = NewAccount,
+    responses((status = 201, body = SessionView, description = "Sets the toroid_session cookie when the session is new"),
+        (status = 400, body = ErrorBody, description = "a bad name, or a password not of 8 to 128 characters"),
+        (status = 409, body = ErrorBody, description = "the name is taken, whatever its case")))]
+pub async fn create_account(
+    State(state): State<AppState>,
+    ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
+    Viewer(guest): Viewer,
+    ApiJson(request): ApiJson<NewAccount>,
+) -> Result<axum::response::Response, ApiError> {
+    let (session, token) = (state.hub)
+        .create_account(guest, &request.name, &request.password, address.ip())
+        .await?;
+    let body = Json(session_view(&session));
+    Ok(match token {
+        Some(token) => (StatusCode::CREATED, session_cookies(&token), body).into_response(),
+        None => (StatusCode::CREATED, body).into_response(),
+    })
+}
+
+/// The cookie of a session. A year: a guest session has no password, the cookie is all
+/// there is.
+///
+/// With it goes `toroid_signed_in=1`, which scripts may read (the session's cookie is
+/// HttpOnly): the page asks for its session only when it has one, so a first visit makes no
+/// request that fails.
+fn session_cookies(token: &str) -> AppendHeaders<[(HeaderName, String); 2]> {
+    const YEAR: &str = "SameSite=Lax; Path=/; Max-Age=31536000";
+    AppendHeaders([
+        (
+            SET_COOKIE,
+            format!("{SESSION_COOKIE}={token}; HttpOnly; {YEAR}"),
+        ),
+        (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=1; {YEAR}")),
+    ])
+}
+
+/// The cookie that tells the page's script that a session cookie is set.
+const SIGNED_IN_COOKIE: &str = "toroid_signed_in";
+
+fn session_view(session: &SessionRow) -> SessionView {
+    SessionView {
+        id: session.id.clone(),
+        name: session.name.clone(),
+        account: session.account_id.is_some(),
+    }
+}
+
+/// The session of the cookie.
+#[utoipa::path(get, path = "/api/session", tag = "sessions",
+    responses((status = 200, body = SessionView), (status = 401, body = ErrorBody)))]
+pub async fn get_session(Player(session): Player) -> Json<SessionView> {
+    Json(session_view(&session))
+}
+
+/// Signs out: the session ends at once and its cookie is cleared. Its games keep their
+/// seats; nobody can act in them as this session again.
+#[utoipa::path(delete, path = "/api/session", tag = "sessions",
+    responses((status = 204, description = "Signed out"), (status = 401, body = ErrorBody)))]
+pub async fn end_session(
+    State(state): State<AppState>,
+    Player(session): Player,
+) -> Result<impl IntoResponse, ApiError> {
+    state.hub.end_session(&session).await?;
+    let gone = "SameSite=Lax; Path=/; Max-Age=0";
+    let cookies = AppendHeaders([
+        (SET_COOKIE, format!("{SESSION_COOKIE}=; HttpOnly; {gone}")),
+        (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=; {gone}")),
+    ]);
+    Ok((StatusCode::NO_CONTENT, cookies))
+}
+
+/// Adds the routes of sessions and accounts to the API's router (paths under `/api`).
+pub fn add(router: Router<AppState>) -> Router<AppState> {
+    router
+        .route(
+            "/session",
+            post(create_session).get(get_session).delete(end_session),
+        )
+        .route("/accounts", post(create_account))
+}
