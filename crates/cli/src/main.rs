@@ -4,7 +4,7 @@ mod commands;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Board games on wrapped surfaces: inspect rule sets, replay games, benchmark playouts, play
 /// house bots, run matches between them and external engines, speak GTP, and serve games on
@@ -45,7 +45,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let argv = std::env::args_os().collect();
+    let argv = match commands::serve::with_config_file(Cli::command(), argv) {
+        Ok(argv) => argv,
+        Err(failure) => return failure.report(),
+    };
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => return commands::Failure::from_clap(e).report(),
     };

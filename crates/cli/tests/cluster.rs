@@ -1127,3 +1127,165 @@ async fn the_request_rate_holds_across_nodes() {
         3 * BURST
     );
 }
+
+/// A PostgreSQL server of the test's own, which the test stops and starts again.
+struct OwnPostgres {
+    bin: std::path::PathBuf,
+    dir: std::path::PathBuf,
+    port: u16,
+}
+
+impl OwnPostgres {
+    /// A new one in `dir` on loopback port `port`, started.
+    fn start(dir: &std::path::Path, port: u16) -> OwnPostgres {
+        let bin = (std::fs::read_dir("/usr/lib/postgresql")
+            .expect("scripts/test installs PostgreSQL"))
+        .filter_map(|e| Some(e.ok()?.path().join("bin")))
+        .filter(|bin| bin.join("initdb").exists())
+        .max()
+        .expect("PostgreSQL's initdb");
+        let dir = dir.join("postgres");
+        std::fs::create_dir_all(&dir).unwrap();
+        let postgres = OwnPostgres { bin, dir, port };
+        // As root, the server runs as the postgres user (PostgreSQL refuses root).
+        if postgres.as_root() {
+            use std::os::unix::fs::PermissionsExt;
+            let parent = postgres.dir.parent().unwrap();
+            std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let chown = std::process::Command::new("chown")
+                .args(["postgres:", &postgres.dir.display().to_string()])
+                .status()
+                .unwrap();
+            assert!(chown.success(), "the folder is given to postgres");
+        }
+        let data = postgres.dir.join("data").display().to_string();
+        postgres.run(
+            "initdb",
+            &["-D", &data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+        );
+        postgres.up();
+        postgres
+    }
+
+    fn as_root(&self) -> bool {
+        let id = std::process::Command::new("id").arg("-u").output().unwrap();
+        String::from_utf8_lossy(&id.stdout).trim() == "0"
+    }
+
+    /// Runs PostgreSQL's program `name` (as postgres, when the test runs as root).
+    fn run(&self, name: &str, args: &[&str]) {
+        let program = self.bin.join(name);
+        let mut command = match self.as_root() {
+            true => {
+                let mut c = std::process::Command::new("runuser");
+                c.args(["-u", "postgres", "--"]).arg(&program);
+                c
+            }
+            false => std::process::Command::new(&program),
+        };
+        let status = command
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{name} {args:?}");
+    }
+
+    fn pg_ctl(&self, args: &[&str]) {
+        let data = self.dir.join("data").display().to_string();
+        self.run(
+            "pg_ctl",
+            &[&["-D", data.as_str(), "-w", "-t", "60"], args].concat(),
+        );
+    }
+
+    fn up(&self) {
+        let log = self.dir.join("server.log").display().to_string();
+        let options = format!(
+            "-p {} -c listen_addresses=127.0.0.1 -k {}",
+            self.port,
+            self.dir.display()
+        );
+        self.pg_ctl(&["-l", &log, "-o", &options, "start"]);
+    }
+
+    fn down(&self) {
+        self.pg_ctl(&["-m", "fast", "stop"]);
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        let data = self.dir.join("data").display().to_string();
+        let _ = std::process::Command::new("runuser")
+            .args(["-u", "postgres", "--"])
+            .arg(self.bin.join("pg_ctl"))
+            .args(["-D", &data, "-m", "immediate", "stop"])
+            .output();
+        let _ = std::process::Command::new(self.bin.join("pg_ctl"))
+            .args(["-D", &data, "-m", "immediate", "stop"])
+            .output();
+    }
+}
+
+/// `/readyz` of a node as a balancer sees it: its status and the checks that failed.
+async fn readiness(client: &Client) -> (u16, Vec<String>) {
+    let answer = client.get("/readyz").await;
+    let failed = (answer.body["checks"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default())
+    .into_iter()
+    .filter(|c| c["status"] != "ok")
+    .map(|c| format!("{}: {}", c["name"], c["status"]))
+    .collect();
+    (answer.status, failed)
+}
+
+/// A node is ready (`/readyz` 200) while PostgreSQL and Redis answer, and says which is
+/// away (503) while one is stopped, and ready again once it is back; `/healthz` says it
+/// lives throughout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_follows_the_database_and_redis() {
+    let dir = tempfile::tempdir().unwrap();
+    let postgres = OwnPostgres::start(dir.path(), free_port());
+    let redis_port = free_port();
+    let mut redis = own_redis(dir.path(), redis_port, &[]).await;
+    let redis_url = format!("redis://127.0.0.1:{redis_port}");
+    let node = Serve::start_logged_with(
+        &dir.path().join("node"),
+        &["--database", &postgres.url(), "--redis", &redis_url],
+        &dir.path().join("node.log"),
+    );
+    let client = Client::anonymous(&node.base);
+    let ready = || async { Some(readiness(&client).await).filter(|(status, _)| *status == 200) };
+    let unready = |away: &'static str| {
+        let client = &client;
+        move || async move {
+            let (status, failed) = readiness(client).await;
+            (status == 503 && failed.iter().any(|f| f.contains(away))).then_some(failed)
+        }
+    };
+    assert_eq!(readiness(&client).await, (200, vec![]));
+
+    postgres.down();
+    let failed = common::eventually("unready without PostgreSQL", unready("database")).await;
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(client.get("/healthz").await.status, 200, "it lives");
+    postgres.up();
+    common::eventually("ready with PostgreSQL back", ready).await;
+
+    redis.kill().unwrap();
+    redis.wait().unwrap();
+    common::eventually("unready without Redis", unready("redis")).await;
+    assert_eq!(client.get("/healthz").await.status, 200, "it lives");
+    let mut redis = own_redis(dir.path(), redis_port, &[]).await;
+    common::eventually("ready with Redis back", ready).await;
+    node.stop();
+    redis.kill().unwrap();
+}

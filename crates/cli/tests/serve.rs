@@ -468,3 +468,134 @@ async fn a_tournament_goes_on_after_a_restart() {
     );
     assert_eq!(view["standings"][0]["player"]["name"], "random", "{view}");
 }
+
+/// `toroid serve --check-config`, as an operator would run it: its output and exit status.
+fn check_config(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["serve", "--check-config"])
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).to_string();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A setting comes from a flag, else a `TOROID_…` variable, else the config file, else its
+/// default; a secret comes from its file and is shown masked.
+#[test]
+fn settings_come_from_flags_then_the_environment_then_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("database-url");
+    std::fs::write(&secret, "postgres://toroid:hunter2@db.example/toroid\n").unwrap();
+    let file = dir.path().join("toroid.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "port = 9100\nmax-connections = 77\nping-interval = \"20s\"\n\
+             trusted-proxy = [\"10.0.0.1\", \"10.0.0.2\"]\nno-chat = true\n\
+             database-file = {:?}\n",
+            secret.display().to_string()
+        ),
+    )
+    .unwrap();
+    let file_arg = file.display().to_string();
+    let (status, out, err) = check_config(
+        &["--config", &file_arg, "--max-connections", "55"],
+        &[("TOROID_PORT", "9200"), ("TOROID_MAX_CONNECTIONS", "66")],
+    );
+    assert_eq!(status, Some(0), "{err}");
+    for line in [
+        "port = 9200",                                  // the environment over the file
+        "max-connections = 55",                         // the flag over both
+        "ping-interval = \"20s\"",                      // the file over the default
+        "header-timeout = \"10s\"",                     // the default
+        "trusted-proxy = [\"10.0.0.1\", \"10.0.0.2\"]", // a list
+        "no-chat = true",                               // a switch
+        "database = \"postgres://toroid:***@db.example/toroid\"", // the secret, masked
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} in:\n{out}");
+    }
+    assert!(
+        !out.contains("hunter2") && !err.contains("hunter2"),
+        "{out}"
+    );
+    // The same settings from the environment alone, a list with commas.
+    let (status, out, err) = check_config(
+        &[],
+        &[
+            ("TOROID_CONFIG", &file_arg),
+            ("TOROID_TRUSTED_PROXY", "10.0.0.3,10.0.0.4"),
+            ("TOROID_NO_CHAT", "false"),
+        ],
+    );
+    assert_eq!(status, Some(0), "{err}");
+    assert!(out.contains("port = 9100\n"), "{out}");
+    assert!(
+        out.contains("trusted-proxy = [\"10.0.0.3\", \"10.0.0.4\"]"),
+        "{out}"
+    );
+    assert!(out.contains("no-chat = false"), "{out}");
+    // A key that is no setting, a value of the wrong kind, a secret file that is missing.
+    for (text, expected) in [
+        ("prot = 9100\n", "unknown setting 'prot'"),
+        ("port = \"many\"\n", "invalid value 'many'"),
+        ("port = 1.5\n", "'port' takes a string, a number or true"),
+        (
+            "redis-file = \"/nonexistent/redis-url\"\n",
+            "cannot read /nonexistent/redis-url",
+        ),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let (status, _, err) = check_config(&["--config", &file_arg], &[]);
+        assert_eq!(status, Some(2), "{text}: {err}");
+        assert!(err.contains(expected), "{text}: {err}");
+    }
+}
+
+/// A server started from a config file alone serves with its settings: here its port, its
+/// data folder, and its database URL read from a secret file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_runs_from_its_config_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = dir.path().join("elsewhere.sqlite3");
+    let secret = dir.path().join("database-url");
+    std::fs::write(
+        &secret,
+        format!("sqlite://{}?mode=rwc\n", database.display()),
+    )
+    .unwrap();
+    let file = dir.path().join("toroid.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "port = 0\ndata = {:?}\ndatabase-file = {:?}\n",
+            dir.path().join("data").display().to_string(),
+            secret.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["serve", "--config"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let base = (line.split_whitespace())
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    let alice = Client::person(&base, "alice").await;
+    assert_eq!(alice.get("/api/session").await.success()["name"], "alice");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(database.exists(), "the database of the secret file is used");
+}

@@ -292,6 +292,11 @@ impl Cluster {
         }
     }
 
+    /// Whether Redis answers.
+    pub async fn ping(&self) -> redis::RedisResult<()> {
+        redis::cmd("PING").query_async(&mut self.connection()).await
+    }
+
     /// Says that this node lives, for a little longer than a lease.
     pub async fn heartbeat(&self) -> redis::RedisResult<()> {
         redis::cmd("SET")

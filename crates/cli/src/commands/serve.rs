@@ -1,7 +1,10 @@
 //! `toroid serve`: the game server and its web page (docs/server.md).
 
+use std::ffi::OsString;
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use clap::parser::ValueSource;
 
 use toroid_server::http::security::parse_origin;
 use toroid_server::{Config, Limits};
@@ -10,75 +13,121 @@ use super::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// A TOML file of settings: each key is a flag's name without its dashes (port = 8080,
+    /// max-connections = 4096, trusted-proxy = ["10.0.0.1"]). Flags and TOROID_… variables
+    /// override it (deploy/toroid.toml is a commented sample).
+    #[arg(long, env = "TOROID_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Print the settings the server would run with, secrets masked, and exit.
+    #[arg(long)]
+    check_config: bool,
     /// The TCP port (0: any free port; the first line printed says which).
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, env = "TOROID_PORT", default_value_t = 8080)]
     port: u16,
     /// The address to listen on; 0.0.0.0 opens the server to other machines.
-    #[arg(long, default_value = "127.0.0.1")]
+    #[arg(long, env = "TOROID_HOST", default_value = "127.0.0.1")]
     host: IpAddr,
     /// The data directory: the SQLite database lives in DIR/toroid.sqlite3.
-    #[arg(long, value_name = "DIR", default_value = "toroid-data")]
+    #[arg(
+        long,
+        env = "TOROID_DATA",
+        value_name = "DIR",
+        default_value = "toroid-data"
+    )]
     data: PathBuf,
     /// A database instead of the SQLite file: postgres://USER:PASSWORD@HOST/DB.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, env = "TOROID_DATABASE", value_name = "URL")]
     database: Option<String>,
+    /// A file holding the --database URL (a secret kept off the command line).
+    #[arg(
+        long,
+        env = "TOROID_DATABASE_FILE",
+        value_name = "FILE",
+        conflicts_with = "database"
+    )]
+    database_file: Option<PathBuf>,
     /// Run as one node of a cluster: Redis at redis://HOST:PORT carries events between the
     /// nodes, which share the PostgreSQL database of --database (docs/scaling.md).
-    #[arg(long, value_name = "URL", requires = "database")]
+    #[arg(long, env = "TOROID_REDIS", value_name = "URL")]
     redis: Option<String>,
+    /// A file holding the --redis URL.
+    #[arg(
+        long,
+        env = "TOROID_REDIS_FILE",
+        value_name = "FILE",
+        conflicts_with = "redis"
+    )]
+    redis_file: Option<PathBuf>,
     /// Give the cluster on --database a name of its own: for a database copied from another
     /// cluster's (staging, a restored backup), which a node otherwise refuses to start on.
-    #[arg(long, requires = "redis")]
+    #[arg(long, env = "TOROID_NEW_CLUSTER")]
     new_cluster: bool,
     /// An origin besides the server's own whose pages may play here (https://HOST[:PORT]),
     /// for a reverse proxy that rewrites Host; may be given more than once.
-    #[arg(long = "allowed-origin", value_name = "ORIGIN", value_parser = parse_origin)]
+    #[arg(env = "TOROID_ALLOWED_ORIGIN", long = "allowed-origin", value_name = "ORIGIN", value_parser = parse_origin, value_delimiter = ',')]
     allowed_origins: Vec<String>,
     /// The address of a reverse proxy in front of the server: its connections' client is the
     /// last address of X-Forwarded-For, and it has no limit per address; may be repeated.
-    #[arg(long = "trusted-proxy", value_name = "IP")]
+    #[arg(
+        env = "TOROID_TRUSTED_PROXY",
+        long = "trusted-proxy",
+        value_name = "IP",
+        value_delimiter = ','
+    )]
     trusted_proxies: Vec<IpAddr>,
     /// Open connections in all; when all are taken, a newcomer replaces a connection waiting
     /// for a request, of the address holding the most, the longest waiting.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
+    #[arg(long, env = "TOROID_MAX_CONNECTIONS", value_name = "N", default_value_t = Limits::default().connections)]
     max_connections: usize,
     /// Open connections from one IP address.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().connections_per_ip)]
+    #[arg(long, env = "TOROID_MAX_CONNECTIONS_PER_IP", value_name = "N", default_value_t = Limits::default().connections_per_ip)]
     max_connections_per_ip: usize,
     /// Longest wait for a request head, after connecting or after the previous response,
     /// and longest pause inside a request body (500ms, 10s, 1m).
-    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().header_timeout.into())]
+    #[arg(long, env = "TOROID_HEADER_TIMEOUT", value_name = "DURATION", default_value_t = Limits::default().header_timeout.into())]
     header_timeout: humantime::Duration,
     /// How often WebSocket peers are pinged; one silent for three intervals is dropped.
-    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().ping_interval.into())]
+    #[arg(long, env = "TOROID_PING_INTERVAL", value_name = "DURATION", default_value_t = Limits::default().ping_interval.into())]
     ping_interval: humantime::Duration,
     /// Unfinished games (waiting and live) the server holds at most.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().unfinished_games)]
+    #[arg(long, env = "TOROID_MAX_UNFINISHED_GAMES", value_name = "N", default_value_t = Limits::default().unfinished_games)]
     max_unfinished_games: usize,
     /// A game without a clock that sees no move for this long is aborted without a result.
-    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().abandon_after.into())]
+    #[arg(long, env = "TOROID_ABANDON_AFTER", value_name = "DURATION", default_value_t = Limits::default().abandon_after.into())]
     abandon_after: humantime::Duration,
     /// How long a registered bot must be disconnected before its opponent may claim the win.
-    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().leave_grace.into())]
+    #[arg(long, env = "TOROID_LEAVE_GRACE", value_name = "DURATION", default_value_t = Limits::default().leave_grace.into())]
     leave_grace: humantime::Duration,
     /// How long a bot waits alone in an arena pool before it is paired with a house bot.
-    #[arg(long, value_name = "DURATION", default_value_t = Limits::default().arena_house_after.into())]
+    #[arg(long, env = "TOROID_ARENA_HOUSE_AFTER", value_name = "DURATION", default_value_t = Limits::default().arena_house_after.into())]
     arena_house_after: humantime::Duration,
     /// Turns the games' chat off (the players' and spectators' rooms); stored lines stay.
-    #[arg(long)]
+    #[arg(long, env = "TOROID_NO_CHAT")]
     no_chat: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
+    let database = secret(args.database.clone(), args.database_file.as_deref())?;
+    let redis = secret(args.redis.clone(), args.redis_file.as_deref())?;
+    if redis.is_some() && database.is_none() {
+        return Err(Failure::usage(
+            "a cluster node (--redis) needs the shared PostgreSQL database (--database)",
+        ));
+    }
+    if args.new_cluster && redis.is_none() {
+        return Err(Failure::usage(
+            "--new-cluster is for a cluster node (--redis)",
+        ));
+    }
     let config = Config {
         host: args.host,
         port: args.port,
-        data: args.data,
-        database: args.database,
-        redis: args.redis,
+        data: args.data.clone(),
+        database,
+        redis,
         new_cluster: args.new_cluster,
-        allowed_origins: args.allowed_origins,
-        trusted_proxies: args.trusted_proxies,
+        allowed_origins: args.allowed_origins.clone(),
+        trusted_proxies: args.trusted_proxies.clone(),
         limits: Limits {
             connections: args.max_connections,
             connections_per_ip: args.max_connections_per_ip,
@@ -92,5 +141,157 @@ pub fn run(args: Args) -> Result<(), Failure> {
             ..Limits::default()
         },
     };
+    if args.check_config {
+        print!("{}", describe(&args, &config));
+        return Ok(());
+    }
     toroid_server::run(config).map_err(Failure::usage)
+}
+
+/// The settings as a config file would give them (`--check-config`), passwords masked: every
+/// setting is named, so the compiler finds this list when one is added.
+fn describe(args: &Args, config: &Config) -> String {
+    let Args {
+        config: file,
+        check_config: _,
+        port,
+        host,
+        data,
+        database: _,
+        database_file: _,
+        redis: _,
+        redis_file: _,
+        new_cluster,
+        allowed_origins,
+        trusted_proxies,
+        max_connections,
+        max_connections_per_ip,
+        header_timeout,
+        ping_interval,
+        max_unfinished_games,
+        abandon_after,
+        leave_grace,
+        arena_house_after,
+        no_chat,
+    } = args;
+    let text = |s: String| toml::Value::String(s).to_string();
+    let list = |items: Vec<String>| {
+        toml::Value::Array(items.into_iter().map(toml::Value::String).collect()).to_string()
+    };
+    let url = |key: &str, url: &Option<String>| match url {
+        Some(url) => format!("{key} = {}", text(toroid_server::config::redacted(url))),
+        None => format!("# {key}: not set"),
+    };
+    let mut lines = vec![
+        format!(
+            "# toroid serve would run with these settings (config file: {})",
+            file.as_ref()
+                .map_or("none".into(), |f| f.display().to_string())
+        ),
+        format!("port = {port}"),
+        format!("host = {}", text(host.to_string())),
+        format!("data = {}", text(data.display().to_string())),
+        url("database", &config.database),
+        url("redis", &config.redis),
+        format!("new-cluster = {new_cluster}"),
+        format!("allowed-origin = {}", list(allowed_origins.clone())),
+        format!(
+            "trusted-proxy = {}",
+            list(trusted_proxies.iter().map(IpAddr::to_string).collect())
+        ),
+        format!("max-connections = {max_connections}"),
+        format!("max-connections-per-ip = {max_connections_per_ip}"),
+        format!("header-timeout = {}", text(header_timeout.to_string())),
+        format!("ping-interval = {}", text(ping_interval.to_string())),
+        format!("max-unfinished-games = {max_unfinished_games}"),
+        format!("abandon-after = {}", text(abandon_after.to_string())),
+        format!("leave-grace = {}", text(leave_grace.to_string())),
+        format!(
+            "arena-house-after = {}",
+            text(arena_house_after.to_string())
+        ),
+        format!("no-chat = {no_chat}"),
+    ];
+    lines.push(String::new());
+    lines.join("\n")
+}
+
+/// A secret given as it is, or read from a file (its first line).
+fn secret(given: Option<String>, file: Option<&Path>) -> Result<Option<String>, Failure> {
+    match file {
+        None => Ok(given),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+            let line = text.lines().next().unwrap_or_default().trim();
+            if line.is_empty() {
+                return Err(Failure::usage(format!("{} is empty", path.display())));
+            }
+            Ok(Some(line.to_string()))
+        }
+    }
+}
+
+/// The command line of `toroid serve` with the settings of its config file added: each
+/// one the command line and the environment leave unset becomes its flag, so a flag and a
+/// `TOROID_…` variable override the file, and the file the defaults. Any other command line
+/// comes back as it was.
+pub fn with_config_file(
+    command: clap::Command,
+    argv: Vec<OsString>,
+) -> Result<Vec<OsString>, Failure> {
+    let Ok(matches) = command.try_get_matches_from(&argv) else {
+        return Ok(argv); // the real parse reports it
+    };
+    let Some(("serve", serve)) = matches.subcommand() else {
+        return Ok(argv);
+    };
+    let Some(path) = serve.get_one::<PathBuf>("config") else {
+        return Ok(argv);
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    let file: toml::Table =
+        (text.parse()).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+    let known = <Args as clap::Args>::augment_args(clap::Command::new("serve"));
+    let mut argv = argv;
+    for (key, value) in file {
+        let arg = (known.get_arguments())
+            .find(|a| a.get_long() == Some(key.as_str()) && !matches!(key.as_str(), "config" | "check-config"))
+            .ok_or_else(|| {
+                Failure::usage(format!("{}: unknown setting '{key}' (a setting is a flag of 'toroid serve' without its dashes)", path.display()))
+            })?;
+        // Given on the command line or in the environment, itself or as its other form
+        // (`database` and `database-file`): the file's value gives way.
+        let given = |arg: &clap::Arg| {
+            let source = serve.value_source(arg.get_id().as_str());
+            matches!(
+                source,
+                Some(ValueSource::CommandLine | ValueSource::EnvVariable)
+            )
+        };
+        if given(arg) || known.get_arg_conflicts_with(arg).into_iter().any(given) {
+            continue;
+        }
+        let values = match value {
+            toml::Value::Array(items) => items,
+            one => vec![one],
+        };
+        for value in values {
+            let flag = match value {
+                toml::Value::Boolean(true) => format!("--{key}"),
+                toml::Value::Boolean(false) => continue,
+                toml::Value::String(text) => format!("--{key}={text}"),
+                toml::Value::Integer(n) => format!("--{key}={n}"),
+                other => {
+                    return Err(Failure::usage(format!(
+                        "{}: '{key}' takes a string, a number or true, not {other}",
+                        path.display()
+                    )))
+                }
+            };
+            argv.push(flag.into());
+        }
+    }
+    Ok(argv)
 }

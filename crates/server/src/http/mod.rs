@@ -4,6 +4,7 @@ mod assets;
 pub mod connections;
 mod error;
 pub mod extract;
+pub mod health;
 pub mod heartbeat;
 pub mod limits;
 mod openapi;
@@ -71,9 +72,13 @@ pub fn router(state: AppState) -> Router {
         .route("/tournament/{id}", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
         .layer(CompressionLayer::new());
+    let probes = Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz));
     Router::new()
         .nest("/api", api)
         .merge(page)
+        .merge(probes)
         .layer(DefaultBodyLimit::max(state.limits.body_bytes))
         .layer(RequestBodyTimeoutLayer::new(state.limits.header_timeout))
         .layer(middleware::from_fn_with_state(

@@ -259,6 +259,38 @@ impl Hub {
     }
 
     /// Resolves once [`Hub::stop`] is called.
+    /// What `/readyz` checks: the database answers a query, Redis a ping on a node of a
+    /// cluster (each within two seconds), and the server is not stopping.
+    pub async fn readiness(&self) -> Vec<crate::http::health::Check> {
+        const WITHIN: Duration = Duration::from_secs(2);
+        let answer = |result: Result<Result<(), String>, _>| match result {
+            Ok(Ok(())) => "ok".to_string(),
+            Ok(Err(error)) => error,
+            Err(_) => format!("no answer within {} s", WITHIN.as_secs()),
+        };
+        let database = tokio::time::timeout(WITHIN, self.storage.ping()).await;
+        let mut checks = vec![crate::http::health::Check {
+            name: "database",
+            status: answer(database.map(|r| r.map_err(|e| e.to_string()))),
+        }];
+        if let Some(cluster) = &self.cluster {
+            let redis = tokio::time::timeout(WITHIN, cluster.ping()).await;
+            checks.push(crate::http::health::Check {
+                name: "redis",
+                status: answer(redis.map(|r| r.map_err(|e| format!("redis: {e}")))),
+            });
+        }
+        let stopping = *self.stopping.borrow();
+        checks.push(crate::http::health::Check {
+            name: "serving",
+            status: match stopping {
+                true => "stopping".to_string(),
+                false => "ok".to_string(),
+            },
+        });
+        checks
+    }
+
     pub async fn stopped(&self) {
         let mut stopping = self.stopping.subscribe();
         let _ = stopping.wait_for(|stop| *stop).await;

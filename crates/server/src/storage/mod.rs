@@ -298,6 +298,12 @@ impl Storage {
         Ok(row.try_get("n")?)
     }
 
+    /// Whether the database answers a query.
+    pub async fn ping(&self) -> Result<(), StorageError> {
+        sqlx::query("SELECT 1").execute(&self.readers).await?;
+        Ok(())
+    }
+
     /// How many unfinished games a person created from `address`.
     pub async fn unfinished_from(&self, address: std::net::IpAddr) -> Result<i64, StorageError> {
         let row = sqlx::query(
