@@ -599,3 +599,137 @@ async fn a_server_runs_from_its_config_file() {
     child.wait().unwrap();
     assert!(database.exists(), "the database of the secret file is used");
 }
+
+/// A free loopback port (bound and let go).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One instant query to the Prometheus API at `prometheus`: each series' labels and value.
+async fn query(prometheus: &str, promql: &str) -> Vec<(Value, f64)> {
+    let url = format!("{prometheus}/api/v1/query");
+    let Ok(answer) = reqwest::Client::new()
+        .get(url)
+        .query(&[("query", promql)])
+        .send()
+        .await
+    else {
+        return Vec::new();
+    };
+    let body: Value = answer.json().await.unwrap_or(Value::Null);
+    (body["data"]["result"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default())
+    .into_iter()
+    .map(|series| {
+        let value = series["value"][1].as_str().and_then(|v| v.parse().ok());
+        (series["metric"].clone(), value.unwrap_or(f64::NAN))
+    })
+    .collect()
+}
+
+/// A real Prometheus (Debian's, installed by scripts/test) scrapes `/metrics` on the address
+/// of `--metrics` while a game is played, and its API then has the series of requests by
+/// route, of games held by rule set, and of moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prometheus_scrapes_the_metrics() {
+    let prometheus_bin = which("prometheus").expect("prometheus (scripts/test installs it)");
+    let dir = tempfile::tempdir().unwrap();
+    let metrics_at = format!("127.0.0.1:{}", free_port());
+    let serve = Serve::start_with(&dir.path().join("data"), &["--metrics", &metrics_at]);
+    // The API itself serves no metrics.
+    let alice = Client::person(&serve.base, "alice").await;
+    assert_eq!(alice.get("/metrics").await.status, 404);
+
+    let request = json!({"game": "go", "params": {"size": 5}, "opponent":
+        {"kind": "house", "level": "random"}, "color": "black"});
+    let id = alice.create(request).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut played = 0;
+    while played < 2 {
+        let state = alice.get(&format!("/api/games/{id}")).await.success();
+        if to_move(&state, "black") {
+            let ply = state["position"]["ply"].as_u64().unwrap();
+            let mv = json!({"move": first_legal(&state), "ply": ply});
+            alice
+                .post(&format!("/api/games/{id}/moves"), mv)
+                .await
+                .success();
+            played += 1;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    let config = dir.path().join("prometheus.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: toroid\n    \
+             static_configs:\n      - targets: ['{metrics_at}']\n"
+        ),
+    )
+    .unwrap();
+    let web = format!("127.0.0.1:{}", free_port());
+    let mut prometheus = Command::new(prometheus_bin)
+        .arg(format!("--config.file={}", config.display()))
+        .arg(format!(
+            "--storage.tsdb.path={}",
+            dir.path().join("tsdb").display()
+        ))
+        .arg(format!("--web.listen-address={web}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let prometheus_url = format!("http://{web}");
+    let series = |promql: &'static str| {
+        let url = prometheus_url.clone();
+        move || {
+            let url = url.clone();
+            async move { Some(query(&url, promql).await).filter(|s| !s.is_empty()) }
+        }
+    };
+    let moves = common::eventually("moves scraped", series("toroid_moves_total")).await;
+    assert_eq!(moves[0].0["game"], "go", "{moves:?}");
+    assert!(
+        moves[0].1 >= 3.0,
+        "alice's 2 moves and the bot's: {moves:?}"
+    );
+    let held = common::eventually("games scraped", series("toroid_games_held > 0")).await;
+    assert_eq!(
+        (held[0].0["game"].clone(), held[0].1),
+        (json!("go"), 1.0),
+        "{held:?}"
+    );
+    let requests = common::eventually(
+        "requests scraped",
+        series(r#"toroid_http_requests_total{route="/api/games/{id}/moves",status="200"}"#),
+    )
+    .await;
+    assert_eq!(requests[0].1, 2.0, "{requests:?}");
+    let latency = common::eventually(
+        "latencies scraped",
+        series("toroid_http_request_duration_seconds_count"),
+    )
+    .await;
+    assert!(!latency.is_empty());
+    prometheus.kill().unwrap();
+    prometheus.wait().unwrap();
+}
+
+/// Where `program` is on PATH.
+fn which(program: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(program))
+            .find(|path| path.is_file())
+    })
+}

@@ -285,6 +285,7 @@ impl Cluster {
             Ok(allowed) => Some(allowed == 1),
             Err(error) => {
                 tracing::warn!(%error, "cannot count in Redis; each node counts alone a while");
+                crate::metrics::redis_error();
                 let until = crate::ids::now_ms() + COUNT_AWAY.as_millis() as i64;
                 self.counting_away_until.store(until, Ordering::Relaxed);
                 None
@@ -567,6 +568,7 @@ impl Cluster {
             .await;
         if let Err(error) = sent {
             tracing::warn!(%error, "cannot publish an event to the other nodes");
+            crate::metrics::redis_error();
         }
     }
 
@@ -606,11 +608,13 @@ impl Cluster {
                         }
                     }
                     tracing::warn!(%url, "the subscription to Redis broke; subscribing again");
+                    crate::metrics::redis_error();
                 } else {
                     if !away {
                         tracing::warn!(%url, "cannot subscribe to Redis; reading the database every half second until it returns");
                     }
                     away = true;
+                    crate::metrics::redis_error();
                     if !first && sender.send(None).is_err() {
                         return;
                     }

@@ -26,6 +26,9 @@ pub struct Config {
     /// Reverse proxies in front of the server: for their connections the client is the
     /// address they add last to `X-Forwarded-For`, and they have no limit per address.
     pub trusted_proxies: Vec<IpAddr>,
+    /// Where `/metrics` is served, in Prometheus's text format: an address of its own, so
+    /// that only the monitoring network reaches it; `None` for no metrics.
+    pub metrics: Option<std::net::SocketAddr>,
     pub limits: Limits,
 }
 
@@ -40,6 +43,7 @@ impl Default for Config {
             new_cluster: false,
             allowed_origins: Vec::new(),
             trusted_proxies: Vec::new(),
+            metrics: None,
             limits: Limits::default(),
         }
     }

@@ -108,9 +108,12 @@ impl House {
     ) -> Result<T, tokio::task::JoinError> {
         let share = Share::new(self.cpu.clone(), spend);
         let _call_off = CallOff(Arc::downgrade(&share));
+        let start = Instant::now();
         // The work holds the only strong handle: when it ends, or panics, the share is
         // dropped and its core goes back at once.
-        tokio::task::spawn_blocking(move || work(share)).await
+        let done = tokio::task::spawn_blocking(move || work(share)).await;
+        metrics::histogram!("toroid_house_search_seconds").record(crate::metrics::since(start));
+        done
     }
 }
 
@@ -193,6 +196,8 @@ struct Share {
     called_off: AtomicBool,
     /// Since when it holds a core, while it does.
     running_since: Mutex<Option<Instant>>,
+    /// When it asked for its first core, until it got it (for the metrics).
+    asked_at: Mutex<Option<Instant>>,
 }
 
 impl Share {
@@ -202,6 +207,7 @@ impl Share {
             deadline: Instant::now() + spend,
             called_off: AtomicBool::new(false),
             running_since: Mutex::new(None),
+            asked_at: Mutex::new(Some(Instant::now())),
         })
     }
 
@@ -244,6 +250,10 @@ impl Pace for Share {
         let granted = self.cpu.take(self);
         if granted {
             *running_since = Some(Instant::now());
+            if let Some(asked) = lock(&self.asked_at).take() {
+                metrics::histogram!("toroid_house_queue_seconds")
+                    .record(crate::metrics::since(asked));
+            }
         }
         granted
     }

@@ -18,6 +18,7 @@ pub mod house;
 pub mod http;
 pub mod hub;
 pub mod ids;
+pub mod metrics;
 pub mod model;
 pub mod rating;
 pub mod referee;

@@ -47,6 +47,28 @@ pub struct Server {
 const HANDOVER_GRACE: Duration = Duration::from_millis(900);
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
+/// Serves `/metrics` on `at` until the hub stops.
+async fn serve_metrics(at: SocketAddr, hub: Arc<Hub>) -> Result<(), StartError> {
+    crate::metrics::recorder();
+    let listener = TcpListener::bind(at)
+        .await
+        .map_err(|error| StartError::Listen {
+            addr: at.to_string(),
+            error,
+        })?;
+    let app = crate::http::metrics_router(hub.clone());
+    tokio::spawn(async move {
+        let stopped = async move { hub.stopped().await };
+        if let Err(error) = axum::serve(listener, app)
+            .with_graceful_shutdown(stopped)
+            .await
+        {
+            tracing::error!(%error, "the metrics address stopped serving");
+        }
+    });
+    Ok(())
+}
+
 impl Server {
     pub async fn start(config: Config) -> Result<Server, StartError> {
         let (grace, ping) = (config.limits.leave_grace, config.limits.ping_interval);
@@ -91,6 +113,9 @@ impl Server {
             limits: Arc::new(limits),
             allowed_origins: config.allowed_origins.into(),
         });
+        if let Some(at) = config.metrics {
+            serve_metrics(at, hub.clone()).await?;
+        }
         let (shutdown, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(connections::serve(listener, app, serving, async {
             let _ = stopped.await;

@@ -101,6 +101,10 @@ pub struct Args {
     /// How long a bot waits alone in an arena pool before it is paired with a house bot.
     #[arg(long, env = "TOROID_ARENA_HOUSE_AFTER", value_name = "DURATION", default_value_t = Limits::default().arena_house_after.into())]
     arena_house_after: humantime::Duration,
+    /// Serve Prometheus's /metrics on this address (127.0.0.1:9090): one of its own, for the
+    /// monitoring network only (docs/operations.md).
+    #[arg(long, env = "TOROID_METRICS", value_name = "ADDR:PORT")]
+    metrics: Option<std::net::SocketAddr>,
     /// Turns the games' chat off (the players' and spectators' rooms); stored lines stay.
     #[arg(long, env = "TOROID_NO_CHAT")]
     no_chat: bool,
@@ -128,6 +132,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         new_cluster: args.new_cluster,
         allowed_origins: args.allowed_origins.clone(),
         trusted_proxies: args.trusted_proxies.clone(),
+        metrics: args.metrics,
         limits: Limits {
             connections: args.max_connections,
             connections_per_ip: args.max_connections_per_ip,
@@ -172,6 +177,7 @@ fn describe(args: &Args, config: &Config) -> String {
         abandon_after,
         leave_grace,
         arena_house_after,
+        metrics,
         no_chat,
     } = args;
     let text = |s: String| toml::Value::String(s).to_string();
@@ -210,6 +216,10 @@ fn describe(args: &Args, config: &Config) -> String {
             "arena-house-after = {}",
             text(arena_house_after.to_string())
         ),
+        match metrics {
+            Some(at) => format!("metrics = {}", text(at.to_string())),
+            None => "# metrics: not served".to_string(),
+        },
         format!("no-chat = {no_chat}"),
     ];
     lines.push(String::new());

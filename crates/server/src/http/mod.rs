@@ -12,8 +12,9 @@ pub mod security;
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
 use axum::middleware;
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -51,6 +52,7 @@ pub fn router(state: AppState) -> Router {
     let api = (features.into_iter())
         .fold(Router::new(), |router, add| add(router))
         .route("/openapi.json", get(openapi::openapi))
+        .route_layer(middleware::from_fn(track_request))
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // Only the API counts against an address's rate: the page's files are served from
@@ -87,6 +89,40 @@ pub fn router(state: AppState) -> Router {
         ))
         .with_state(state)
         .layer(TraceLayer::new_for_http())
+}
+
+/// The router of the metrics address (`--metrics`): `/metrics` alone, in Prometheus's text
+/// format.
+pub fn metrics_router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .with_state(hub)
+}
+
+async fn metrics(axum::extract::State(hub): axum::extract::State<Arc<Hub>>) -> Response {
+    let text = hub.metrics_text();
+    let kind = "text/plain; version=0.0.4; charset=utf-8";
+    ([(axum::http::header::CONTENT_TYPE, kind)], text).into_response()
+}
+
+/// Counts each API request and how long it took, by its route's pattern
+/// (`/api/games/{id}`, never the id), method and status.
+async fn track_request(matched: Option<MatchedPath>, request: Request, next: Next) -> Response {
+    let start = std::time::Instant::now();
+    let route = matched.map_or_else(String::new, |m| m.as_str().to_string());
+    let method = request.method().as_str().to_string();
+    let response = next.run(request).await;
+    let status = response.status().as_u16().to_string();
+    let labels = [("route", route), ("method", method)];
+    metrics::histogram!("toroid_http_request_duration_seconds", &labels)
+        .record(crate::metrics::since(start));
+    let [route, method] = labels;
+    metrics::counter!(
+        "toroid_http_requests_total",
+        &[route, method, ("status", status)]
+    )
+    .increment(1);
+    response
 }
 
 async fn api_not_found(request: Request) -> Response {

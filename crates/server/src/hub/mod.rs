@@ -43,11 +43,13 @@ use crate::rating::Rating;
 use crate::referee;
 use crate::storage::{GameRow, MoveRow, RatingRow, SessionRow, Storage, StorageError, Write};
 use shared_limit::SharedLimit;
-use toroid_rules::{Color, Outcome, Position, Reason};
+use toroid_rules::{Color, GameKind, Outcome, Position, Reason};
 
 /// A game that clients and the referee share.
 pub struct LiveGame {
     pub id: String,
+    /// Its rule set (for the metrics, without locking the game).
+    kind: GameKind,
     /// The session that created it, and from which address, for the limits on games.
     creator: Option<String>,
     address: Option<IpAddr>,
@@ -124,6 +126,7 @@ impl LiveGame {
     fn new(game: Game) -> LiveGame {
         LiveGame {
             id: game.id.clone(),
+            kind: game.position.kind(),
             creator: game.creator.clone(),
             address: game.creator_address,
             bots: game
@@ -259,6 +262,25 @@ impl Hub {
     }
 
     /// Resolves once [`Hub::stop`] is called.
+    /// The metrics in Prometheus's text format, with this node's gauges read now (empty
+    /// when no recorder is installed).
+    pub fn metrics_text(&self) -> String {
+        let Some(recorder) = crate::metrics::recorder() else {
+            return String::new();
+        };
+        let mut held: HashMap<GameKind, usize> = GameKind::ALL.map(|k| (k, 0)).into();
+        for live in lock(&self.live).values() {
+            *held.entry(live.kind).or_default() += 1;
+        }
+        for (kind, n) in held {
+            metrics::gauge!("toroid_games_held", "game" => kind.name()).set(n as f64);
+        }
+        metrics::gauge!("toroid_referee_leases").set(lock(&self.referees).len() as f64);
+        metrics::gauge!("toroid_bots_connected").set(self.bots.connected() as f64);
+        recorder.run_upkeep();
+        recorder.render()
+    }
+
     /// What `/readyz` checks: the database answers a query, Redis a ping on a node of a
     /// cluster (each within two seconds), and the server is not stopping.
     pub async fn readiness(&self) -> Vec<crate::http::health::Check> {
@@ -523,6 +545,9 @@ impl Hub {
             None => self.storage.commit(writes).await,
         };
         match stored {
+            Ok(()) if moved => {
+                metrics::counter!("toroid_moves_total", "game" => live.kind.name()).increment(1);
+            }
             Ok(()) => {}
             Err(StorageError::Outdated) => {
                 let sent = game.moves.len() as u64;

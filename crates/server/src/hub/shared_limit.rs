@@ -43,16 +43,18 @@ impl<K: Hash + Eq + Clone + Display> SharedLimit<K> {
 
     /// Counts one more attempt by `who`; whether it is within the limit.
     pub async fn allows(&self, cluster: Option<&Cluster>, who: &K) -> bool {
-        if let Some(cluster) = cluster {
-            let who = who.to_string();
-            if let Some(allowed) = cluster
-                .attempt(self.what, &who, self.limit, self.window)
-                .await
-            {
-                return allowed;
+        let allowed = match cluster {
+            Some(cluster) => {
+                (cluster.attempt(self.what, &who.to_string(), self.limit, self.window))
+                    .await
+                    .unwrap_or_else(|| self.here.check_key(who).is_ok())
             }
+            None => self.here.check_key(who).is_ok(),
+        };
+        if !allowed {
+            crate::metrics::limited(self.what);
         }
-        self.here.check_key(who).is_ok()
+        allowed
     }
 
     /// Forgets the keys that have not attempted anything lately, so the table stays small.

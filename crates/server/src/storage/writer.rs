@@ -43,6 +43,17 @@ pub async fn run(pool: AnyPool, mut jobs: mpsc::Receiver<Job>) {
 
 /// Commits the writes of `jobs` in one transaction.
 async fn commit(pool: &AnyPool, jobs: &[Job]) -> Result<(), StorageError> {
+    let start = std::time::Instant::now();
+    let committed = transaction(pool, jobs).await;
+    metrics::histogram!("toroid_storage_commit_seconds").record(crate::metrics::since(start));
+    // A conditional write that found its row changed is a race answered, not a failure.
+    if let Err(StorageError::Database(_)) = committed {
+        metrics::counter!("toroid_storage_errors_total").increment(1);
+    }
+    committed
+}
+
+async fn transaction(pool: &AnyPool, jobs: &[Job]) -> Result<(), StorageError> {
     let mut tx = pool.begin().await?;
     for write in jobs.iter().flat_map(|job| &job.writes) {
         apply(&mut tx, write).await?;

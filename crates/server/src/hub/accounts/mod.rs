@@ -173,7 +173,9 @@ impl Hub {
         let limits = &self.accounts;
         let too_many = !limits.sign_ins_by_address.allows(cluster, &address).await
             || !limits.sign_ins_by_name.allows(cluster, &key).await;
+        let signed_in = |result| metrics::counter!("toroid_sign_ins_total", "result" => result);
         if too_many {
+            signed_in("limited").increment(1);
             return Err(ApiError::Limit(
                 "too many sign-in attempts; wait a minute".into(),
             ));
@@ -191,9 +193,13 @@ impl Hub {
                 (self.storage)
                     .commit(vec![Write::Session(session.clone())])
                     .await?;
+                signed_in("ok").increment(1);
                 Ok((session, token))
             }
-            _ => Err(ApiError::BadCredentials),
+            _ => {
+                signed_in("failed").increment(1);
+                Err(ApiError::BadCredentials)
+            }
         }
     }
 

@@ -76,6 +76,11 @@ pub struct Bots {
 }
 
 impl Bots {
+    /// How many bots are connected here.
+    pub fn connected(&self) -> usize {
+        lock(&self.online).len()
+    }
+
     /// Waits for the answer to challenge `id`, put to a bot on another node.
     pub fn await_answer(&self, id: &str) -> oneshot::Receiver<Result<(), String>> {
         let (answer, answered) = oneshot::channel();

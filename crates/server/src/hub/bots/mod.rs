@@ -32,6 +32,7 @@ use super::{lock, Hub};
 /// What a failure to reach Redis is answered.
 pub(super) fn unreachable(error: redis::RedisError) -> ApiError {
     tracing::error!(%error, "Redis failed");
+    crate::metrics::redis_error();
     ApiError::Busy("the cluster's message broker cannot be reached; try again soon")
 }
 

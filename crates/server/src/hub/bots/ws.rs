@@ -122,6 +122,7 @@ async fn hello(stream: &mut SplitStream<WebSocket>) -> Result<(), ApiError> {
 }
 
 async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
+    let _open = crate::metrics::OpenSocket::new("bot");
     let (mut sink, mut stream) = socket.split();
     if let Err(e) = hello(&mut stream).await {
         close_with(&mut sink, &e).await;

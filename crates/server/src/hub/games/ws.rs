@@ -115,6 +115,7 @@ async fn serve(
     live: Arc<LiveGame>,
     session: Option<SessionRow>,
 ) {
+    let _open = crate::metrics::OpenSocket::new("person");
     // A player's open socket keeps them present (an opponent may claim victory only over
     // someone gone for the grace time): noted now, at every ping, and when it closes.
     let player = match &session {
