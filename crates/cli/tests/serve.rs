@@ -733,3 +733,116 @@ fn which(program: &str) -> Option<PathBuf> {
             .find(|path| path.is_file())
     })
 }
+
+/// With `--log-format json` every line of the log is a JSON object; each request has an
+/// access line with the client's address as a trusted proxy gave it and the route's pattern;
+/// sign-ins have audit lines; and no secret of the run is in the log: the database password
+/// (from a secret file), account passwords, invite codes, bot tokens and session cookies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_are_json_lines_with_access_and_audit_lines_and_no_secrets() {
+    const DATABASE_PASSWORD: &str = "db-pass-7f3a91";
+    const PASSWORD: &str = "correct horse battery staple";
+    let dir = tempfile::tempdir().unwrap();
+    let database = common::fresh_postgres_database().await;
+    let database = database.replacen("postgres@", &format!("postgres:{DATABASE_PASSWORD}@"), 1);
+    let secret = dir.path().join("database-url");
+    std::fs::write(&secret, &database).unwrap();
+    let log = dir.path().join("log.jsonl");
+    let secret_arg = secret.display().to_string();
+    let options = [
+        "--log-format",
+        "json",
+        "--trusted-proxy",
+        "127.0.0.1",
+        "--database-file",
+        &secret_arg,
+    ];
+    let serve = Serve::start_logged_with(&dir.path().join("data"), &options, &log);
+
+    let signed_up = Client::anonymous(&serve.base)
+        .new_session(
+            "/api/accounts",
+            json!({"name": "Ada", "password": PASSWORD}),
+        )
+        .await
+        .expect("an account");
+    let signed_in = Client::anonymous(&serve.base)
+        .new_session("/api/session", json!({"name": "ada", "password": PASSWORD}))
+        .await
+        .expect("a sign-in");
+    let refused = Client::anonymous(&serve.base)
+        .new_session(
+            "/api/session",
+            json!({"name": "ada", "password": "wrong guess"}),
+        )
+        .await;
+    assert_eq!(refused.map(|_| ()).unwrap_err().status, 401);
+    let created = signed_in
+        .create(json!({"game": "go", "opponent": {"kind": "invite"}, "color": "black"}))
+        .await;
+    let code = invite_code(&created);
+    signed_up
+        .get(&format!("/api/invites/{code}"))
+        .await
+        .success();
+    let token = register(&signed_in, "Logbot").await;
+    // A request through the proxy, for a client it names.
+    let proxied = reqwest::Client::new()
+        .get(format!("{}/api/rules", serve.base))
+        .header("X-Forwarded-For", "203.0.113.7")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(proxied.status(), 200);
+    serve.stop();
+
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<Value> = (text.lines())
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let access = |route: &str| {
+        lines
+            .iter()
+            .find(|l| l["target"] == "toroid::access" && l["route"] == route)
+            .cloned()
+    };
+    let rules = access("/api/rules").expect("an access line for /api/rules");
+    assert_eq!(rules["client"], "203.0.113.7", "{rules}");
+    assert_eq!(
+        (rules["level"].clone(), rules["status"].clone()),
+        (json!("INFO"), json!(200))
+    );
+    assert!(
+        access("/api/invites/{code}").is_some(),
+        "the pattern, not the code"
+    );
+    let audit: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["target"] == "toroid::audit")
+        .collect();
+    for result in ["ok", "failed"] {
+        assert!(
+            audit
+                .iter()
+                .any(|l| l["result"] == result && l["name"] == "ada"),
+            "a sign-in {result}: {audit:?}"
+        );
+    }
+    assert!(
+        audit.iter().any(|l| l["message"] == "account created"),
+        "{audit:?}"
+    );
+    // The session cookie, `toroid_session=TOKEN`.
+    let cookie = signed_in.cookie.clone().expect("a cookie");
+    let cookie = cookie.split_once('=').expect("name=value").1;
+    for secret in [
+        DATABASE_PASSWORD,
+        PASSWORD,
+        "wrong guess",
+        &code,
+        &token,
+        cookie,
+    ] {
+        assert!(!text.contains(secret), "a secret in the log: {secret}");
+    }
+}

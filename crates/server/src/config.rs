@@ -29,7 +29,17 @@ pub struct Config {
     /// Where `/metrics` is served, in Prometheus's text format: an address of its own, so
     /// that only the monitoring network reaches it; `None` for no metrics.
     pub metrics: Option<std::net::SocketAddr>,
+    /// How log lines are written on standard error.
+    pub log_format: LogFormat,
     pub limits: Limits,
+}
+
+/// How log lines are written: for people, or one JSON object a line for a log collector.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    #[default]
+    Text,
+    Json,
 }
 
 impl Default for Config {
@@ -44,6 +54,7 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             trusted_proxies: Vec::new(),
             metrics: None,
+            log_format: LogFormat::Text,
             limits: Limits::default(),
         }
     }

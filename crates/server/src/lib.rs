@@ -25,5 +25,5 @@ pub mod referee;
 pub mod server;
 pub mod storage;
 
-pub use config::{Config, Limits};
+pub use config::{Config, Limits, LogFormat};
 pub use server::{backup, run, Server, StartError};

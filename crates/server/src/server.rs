@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::cluster::{Cluster, ClusterError};
-use crate::config::Config;
+use crate::config::{Config, LogFormat};
 use crate::http::connections::{self, Places, Serving};
 use crate::http::{router, AppState};
 use crate::hub::Hub;
@@ -152,11 +152,13 @@ impl Server {
 pub fn run(config: Config) -> Result<(), StartError> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(io::stderr)
-        .with_ansi(io::stderr().is_terminal())
-        .try_init();
+        .with_writer(io::stderr);
+    let _ = match config.log_format {
+        LogFormat::Text => logs.with_ansi(io::stderr().is_terminal()).try_init(),
+        LogFormat::Json => logs.json().flatten_event(true).try_init(),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

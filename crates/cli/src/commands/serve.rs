@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::parser::ValueSource;
 
 use toroid_server::http::security::parse_origin;
-use toroid_server::{Config, Limits};
+use toroid_server::{Config, Limits, LogFormat};
 
 use super::Failure;
 
@@ -105,9 +105,20 @@ pub struct Args {
     /// monitoring network only (docs/operations.md).
     #[arg(long, env = "TOROID_METRICS", value_name = "ADDR:PORT")]
     metrics: Option<std::net::SocketAddr>,
+    /// How log lines are written on standard error: text for people, json for a collector
+    /// (one object a line).
+    #[arg(long, env = "TOROID_LOG_FORMAT", value_enum, default_value_t = LogFormatArg::Text)]
+    log_format: LogFormatArg,
     /// Turns the games' chat off (the players' and spectators' rooms); stored lines stay.
     #[arg(long, env = "TOROID_NO_CHAT")]
     no_chat: bool,
+}
+
+/// `--log-format`.
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum LogFormatArg {
+    Text,
+    Json,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -133,6 +144,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         allowed_origins: args.allowed_origins.clone(),
         trusted_proxies: args.trusted_proxies.clone(),
         metrics: args.metrics,
+        log_format: match args.log_format {
+            LogFormatArg::Text => LogFormat::Text,
+            LogFormatArg::Json => LogFormat::Json,
+        },
         limits: Limits {
             connections: args.max_connections,
             connections_per_ip: args.max_connections_per_ip,
@@ -178,6 +193,7 @@ fn describe(args: &Args, config: &Config) -> String {
         leave_grace,
         arena_house_after,
         metrics,
+        log_format,
         no_chat,
     } = args;
     let text = |s: String| toml::Value::String(s).to_string();
@@ -220,6 +236,10 @@ fn describe(args: &Args, config: &Config) -> String {
             Some(at) => format!("metrics = {}", text(at.to_string())),
             None => "# metrics: not served".to_string(),
         },
+        format!(
+            "log-format = {}",
+            text(format!("{log_format:?}").to_lowercase())
+        ),
         format!("no-chat = {no_chat}"),
     ];
     lines.push(String::new());

@@ -12,7 +12,7 @@ pub mod security;
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, MatchedPath, Request};
 use axum::middleware;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -20,11 +20,11 @@ use axum::routing::get;
 use axum::Router;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
-use tower_http::trace::TraceLayer;
 
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::hub::{accounts, bots, games, lobby, ratings, tournaments, Hub};
+use connections::ClientAddr;
 
 pub use error::{ErrorBody, ErrorDetail};
 pub use openapi::ApiDoc;
@@ -52,7 +52,7 @@ pub fn router(state: AppState) -> Router {
     let api = (features.into_iter())
         .fold(Router::new(), |router, add| add(router))
         .route("/openapi.json", get(openapi::openapi))
-        .route_layer(middleware::from_fn(track_request))
+        .route_layer(middleware::from_fn(tag_route))
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // Only the API counts against an address's rate: the page's files are served from
@@ -73,10 +73,12 @@ pub fn router(state: AppState) -> Router {
         .route("/tournaments", get(assets::page))
         .route("/tournament/{id}", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
+        .route_layer(middleware::from_fn(tag_route))
         .layer(CompressionLayer::new());
     let probes = Router::new()
         .route("/healthz", get(health::healthz))
-        .route("/readyz", get(health::readyz));
+        .route("/readyz", get(health::readyz))
+        .route_layer(middleware::from_fn(tag_route));
     Router::new()
         .nest("/api", api)
         .merge(page)
@@ -88,7 +90,7 @@ pub fn router(state: AppState) -> Router {
             security::guard,
         ))
         .with_state(state)
-        .layer(TraceLayer::new_for_http())
+        .layer(middleware::from_fn(access_log))
 }
 
 /// The router of the metrics address (`--metrics`): `/metrics` alone, in Prometheus's text
@@ -105,23 +107,41 @@ async fn metrics(axum::extract::State(hub): axum::extract::State<Arc<Hub>>) -> R
     ([(axum::http::header::CONTENT_TYPE, kind)], text).into_response()
 }
 
-/// Counts each API request and how long it took, by its route's pattern
-/// (`/api/games/{id}`, never the id), method and status.
-async fn track_request(matched: Option<MatchedPath>, request: Request, next: Next) -> Response {
+/// The route pattern that answered a request (`/api/games/{id}`), put on its response by
+/// [`tag_route`] for [`access_log`]: the log and the metrics name routes, never a path, which
+/// may hold an id or an invite code.
+#[derive(Clone)]
+struct RoutePattern(MatchedPath);
+
+/// Tags a routed request's response with its route's pattern.
+async fn tag_route(matched: MatchedPath, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    response.extensions_mut().insert(RoutePattern(matched));
+    response
+}
+
+/// One access line per request at `info` (the client's address, as `--trusted-proxy` makes
+/// it, the method, the route's pattern, the status and the time taken), and its metrics. A
+/// request that matched no route (an unknown path, or one a limit refused before routing)
+/// is logged with the route `-`.
+async fn access_log(request: Request, next: Next) -> Response {
     let start = std::time::Instant::now();
-    let route = matched.map_or_else(String::new, |m| m.as_str().to_string());
+    let client = (request.extensions().get::<ConnectInfo<ClientAddr>>())
+        .map(|ConnectInfo(ClientAddr(addr))| addr.ip().to_string())
+        .unwrap_or_default();
     let method = request.method().as_str().to_string();
     let response = next.run(request).await;
-    let status = response.status().as_u16().to_string();
+    let route = (response.extensions().get::<RoutePattern>())
+        .map_or("-".to_string(), |RoutePattern(m)| m.as_str().to_string());
+    let status = response.status().as_u16();
+    let seconds = crate::metrics::since(start);
+    tracing::info!(target: "toroid::access", %client, %method, %route, status,
+        ms = (seconds * 1000.0 * 10.0).round() / 10.0, "request");
     let labels = [("route", route), ("method", method)];
-    metrics::histogram!("toroid_http_request_duration_seconds", &labels)
-        .record(crate::metrics::since(start));
+    metrics::histogram!("toroid_http_request_duration_seconds", &labels).record(seconds);
     let [route, method] = labels;
-    metrics::counter!(
-        "toroid_http_requests_total",
-        &[route, method, ("status", status)]
-    )
-    .increment(1);
+    let status = ("status", status.to_string());
+    metrics::counter!("toroid_http_requests_total", &[route, method, status]).increment(1);
     response
 }
 

@@ -153,10 +153,13 @@ impl Hub {
             },
         };
         // Two claims racing for a name: the unique index refuses the second.
+        let id = account.id.clone();
         (self.storage)
             .commit(vec![Write::Account(account), attach])
             .await
             .map_err(|_| taken())?;
+        tracing::info!(target: "toroid::audit", account = %id, %name, client = %address,
+            "account created");
         Ok((session, token))
     }
 
@@ -173,7 +176,13 @@ impl Hub {
         let limits = &self.accounts;
         let too_many = !limits.sign_ins_by_address.allows(cluster, &address).await
             || !limits.sign_ins_by_name.allows(cluster, &key).await;
-        let signed_in = |result| metrics::counter!("toroid_sign_ins_total", "result" => result);
+        // The name as given, cut short: the audit line names whom an attack aims at.
+        let asked: String = name.chars().take(64).collect();
+        let signed_in = |result| {
+            tracing::info!(target: "toroid::audit", name = %asked, client = %address, result,
+                "sign-in");
+            metrics::counter!("toroid_sign_ins_total", "result" => result)
+        };
         if too_many {
             signed_in("limited").increment(1);
             return Err(ApiError::Limit(
