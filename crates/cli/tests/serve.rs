@@ -309,10 +309,12 @@ fn the_page_plays_spectates_replays_and_shows_every_board_in_chromium() {
     }
 }
 
-/// `scripts/cluster 3 0` (PostgreSQL, Redis, three nodes and nginx in front): in chromium,
-/// through nginx, a person plays Go against a house bot to its end while a spectator
-/// watches, each request going to whichever node nginx picks; each node's log shows that it
-/// served some of the browser's requests.
+/// `TOROID_TLS=1 scripts/cluster 3 0` (PostgreSQL, Redis, three nodes and nginx in front,
+/// running deploy/nginx/toroid.conf over HTTPS with a self-signed certificate): in chromium,
+/// through nginx, a person signs in (the session cookie is Secure) and plays Go against a
+/// house bot to its end over the WebSocket while a spectator watches, each request going to
+/// whichever node nginx picks; each node's access log shows that it served some of the
+/// browser's requests.
 #[test]
 fn the_page_plays_through_nginx_in_front_of_three_nodes() {
     use std::io::{BufRead, BufReader};
@@ -322,8 +324,7 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
     let mut cluster = Command::new(workspace().join("scripts/cluster"))
         .args(["3", "0"])
         .env("TOROID_BIN", env!("CARGO_BIN_EXE_toroid"))
-        // Each node logs every request it serves.
-        .env("RUST_LOG", "info,tower_http=debug")
+        .env("TOROID_TLS", "1")
         .current_dir(workspace())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -340,7 +341,7 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
     }
     let stdout = cluster.stdout.take().unwrap();
     let cluster = Stop(cluster);
-    // "cluster: ready on http://127.0.0.1:PORT/ (3 nodes, ..., logs in DIR)"
+    // "cluster: ready on https://127.0.0.1:PORT/ (3 nodes, ..., logs in DIR)"
     let ready = BufReader::new(stdout)
         .lines()
         .map_while(Result::ok)
@@ -351,6 +352,10 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
         .take(3)
         .collect::<Vec<_>>()
         .join("/");
+    assert!(
+        base.starts_with("https://"),
+        "the cluster serves HTTPS: {ready}"
+    );
     let logs = PathBuf::from(
         ready
             .rsplit("logs in ")
@@ -374,7 +379,7 @@ fn the_page_plays_through_nginx_in_front_of_three_nodes() {
         .map(|i| {
             let log = std::fs::read_to_string(logs.join(format!("node-{i}.log"))).unwrap();
             (log.lines())
-                .filter(|l| l.contains("started processing request") && !l.contains("/api/rules"))
+                .filter(|l| l.contains("toroid::access") && !l.contains("route=/api/rules"))
                 .count()
         })
         .collect();
@@ -845,4 +850,81 @@ async fn logs_are_json_lines_with_access_and_audit_lines_and_no_secrets() {
     ] {
         assert!(!text.contains(secret), "a secret in the log: {secret}");
     }
+}
+
+/// deploy/toroid.service, with this build's binary in its `ExecStart`: `systemd-analyze
+/// verify` finds nothing wrong, and `systemd-analyze security` rates its exposure low (the
+/// hardening is in force, not only written).
+#[test]
+fn the_systemd_unit_verifies_and_is_hardened() {
+    let analyze =
+        which("systemd-analyze").expect("systemd-analyze (scripts/test installs systemd)");
+    let dir = tempfile::tempdir().unwrap();
+    let unit = std::fs::read_to_string(workspace().join("deploy/toroid.service")).unwrap();
+    assert!(
+        unit.contains("ExecStart=/usr/local/bin/toroid serve"),
+        "{unit}"
+    );
+    let unit = unit.replace("/usr/local/bin/toroid", env!("CARGO_BIN_EXE_toroid"));
+    let path = dir.path().join("toroid.service");
+    std::fs::write(&path, unit).unwrap();
+    let verify = Command::new(&analyze)
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&verify.stderr);
+    assert!(
+        verify.status.success() && said.trim().is_empty(),
+        "systemd-analyze verify: {said}"
+    );
+    let security = Command::new(&analyze)
+        .args(["security", "--offline=yes", "--no-pager"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&security.stdout);
+    let exposure: f64 = (report.lines())
+        .find_map(|l| l.split("Overall exposure level for toroid.service:").nth(1))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no exposure level in {report}"));
+    assert!(
+        exposure <= 2.0,
+        "exposure {exposure} (2.0 at most):\n{report}"
+    );
+}
+
+/// The session cookie is `Secure` when a trusted proxy says the client came over HTTPS, and
+/// only then: not over plain HTTP, and not when an untrusted client says so itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_session_cookie_is_secure_behind_an_https_proxy() {
+    let dir = tempfile::tempdir().unwrap();
+    let behind = Serve::start_with(&dir.path().join("a"), &["--trusted-proxy", "127.0.0.1"]);
+    let alone = Serve::start(&dir.path().join("b"));
+    let cookie = |base: &str, proto: Option<&str>| {
+        let mut request = reqwest::Client::new()
+            .post(format!("{base}/api/session"))
+            .json(&json!({"name": "ines"}));
+        if let Some(proto) = proto {
+            request = request.header("X-Forwarded-Proto", proto);
+        }
+        async move {
+            let answer = request.send().await.unwrap();
+            assert_eq!(answer.status(), 201);
+            let cookies: Vec<String> = (answer.headers().get_all("set-cookie").iter())
+                .map(|v| v.to_str().unwrap().to_string())
+                .collect();
+            let session = cookies.iter().find(|c| c.starts_with("toroid_session="));
+            session.expect("a session cookie").clone()
+        }
+    };
+    assert!(cookie(&behind.base, Some("https"))
+        .await
+        .contains("; Secure"));
+    assert!(!cookie(&behind.base, Some("http")).await.contains("Secure"));
+    assert!(!cookie(&behind.base, None).await.contains("Secure"));
+    assert!(
+        !cookie(&alone.base, Some("https")).await.contains("Secure"),
+        "an untrusted claim"
+    );
 }

@@ -36,6 +36,12 @@ use crate::hub::lock;
 #[derive(Copy, Clone, Debug)]
 pub struct ClientAddr(pub SocketAddr);
 
+/// Whether the client reached the server over HTTPS, as a trusted proxy says with
+/// `X-Forwarded-Proto: https` (the server itself speaks plain HTTP): then its cookies are
+/// `Secure`.
+#[derive(Copy, Clone, Debug)]
+pub struct ViaHttps(pub bool);
+
 /// The places for connections.
 pub struct Places {
     limit: usize,
@@ -206,15 +212,17 @@ pub async fn serve(
             let proxies = serving.places.proxies.clone();
             move |mut request: hyper::Request<Incoming>| {
                 place.busy();
-                let client = match proxies.contains(&addr.ip()) {
+                let proxied = proxies.contains(&addr.ip());
+                let client = match proxied {
                     true => {
                         forwarded_for(request.headers()).map_or(addr, |ip| SocketAddr::new(ip, 0))
                     }
                     false => addr,
                 };
-                request
-                    .extensions_mut()
-                    .insert(ConnectInfo(ClientAddr(client)));
+                let https = proxied && forwarded_https(request.headers());
+                let extensions = request.extensions_mut();
+                extensions.insert(ConnectInfo(ClientAddr(client)));
+                extensions.insert(ViaHttps(https));
                 let response = app.clone().oneshot(request);
                 let place = place.clone();
                 async move {
@@ -263,6 +271,16 @@ fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
         .to_str()
         .ok()?;
     value.rsplit(',').next()?.trim().parse().ok()
+}
+
+/// Whether a trusted proxy says the client spoke HTTPS (its `X-Forwarded-Proto`, the last
+/// one).
+fn forwarded_https(headers: &axum::http::HeaderMap) -> bool {
+    let last = headers.get_all("x-forwarded-proto").iter().next_back();
+    let proto = last
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next());
+    proto.is_some_and(|p| p.trim().eq_ignore_ascii_case("https"))
 }
 
 /// An accepted connection with its place.

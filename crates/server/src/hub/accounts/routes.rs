@@ -7,11 +7,11 @@ use axum::http::HeaderName;
 use axum::http::StatusCode;
 use axum::response::{AppendHeaders, IntoResponse};
 use axum::routing::post;
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 
 use super::wire::{NewAccount, NewSession, SessionView};
 use crate::error::ApiError;
-use crate::http::connections::ClientAddr;
+use crate::http::connections::{ClientAddr, ViaHttps};
 use crate::http::extract::{ApiJson, Player, Viewer, SESSION_COOKIE};
 use crate::http::{AppState, ErrorBody};
 use crate::storage::SessionRow;
@@ -26,6 +26,7 @@ use crate::storage::SessionRow;
 pub async fn create_session(
     State(state): State<AppState>,
     ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
+    https: Option<Extension<ViaHttps>>,
     ApiJson(request): ApiJson<NewSession>,
 ) -> Result<impl IntoResponse, ApiError> {
     let (session, token) = match &request.password {
@@ -42,7 +43,7 @@ pub async fn create_session(
     };
     Ok((
         StatusCode::CREATED,
-        session_cookies(&token),
+        session_cookies(&token, secure(https)),
         Json(session_view(&session)),
     ))
 }
@@ -56,6 +57,7 @@ pub async fn create_session(
 pub async fn create_account(
     State(state): State<AppState>,
     ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
+    https: Option<Extension<ViaHttps>>,
     Viewer(guest): Viewer,
     ApiJson(request): ApiJson<NewAccount>,
 ) -> Result<axum::response::Response, ApiError> {
@@ -64,7 +66,10 @@ pub async fn create_account(
         .await?;
     let body = Json(session_view(&session));
     Ok(match token {
-        Some(token) => (StatusCode::CREATED, session_cookies(&token), body).into_response(),
+        Some(token) => {
+            let cookies = session_cookies(&token, secure(https));
+            (StatusCode::CREATED, cookies, body).into_response()
+        }
         None => (StatusCode::CREATED, body).into_response(),
     })
 }
@@ -75,15 +80,23 @@ pub async fn create_account(
 /// With it goes `toroid_signed_in=1`, which scripts may read (the session's cookie is
 /// HttpOnly): the page asks for its session only when it has one, so a first visit makes no
 /// request that fails.
-fn session_cookies(token: &str) -> AppendHeaders<[(HeaderName, String); 2]> {
-    const YEAR: &str = "SameSite=Lax; Path=/; Max-Age=31536000";
+fn session_cookies(token: &str, secure: &str) -> AppendHeaders<[(HeaderName, String); 2]> {
+    let year = format!("SameSite=Lax; Path=/; Max-Age=31536000{secure}");
     AppendHeaders([
         (
             SET_COOKIE,
-            format!("{SESSION_COOKIE}={token}; HttpOnly; {YEAR}"),
+            format!("{SESSION_COOKIE}={token}; HttpOnly; {year}"),
         ),
-        (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=1; {YEAR}")),
+        (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=1; {year}")),
     ])
+}
+
+/// The attribute that keeps a cookie to HTTPS, for a client that came over it.
+fn secure(https: Option<Extension<ViaHttps>>) -> &'static str {
+    match https {
+        Some(Extension(ViaHttps(true))) => "; Secure",
+        _ => "",
+    }
 }
 
 /// The cookie that tells the page's script that a session cookie is set.
@@ -110,10 +123,11 @@ pub async fn get_session(Player(session): Player) -> Json<SessionView> {
     responses((status = 204, description = "Signed out"), (status = 401, body = ErrorBody)))]
 pub async fn end_session(
     State(state): State<AppState>,
+    https: Option<Extension<ViaHttps>>,
     Player(session): Player,
 ) -> Result<impl IntoResponse, ApiError> {
     state.hub.end_session(&session).await?;
-    let gone = "SameSite=Lax; Path=/; Max-Age=0";
+    let gone = format!("SameSite=Lax; Path=/; Max-Age=0{}", secure(https));
     let cookies = AppendHeaders([
         (SET_COOKIE, format!("{SESSION_COOKIE}=; HttpOnly; {gone}")),
         (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=; {gone}")),
