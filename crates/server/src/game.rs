@@ -345,6 +345,10 @@ impl Game {
         if self.status == Status::Finished {
             return true;
         }
+        // Engine help in a game that changes ratings is cheating, whoever the opponent.
+        if self.rated {
+            return false;
+        }
         let Some(color) = viewer.and_then(|v| self.color_of(v)) else {
             return false;
         };
@@ -1024,6 +1028,22 @@ mod tests {
             game.state(Some(BOB), now).position.moves,
             ["cc", "pass", "pass"]
         );
+    }
+
+    #[test]
+    fn analysis_during_play_is_for_a_person_against_a_house_bot_in_a_casual_game() {
+        let house = Seat::House {
+            level: toroid_search::Level::Random,
+        };
+        let seats = [Some(person(ALICE)), Some(house)];
+        let mut game =
+            Game::restore(row(seats.clone(), None), &[], Resume::At(Instant::now())).unwrap();
+        assert!(game.analysis_open_to(Some(ALICE)));
+        assert!(!game.analysis_open_to(Some(BOB)) && !game.analysis_open_to(None));
+        game.rated = true;
+        assert!(!game.analysis_open_to(Some(ALICE)), "none in a rated game");
+        game.status = Status::Finished;
+        assert!(game.analysis_open_to(Some(ALICE)) && game.analysis_open_to(None));
     }
 
     fn clocked_game(initial_ms: i64, increment_ms: i64, t0: Instant) -> Game {

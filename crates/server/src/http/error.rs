@@ -1,6 +1,7 @@
 //! Errors as HTTP responses: `{"error":{"code":"kebab-code","message":"words"}}`.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::header::RETRY_AFTER;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -46,7 +47,17 @@ impl IntoResponse for ApiError {
                 message: self.public_message(),
             },
         };
-        (status, Json(body)).into_response()
+        // When to ask again: a refusal that passes in a moment, or a limit that refills.
+        let retry_after = match self {
+            ApiError::Busy(_) | ApiError::Unavailable(_) => Some("2"),
+            ApiError::RateLimited => Some("1"),
+            ApiError::Limit(_) => Some("60"),
+            _ => None,
+        };
+        match retry_after {
+            Some(seconds) => (status, [(RETRY_AFTER, seconds)], Json(body)).into_response(),
+            None => (status, Json(body)).into_response(),
+        }
     }
 }
 

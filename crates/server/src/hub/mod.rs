@@ -86,7 +86,7 @@ pub struct Hub {
     analyses: Semaphore,
     /// API requests per address (on all nodes together).
     requests_by_address: SharedLimit<IpAddr>,
-    accounts: accounts::AccountLimits,
+    accounts: accounts::AccountState,
     chat: chat::ChatState,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
@@ -161,7 +161,7 @@ impl Hub {
                 limits.requests_per_second,
                 limits.request_burst,
             ),
-            accounts: accounts::AccountLimits::new(&limits),
+            accounts: accounts::AccountState::new(&limits),
             chat: chat::ChatState::new(),
             storage,
             limits,

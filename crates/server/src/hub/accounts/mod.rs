@@ -1,9 +1,11 @@
 //! Accounts: a person claims a name with a password and signs in with both. Passwords are
-//! hashed with argon2id (on a blocking thread: a hash takes tens of milliseconds on
-//! purpose), checked in constant time, never logged, and sign-in attempts are rate-limited
-//! by address and by name. Names are unique whatever their case, and no guest may take an
+//! hashed with argon2id (on threads of their own, a few at once: a hash takes 19 MiB and
+//! tens of milliseconds on purpose; `hashing`), after every cheaper check, checked in
+//! constant time, never logged, and sign-in attempts are rate-limited by address and by
+//! name. Names are unique whatever their case, and no guest may take an
 //! account's name.
 
+mod hashing;
 mod queries;
 pub mod routes;
 mod sessions;
@@ -11,22 +13,19 @@ pub mod wire;
 
 use std::net::IpAddr;
 
-use argon2::password_hash::rand_core::OsRng;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
-
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::storage::{AccountRow, SessionRow, Write};
 
 use super::shared_limit::SharedLimit;
-use super::{Hub, HOUR, MINUTE};
+use super::{Hub, HOUR, MAX_NAME, MINUTE};
 use sessions::person_name;
 
 /// What sessions and accounts keep in memory: their limits, each counted on all the nodes
-/// together (`SharedLimit`).
-pub struct AccountLimits {
+/// together (`SharedLimit`), and the threads that hash passwords.
+pub struct AccountState {
+    hasher: hashing::Hasher,
     /// New guest sessions, by address and on the server.
     new_sessions_by_address: SharedLimit<IpAddr>,
     new_sessions: SharedLimit<&'static str>,
@@ -35,9 +34,10 @@ pub struct AccountLimits {
     sign_ins_by_name: SharedLimit<String>,
 }
 
-impl AccountLimits {
-    pub(super) fn new(limits: &Limits) -> AccountLimits {
-        AccountLimits {
+impl AccountState {
+    pub(super) fn new(limits: &Limits) -> AccountState {
+        AccountState {
+            hasher: hashing::Hasher::new(),
             new_sessions_by_address: SharedLimit::new(
                 "session",
                 limits.sessions_per_address_per_hour,
@@ -76,38 +76,6 @@ fn check_password(password: &str) -> Result<(), ApiError> {
     }
 }
 
-/// The argon2id hash of `password` with a fresh salt, in the PHC string format.
-async fn hash_password(password: String) -> Result<String, ApiError> {
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::generate(&mut OsRng);
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|hash| hash.to_string())
-    })
-    .await
-    .ok()
-    .and_then(Result::ok)
-    .ok_or(ApiError::Busy("cannot hash the password now; try again"))
-}
-
-/// Whether `password` matches the PHC `hash` (argon2's comparison is constant-time).
-async fn password_matches(password: String, hash: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash).is_ok_and(|parsed| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &parsed)
-                .is_ok()
-        })
-    })
-    .await
-    .unwrap_or(false)
-}
-
-/// A hash no password matches, checked for unknown names so that an answer takes as long
-/// whether the name exists or not.
-const NO_ACCOUNT: &str = "$argon2id$v=19$m=19456,t=2,p=1$bm8tYWNjb3VudC1zYWx0$\
-    Yl0cWPbV3+3DmsbN9yC7JCJ9vZ0vVrYjY6x0y6E5Y8E";
-
 impl Hub {
     /// Claims `name` with `password`: a new account, to which `guest` (the asker's guest
     /// session, if any) is signed in, its bots becoming the account's; else a new session.
@@ -119,6 +87,8 @@ impl Hub {
         password: &str,
         address: IpAddr,
     ) -> Result<(SessionRow, Option<String>), ApiError> {
+        // Every cheaper check first: the name, the password's length, the name taken, the
+        // limits on new sessions; the hash last.
         let name = person_name(name)?;
         check_password(password)?;
         let key = name_key(name);
@@ -126,23 +96,30 @@ impl Hub {
         if self.storage.account(&key).await?.is_some() {
             return Err(taken());
         }
-        let account = AccountRow {
-            id: new_id(),
-            name: name.to_string(),
-            name_key: key,
-            password_hash: hash_password(password.to_string()).await?,
-            created_at: now_ms(),
-        };
+        let id = new_id();
         let (session, token) = match guest {
             Some(mut session) if session.account_id.is_none() => {
-                session.account_id = Some(account.id.clone());
-                session.name = account.name.clone();
+                session.account_id = Some(id.clone());
+                session.name = name.to_string();
                 (session, None)
             }
             _ => {
-                let (session, token) = self.new_session(name, Some(&account.id), address).await?;
+                let (session, token) = self.new_session(name, Some(&id), address).await?;
                 (session, Some(token))
             }
+        };
+        let password = password.to_string();
+        let password_hash = (self.accounts.hasher)
+            .run(address, move |memory| {
+                hashing::hash_password(&password, memory)
+            })
+            .await??;
+        let account = AccountRow {
+            id,
+            name: name.to_string(),
+            name_key: key,
+            password_hash,
+            created_at: now_ms(),
         };
         let attach = match &token {
             Some(_) => Write::Session(session.clone()),
@@ -189,11 +166,24 @@ impl Hub {
                 "too many sign-in attempts; wait a minute".into(),
             ));
         }
-        let account = self.storage.account(&key).await?;
+        // A name or password no account can have is refused without a hash; it is the
+        // answer a wrong password gets.
+        let possible = name.trim().chars().count() <= MAX_NAME
+            && PASSWORD_CHARS.contains(&password.chars().count());
+        let account = match possible {
+            true => self.storage.account(&key).await?,
+            false => None,
+        };
         let hash = account
             .as_ref()
-            .map_or(NO_ACCOUNT.to_string(), |a| a.password_hash.clone());
-        let matches = password_matches(password.to_string(), hash).await;
+            .map_or(hashing::NO_ACCOUNT.to_string(), |a| a.password_hash.clone());
+        let password = password.to_string();
+        let matches = possible
+            && (self.accounts.hasher)
+                .run(address, move |memory| {
+                    hashing::password_matches(&password, &hash, memory)
+                })
+                .await?;
         match account {
             Some(account) if matches => {
                 let (session, token) = self
@@ -248,25 +238,5 @@ impl Hub {
             account_id: account.map(str::to_string),
         };
         Ok((session, token))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn passwords_hash_with_argon2id_and_match_only_themselves() {
-        let hash = hash_password("correct horse".into()).await.unwrap();
-        assert!(hash.starts_with("$argon2id$"), "{hash}");
-        assert!(password_matches("correct horse".into(), hash.clone()).await);
-        assert!(!password_matches("correct horse ".into(), hash.clone()).await);
-        assert!(!password_matches("correct horse".into(), NO_ACCOUNT.into()).await);
-        assert!(
-            PasswordHash::new(NO_ACCOUNT).is_ok(),
-            "the stand-in hash parses"
-        );
-        let again = hash_password("correct horse".into()).await.unwrap();
-        assert_ne!(hash, again, "every hash has its own salt");
     }
 }
