@@ -902,21 +902,23 @@ async fn accounts_claim_names_and_sign_in(store: Store) {
         .await;
     assert_eq!((short.status, short.code()), (400, "bad-request"));
     let claimed = guest
-        .post(
+        .new_session(
             "/api/accounts",
             json!({"name": "Alice", "password": "correct horse"}),
         )
-        .await;
-    assert_eq!(claimed.status, 201, "{:?}", claimed.body);
-    assert_eq!(
-        (&claimed.body["name"], &claimed.body["account"]),
-        (&json!("Alice"), &json!(true))
-    );
-    // The guest's session is now the account's.
-    let me = guest.get("/api/session").await.body;
+        .await
+        .expect("the name claimed");
+    // The guest's session is now the account's, under a new cookie: the guest's old one
+    // (which someone may have planted) opens nothing.
+    let me = claimed.get("/api/session").await.body;
     assert_eq!(
         (&me["name"], &me["account"]),
         (&json!("Alice"), &json!(true))
+    );
+    assert_eq!(
+        guest.get("/api/session").await.status,
+        401,
+        "the old cookie"
     );
 
     // Taken whatever the case, by an account or by a guest.

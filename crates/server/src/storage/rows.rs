@@ -174,11 +174,13 @@ pub enum Write {
     },
     Account(AccountRow),
     /// Guest session `session` claimed its name: it is signed in to account `account`,
-    /// under the account's name, and its bots are the account's.
+    /// under the account's name, its bots are the account's, and its cookie is a new one
+    /// (whose hash is `token_hash`: a cookie planted before the claim opens nothing).
     ClaimName {
         session: String,
         account: String,
         name: String,
+        token_hash: String,
     },
     Bot(BotRow),
     /// A bot's token was replaced: the old one no longer opens its WebSocket.

@@ -91,16 +91,20 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             session,
             account,
             name,
+            token_hash,
         } => {
             sqlx::query("UPDATE bots SET owner = $1 WHERE owner = $2")
                 .bind(account)
                 .bind(session)
                 .execute(&mut **tx)
                 .await?;
-            sqlx::query("UPDATE sessions SET account_id = $1, name = $2 WHERE id = $3")
-                .bind(account)
-                .bind(name)
-                .bind(session)
+            sqlx::query(
+                "UPDATE sessions SET account_id = $1, name = $2, token_hash = $4 WHERE id = $3",
+            )
+            .bind(account)
+            .bind(name)
+            .bind(session)
+            .bind(token_hash)
         }
         Write::SessionSeen { id, at } => {
             sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")

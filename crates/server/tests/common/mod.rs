@@ -293,13 +293,10 @@ impl Client {
 
     /// This client with the new session that posting `body` to `path` makes (a guest
     /// session, a sign-in, an account), or the server's refusal.
+    /// (A client with a session sends its cookie: a guest claiming its name.)
     pub async fn new_session(&self, path: &str, body: Value) -> Result<Client, Answer> {
-        let response = (self.http)
-            .post(format!("{}{path}", self.base))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
+        let request = (self.http).post(format!("{}{path}", self.base)).json(&body);
+        let response = self.with_cookie(request).send().await.unwrap();
         if response.status() != 201 {
             let status = response.status().as_u16();
             let body = response.json().await.unwrap_or(Value::Null);

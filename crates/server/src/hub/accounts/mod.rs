@@ -79,14 +79,15 @@ fn check_password(password: &str) -> Result<(), ApiError> {
 impl Hub {
     /// Claims `name` with `password`: a new account, to which `guest` (the asker's guest
     /// session, if any) is signed in, its bots becoming the account's; else a new session.
-    /// The session, and its cookie when it is new.
+    /// The session and its new cookie: a guest's claimed session gets a new one too, so a
+    /// cookie planted in the guest's browser before the claim opens nothing.
     pub async fn create_account(
         &self,
         guest: Option<SessionRow>,
         name: &str,
         password: &str,
         address: IpAddr,
-    ) -> Result<(SessionRow, Option<String>), ApiError> {
+    ) -> Result<(SessionRow, String), ApiError> {
         // Every cheaper check first: the name, the password's length, the name taken, the
         // limits on new sessions; the hash last.
         let name = person_name(name)?;
@@ -97,15 +98,17 @@ impl Hub {
             return Err(taken());
         }
         let id = new_id();
-        let (session, token) = match guest {
+        let (session, token, claimed) = match guest {
             Some(mut session) if session.account_id.is_none() => {
+                let token = new_secret();
                 session.account_id = Some(id.clone());
                 session.name = name.to_string();
-                (session, None)
+                session.token_hash = hash_secret(&token);
+                (session, token, true)
             }
             _ => {
                 let (session, token) = self.new_session(name, Some(&id), address).await?;
-                (session, Some(token))
+                (session, token, false)
             }
         };
         let password = password.to_string();
@@ -121,12 +124,13 @@ impl Hub {
             password_hash,
             created_at: now_ms(),
         };
-        let attach = match &token {
-            Some(_) => Write::Session(session.clone()),
-            None => Write::ClaimName {
+        let attach = match claimed {
+            false => Write::Session(session.clone()),
+            true => Write::ClaimName {
                 session: session.id.clone(),
                 account: account.id.clone(),
                 name: account.name.clone(),
+                token_hash: session.token_hash.clone(),
             },
         };
         // Two claims racing for a name: the unique index refuses the second.

@@ -51,7 +51,7 @@ pub async fn create_session(
 /// Claims a name with a password: a new account, which the asker's guest session (if any)
 /// is signed in to, its bots becoming the account's; else a new session and its cookie.
 #[utoipa::path(post, path = "/api/accounts", tag = "sessions", request_body = NewAccount,
-    responses((status = 201, body = SessionView, description = "Sets the toroid_session cookie when the session is new"),
+    responses((status = 201, body = SessionView, description = "Sets a new toroid_session cookie (also for a guest who claims its name)"),
         (status = 400, body = ErrorBody, description = "a bad name, or a password not of 8 to 128 characters"),
         (status = 409, body = ErrorBody, description = "the name is taken, whatever its case")))]
 pub async fn create_account(
@@ -64,14 +64,8 @@ pub async fn create_account(
     let (session, token) = (state.hub)
         .create_account(guest, &request.name, &request.password, address.ip())
         .await?;
-    let body = Json(session_view(&session));
-    Ok(match token {
-        Some(token) => {
-            let cookies = session_cookies(&token, secure(https));
-            (StatusCode::CREATED, cookies, body).into_response()
-        }
-        None => (StatusCode::CREATED, body).into_response(),
-    })
+    let cookies = session_cookies(&token, secure(https));
+    Ok((StatusCode::CREATED, cookies, Json(session_view(&session))).into_response())
 }
 
 /// The cookie of a session. A year: a guest session has no password, the cookie is all
