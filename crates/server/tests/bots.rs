@@ -1292,6 +1292,11 @@ async fn a_swiss_tournament_plays_itself_out(store: Store) {
         "rounds": 3, "clock": {"initial_s": 120}, "house": ["random", "greedy", "beginner", "casual"]});
     let refused = guest.post("/api/tournaments", request.clone()).await;
     assert_eq!(refused.status, 400, "only accounts create tournaments");
+    // A name with a right-to-left override, which could make it read as another, is not one.
+    let mut reversed = request.clone();
+    reversed["name"] = json!("Autumn \u{202E}ssiwS");
+    let refused = alice.post("/api/tournaments", reversed).await;
+    assert_eq!((refused.status, refused.code()), (400, "bad-request"));
     let created = alice.post("/api/tournaments", request).await;
     assert_eq!(created.status, 201, "{:?}", created.body);
     let id = created.body["id"].as_str().unwrap().to_string();

@@ -7,6 +7,7 @@
 mod seat;
 mod spec;
 mod status;
+pub mod text;
 mod time_control;
 
 pub use seat::Seat;

@@ -7,18 +7,10 @@ use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 
 use super::name_key;
+use crate::model::text::shows_as_typed;
 use crate::storage::{BotKey, BotRow, SessionRow, Write};
 
 use crate::hub::{Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
-
-/// Characters a name may not hold because they change how other text is shown or hide
-/// themselves: the bidirectional controls (an override can make "xam" read as "max") and
-/// the invisible joiners and marks.
-fn hides_or_reorders(c: char) -> bool {
-    matches!(c,
-        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
-}
 
 /// Refuses a name that another player could mistake for a house bot: one that says "house
 /// bot" in any spelling ("max (house bot)", "Max-HouseBot").
@@ -38,7 +30,7 @@ fn imitates_house_bot(name: &str) -> Result<(), ApiError> {
 /// or invisible characters, and not a house bot's.
 pub(in crate::hub) fn person_name(name: &str) -> Result<&str, ApiError> {
     let name = name.trim();
-    let bad = |c: char| c.is_control() || hides_or_reorders(c);
+    let bad = |c: char| !shows_as_typed(c);
     if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(bad) {
         return Err(ApiError::BadRequest(format!(
             "a name has 1 to {MAX_NAME} characters, none of them control, bidirectional or \

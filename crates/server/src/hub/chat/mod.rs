@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 use crate::error::ApiError;
 use crate::game::Game;
 use crate::ids::{new_id, now_ms};
+use crate::model::text::shows_as_typed;
 use crate::storage::{ChatRow, SessionRow, Write};
 
 use super::{Hub, LiveGame};
@@ -100,7 +101,7 @@ impl ChatLine {
 }
 
 /// A line as typed, checked: trimmed, not empty, at most [`MAX_CHAT_CHARS`] characters,
-/// without control characters.
+/// without control characters or any that hides or reorders text.
 fn checked(text: &str) -> Result<&str, ApiError> {
     let text = text.trim();
     if text.is_empty() {
@@ -111,9 +112,10 @@ fn checked(text: &str) -> Result<&str, ApiError> {
             "a chat line has at most {MAX_CHAT_CHARS} characters"
         )));
     }
-    if text.chars().any(char::is_control) {
+    if !text.chars().all(shows_as_typed) {
         return Err(ApiError::BadRequest(
-            "a chat line is one line of text, without control characters".into(),
+            "a chat line is one line of text, without control, direction or invisible characters"
+                .into(),
         ));
     }
     Ok(text)
@@ -210,5 +212,10 @@ mod tests {
         assert!(checked(&"é".repeat(MAX_CHAT_CHARS + 1)).is_err());
         assert!(checked("one\ntwo").is_err());
         assert!(checked("bell\u{7}").is_err());
+        assert!(
+            checked("I resign \u{202E}ton\u{202C}").is_err(),
+            "a right-to-left override"
+        );
+        assert!(checked("gg\u{200B}").is_err(), "an invisible space");
     }
 }

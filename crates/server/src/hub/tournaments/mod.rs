@@ -33,6 +33,7 @@ use crate::error::ApiError;
 use crate::game::player_view;
 use crate::hub::tournaments::pairing::{round_robin, History, Result as GameResult, Round};
 use crate::ids::{new_id, now_ms};
+use crate::model::text::shows_as_typed;
 use crate::model::{stored_millis, GameSpec, Seat, Status, TimeControl};
 use crate::storage::{BotRow, GameRow, SessionRow, StorageError, Write};
 
@@ -244,9 +245,10 @@ impl Hub {
             ));
         }
         let name = request.name.trim();
-        if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
+        let plain = name.chars().all(shows_as_typed);
+        if name.is_empty() || name.chars().count() > 64 || !plain {
             return Err(ApiError::BadRequest(
-                "a tournament's name has 1 to 64 characters".into(),
+                "a tournament's name has 1 to 64 characters, without control, direction or invisible characters".into(),
             ));
         }
         let mut players = Vec::new();
