@@ -233,13 +233,26 @@ impl Client {
         signed_in.unwrap_or_else(|refused| panic!("not signed in: {refused:?}"))
     }
 
-    /// A client signed in to a new account `name` (password "correct horse").
+    /// A client signed in to a new account `name` (password "correct horse"). Asked again
+    /// after a `503 busy`, as a client that honours `Retry-After` does: the server hashes
+    /// only two passwords at once for one address, so tests that make many accounts at once
+    /// from loopback wait their turn.
     pub async fn account(base: &str, name: &str) -> Client {
         let body = json!({"name": name, "password": "correct horse"});
-        let signed_up = Client::anonymous(base)
-            .new_session("/api/accounts", body)
-            .await;
-        signed_up.unwrap_or_else(|refused| panic!("no account: {refused:?}"))
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let signed_up = Client::anonymous(base)
+                .new_session("/api/accounts", body.clone())
+                .await;
+            match signed_up {
+                Err(busy) if busy.status == 503 && tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                signed_up => {
+                    return signed_up.unwrap_or_else(|refused| panic!("no account: {refused:?}"))
+                }
+            }
+        }
     }
 
     /// Plays the first legal move in each of this person's games of tournament `id` until

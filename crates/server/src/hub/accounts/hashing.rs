@@ -139,25 +139,48 @@ impl Hasher {
         address: IpAddr,
         hash: impl FnOnce(&mut [Block]) -> T + Send + 'static,
     ) -> Result<T, ApiError> {
-        {
-            let mut by_address = lock(&self.by_address);
-            let count = by_address.entry(address).or_default();
-            if *count >= PER_ADDRESS {
-                return Err(busy());
-            }
-            *count += 1;
+        self.admit(address)?.run(hash).await
+    }
+
+    /// A place for one hash of `address`'s, or a refusal when it has its share already;
+    /// taken before the checks that count against other limits, so that a hash refused
+    /// here spends none of them.
+    pub fn admit(&self, address: IpAddr) -> Result<Admitted<'_>, ApiError> {
+        let mut by_address = lock(&self.by_address);
+        let count = by_address.entry(address).or_default();
+        if *count >= PER_ADDRESS {
+            return Err(busy());
         }
-        // Counted until the hash is done (or the request is gone and the job dropped).
-        let slot = Slot {
-            by_address: self.by_address.clone(),
-            address,
-        };
+        *count += 1;
+        Ok(Admitted {
+            hasher: self,
+            slot: Slot {
+                by_address: self.by_address.clone(),
+                address,
+            },
+        })
+    }
+}
+
+/// A place for one hash, held until the hash is done (or the request is gone).
+pub struct Admitted<'a> {
+    hasher: &'a Hasher,
+    slot: Slot,
+}
+
+impl Admitted<'_> {
+    /// Runs `hash` on a hashing thread, or refuses it at once when the queue is full.
+    pub async fn run<T: Send + 'static>(
+        self,
+        hash: impl FnOnce(&mut [Block]) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let slot = self.slot;
         let (answer, answered) = oneshot::channel();
         let job: Job = Box::new(move |memory| {
             let _slot = slot;
             let _ = answer.send(hash(memory));
         });
-        self.jobs.try_send(job).map_err(|_| busy())?;
+        self.hasher.jobs.try_send(job).map_err(|_| busy())?;
         answered.await.map_err(|_| busy())
     }
 }

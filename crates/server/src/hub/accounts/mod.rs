@@ -97,6 +97,7 @@ impl Hub {
         if self.storage.account(&key).await?.is_some() {
             return Err(taken());
         }
+        let admitted = self.accounts.hasher.admit(address)?;
         let id = new_id();
         let (session, token, claimed) = match guest {
             Some(mut session) if session.account_id.is_none() => {
@@ -112,10 +113,8 @@ impl Hub {
             }
         };
         let password = password.to_string();
-        let password_hash = (self.accounts.hasher)
-            .run(address, move |memory| {
-                hashing::hash_password(&password, memory)
-            })
+        let password_hash = admitted
+            .run(move |memory| hashing::hash_password(&password, memory))
             .await??;
         let account = AccountRow {
             id,
