@@ -5,6 +5,7 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use clap::parser::ValueSource;
+use clap::ValueEnum;
 
 use toroid_server::http::security::parse_origin;
 use toroid_server::{Config, Limits, LogFormat};
@@ -238,7 +239,11 @@ fn describe(args: &Args, config: &Config) -> String {
         },
         format!(
             "log-format = {}",
-            text(format!("{log_format:?}").to_lowercase())
+            text(
+                log_format
+                    .to_possible_value()
+                    .map_or(String::new(), |v| v.get_name().into())
+            )
         ),
         format!("no-chat = {no_chat}"),
     ];
@@ -284,22 +289,28 @@ pub fn with_config_file(
     let file: toml::Table =
         (text.parse()).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
     let known = <Args as clap::Args>::augment_args(clap::Command::new("serve"));
+    let setting = |key: &str| {
+        let not_a_setting = matches!(key, "config" | "check-config");
+        (known.get_arguments()).find(|a| a.get_long() == Some(key) && !not_a_setting)
+    };
+    // Given on the command line or in the environment, itself or as its other form
+    // (`database` and `database-file`): the file's value gives way.
+    let given = |arg: &clap::Arg| {
+        let source = serve.value_source(arg.get_id().as_str());
+        matches!(
+            source,
+            Some(ValueSource::CommandLine | ValueSource::EnvVariable)
+        )
+    };
     let mut argv = argv;
     for (key, value) in file {
-        let arg = (known.get_arguments())
-            .find(|a| a.get_long() == Some(key.as_str()) && !matches!(key.as_str(), "config" | "check-config"))
-            .ok_or_else(|| {
-                Failure::usage(format!("{}: unknown setting '{key}' (a setting is a flag of 'toroid serve' without its dashes)", path.display()))
-            })?;
-        // Given on the command line or in the environment, itself or as its other form
-        // (`database` and `database-file`): the file's value gives way.
-        let given = |arg: &clap::Arg| {
-            let source = serve.value_source(arg.get_id().as_str());
-            matches!(
-                source,
-                Some(ValueSource::CommandLine | ValueSource::EnvVariable)
-            )
-        };
+        let arg = setting(&key).ok_or_else(|| {
+            Failure::usage(format!(
+                "{}: unknown setting '{key}' (a setting is a flag of 'toroid serve' without \
+                 its dashes)",
+                path.display()
+            ))
+        })?;
         if given(arg) || known.get_arg_conflicts_with(arg).into_iter().any(given) {
             continue;
         }

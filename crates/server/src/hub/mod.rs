@@ -36,6 +36,7 @@ use crate::config::Limits;
 use crate::error::ApiError;
 use crate::game::{players, Change, Game, Resume};
 use crate::house::House;
+use crate::http::health::Check;
 use crate::hub::bots::connected::Bots;
 use crate::ids::now_ms;
 use crate::model::Status;
@@ -261,7 +262,6 @@ impl Hub {
         }
     }
 
-    /// Resolves once [`Hub::stop`] is called.
     /// The metrics in Prometheus's text format, with this node's gauges read now (empty
     /// when no recorder is installed).
     pub fn metrics_text(&self) -> String {
@@ -283,36 +283,39 @@ impl Hub {
 
     /// What `/readyz` checks: the database answers a query, Redis a ping on a node of a
     /// cluster (each within two seconds), and the server is not stopping.
-    pub async fn readiness(&self) -> Vec<crate::http::health::Check> {
+    pub async fn readiness(&self) -> Vec<Check> {
         const WITHIN: Duration = Duration::from_secs(2);
-        let answer = |result: Result<Result<(), String>, _>| match result {
-            Ok(Ok(())) => "ok".to_string(),
-            Ok(Err(error)) => error,
-            Err(_) => format!("no answer within {} s", WITHIN.as_secs()),
+        let check = |name, answered: Result<Result<(), String>, _>| Check {
+            name,
+            status: match answered {
+                Ok(Ok(())) => "ok".to_string(),
+                Ok(Err(error)) => error,
+                Err(_) => format!("no answer within {} s", WITHIN.as_secs()),
+            },
         };
         let database = tokio::time::timeout(WITHIN, self.storage.ping()).await;
-        let mut checks = vec![crate::http::health::Check {
-            name: "database",
-            status: answer(database.map(|r| r.map_err(|e| e.to_string()))),
-        }];
+        let mut checks = vec![check(
+            "database",
+            database.map(|r| r.map_err(|e| e.to_string())),
+        )];
         if let Some(cluster) = &self.cluster {
             let redis = tokio::time::timeout(WITHIN, cluster.ping()).await;
-            checks.push(crate::http::health::Check {
-                name: "redis",
-                status: answer(redis.map(|r| r.map_err(|e| format!("redis: {e}")))),
-            });
+            checks.push(check(
+                "redis",
+                redis.map(|r| r.map_err(|e| format!("redis: {e}"))),
+            ));
         }
         let stopping = *self.stopping.borrow();
-        checks.push(crate::http::health::Check {
-            name: "serving",
-            status: match stopping {
-                true => "stopping".to_string(),
-                false => "ok".to_string(),
-            },
-        });
+        let serving = if stopping {
+            Err("stopping".to_string())
+        } else {
+            Ok(())
+        };
+        checks.push(check("serving", Ok(serving)));
         checks
     }
 
+    /// Resolves once [`Hub::stop`] is called.
     pub async fn stopped(&self) {
         let mut stopping = self.stopping.subscribe();
         let _ = stopping.wait_for(|stop| *stop).await;

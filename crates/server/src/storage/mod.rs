@@ -287,14 +287,19 @@ impl Storage {
         Ok(row.try_get("name")?)
     }
 
-    /// How many unfinished games session `session` created.
-    pub async fn unfinished_created_by(&self, session: &str) -> Result<i64, StorageError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM games WHERE creator = $1 AND status <> 'finished'",
-        )
-        .bind(session)
-        .fetch_one(&self.readers)
-        .await?;
+    /// How many unfinished games a session, or the people of an address, created.
+    pub async fn unfinished_created(&self, by: CreatedBy<'_>) -> Result<i64, StorageError> {
+        // The column comes from a closed set, never from input.
+        let (column, value) = match by {
+            CreatedBy::Session(id) => ("creator", id.to_string()),
+            CreatedBy::Address(address) => ("creator_address", address.to_string()),
+        };
+        let sql =
+            format!("SELECT COUNT(*) AS n FROM games WHERE {column} = $1 AND status <> 'finished'");
+        let row = sqlx::query(&sql)
+            .bind(value)
+            .fetch_one(&self.readers)
+            .await?;
         Ok(row.try_get("n")?)
     }
 
@@ -302,17 +307,6 @@ impl Storage {
     pub async fn ping(&self) -> Result<(), StorageError> {
         sqlx::query("SELECT 1").execute(&self.readers).await?;
         Ok(())
-    }
-
-    /// How many unfinished games a person created from `address`.
-    pub async fn unfinished_from(&self, address: std::net::IpAddr) -> Result<i64, StorageError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM games WHERE creator_address = $1 AND status <> 'finished'",
-        )
-        .bind(address.to_string())
-        .fetch_one(&self.readers)
-        .await?;
-        Ok(row.try_get("n")?)
     }
 
     /// The waiting game whose invite code hashes to `invite_hash`.
@@ -509,6 +503,13 @@ async fn check_sqlite_file(url: &str, options: &AnyConnectOptions) -> Result<(),
             problems.join("; ")
         ))),
     }
+}
+
+/// Who created games, for the limits on unfinished games.
+#[derive(Copy, Clone, Debug)]
+pub enum CreatedBy<'a> {
+    Session(&'a str),
+    Address(std::net::IpAddr),
 }
 
 /// How to find a bot.

@@ -43,7 +43,7 @@ pub async fn create_session(
     };
     Ok((
         StatusCode::CREATED,
-        session_cookies(&token, secure(https)),
+        session_cookies(Some(&token), https),
         Json(session_view(&session)),
     ))
 }
@@ -64,33 +64,40 @@ pub async fn create_account(
     let (session, token) = (state.hub)
         .create_account(guest, &request.name, &request.password, address.ip())
         .await?;
-    let cookies = session_cookies(&token, secure(https));
+    let cookies = session_cookies(Some(&token), https);
     Ok((StatusCode::CREATED, cookies, Json(session_view(&session))).into_response())
 }
 
-/// The cookie of a session. A year: a guest session has no password, the cookie is all
-/// there is.
+/// The session's cookies: set to `token` for a year (a guest session has no password, the
+/// cookie is all there is), or cleared when `token` is `None`; `Secure` for a client that
+/// came over HTTPS.
 ///
-/// With it goes `toroid_signed_in=1`, which scripts may read (the session's cookie is
-/// HttpOnly): the page asks for its session only when it has one, so a first visit makes no
-/// request that fails.
-fn session_cookies(token: &str, secure: &str) -> AppendHeaders<[(HeaderName, String); 2]> {
-    let year = format!("SameSite=Lax; Path=/; Max-Age=31536000{secure}");
+/// With the session's goes `toroid_signed_in=1`, which scripts may read (the session's cookie
+/// is HttpOnly): the page asks for its session only when it has one, so a first visit makes
+/// no request that fails.
+fn session_cookies(
+    token: Option<&str>,
+    https: Option<Extension<ViaHttps>>,
+) -> AppendHeaders<[(HeaderName, String); 2]> {
+    let secure = match https {
+        Some(Extension(ViaHttps(true))) => "; Secure",
+        _ => "",
+    };
+    let (session, signed_in, max_age) = match token {
+        Some(token) => (token, "1", 31_536_000),
+        None => ("", "", 0),
+    };
+    let attributes = format!("SameSite=Lax; Path=/; Max-Age={max_age}{secure}");
     AppendHeaders([
         (
             SET_COOKIE,
-            format!("{SESSION_COOKIE}={token}; HttpOnly; {year}"),
+            format!("{SESSION_COOKIE}={session}; HttpOnly; {attributes}"),
         ),
-        (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=1; {year}")),
+        (
+            SET_COOKIE,
+            format!("{SIGNED_IN_COOKIE}={signed_in}; {attributes}"),
+        ),
     ])
-}
-
-/// The attribute that keeps a cookie to HTTPS, for a client that came over it.
-fn secure(https: Option<Extension<ViaHttps>>) -> &'static str {
-    match https {
-        Some(Extension(ViaHttps(true))) => "; Secure",
-        _ => "",
-    }
 }
 
 /// The cookie that tells the page's script that a session cookie is set.
@@ -121,12 +128,7 @@ pub async fn end_session(
     Player(session): Player,
 ) -> Result<impl IntoResponse, ApiError> {
     state.hub.end_session(&session).await?;
-    let gone = format!("SameSite=Lax; Path=/; Max-Age=0{}", secure(https));
-    let cookies = AppendHeaders([
-        (SET_COOKIE, format!("{SESSION_COOKIE}=; HttpOnly; {gone}")),
-        (SET_COOKIE, format!("{SIGNED_IN_COOKIE}=; {gone}")),
-    ]);
-    Ok((StatusCode::NO_CONTENT, cookies))
+    Ok((StatusCode::NO_CONTENT, session_cookies(None, https)))
 }
 
 /// Adds the routes of sessions and accounts to the API's router (paths under `/api`).

@@ -16,7 +16,7 @@ use crate::error::ApiError;
 use crate::game::{Actor, Game, Resume};
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::model::{GameSpec, Seat, Status, TimeControl};
-use crate::storage::{BotRow, GameRow, SessionRow, Write};
+use crate::storage::{BotRow, CreatedBy, GameRow, SessionRow, Write};
 
 use super::{lock, Hub, LiveGame};
 
@@ -29,20 +29,15 @@ impl Hub {
         address: IpAddr,
         request: NewGame,
     ) -> Result<GameState, ApiError> {
-        // A node of a cluster holds only some of a session's games: the database counts.
-        let open = match self.cluster {
-            Some(_) => self.storage.unfinished_created_by(&session.id).await? as usize,
-            None => self.unfinished(|g| g.creator.as_deref() == Some(&session.id)),
-        };
+        let open = self
+            .unfinished_created(CreatedBy::Session(&session.id))
+            .await?;
         if open >= self.limits.games_per_session {
             return Err(ApiError::Limit(format!(
                 "you have {open} unfinished games; finish one first"
             )));
         }
-        let from_address = match self.cluster {
-            Some(_) => self.storage.unfinished_from(address).await? as usize,
-            None => self.unfinished(|g| g.address == Some(address)),
-        };
+        let from_address = self.unfinished_created(CreatedBy::Address(address)).await?;
         if from_address >= self.limits.games_per_address {
             return Err(ApiError::Limit(format!(
                 "{} unfinished games from one address at most; finish one first",
@@ -149,6 +144,18 @@ impl Hub {
                 "the server holds as many unfinished games as it may; try again later",
             )),
         }
+    }
+
+    /// How many unfinished games `by` created: on a node of a cluster, which holds only some
+    /// of them, as the database counts them.
+    async fn unfinished_created(&self, by: CreatedBy<'_>) -> Result<usize, ApiError> {
+        if self.cluster.is_some() {
+            return Ok(self.storage.unfinished_created(by).await? as usize);
+        }
+        Ok(self.unfinished(|g| match by {
+            CreatedBy::Session(id) => g.creator.as_deref() == Some(id),
+            CreatedBy::Address(address) => g.address == Some(address),
+        }))
     }
 
     /// Games in memory (waiting or live) for which `which` holds.
