@@ -227,7 +227,14 @@ fn require_tools() {
     );
 }
 
+/// One browser at a time: two chromium tours side by side on a small CI machine have
+/// crashed a renderer ("Target crashed") for want of memory.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn node(args: &[&str]) {
+    let _one = ONE_BROWSER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let status = Command::new("node")
         .args(args)
         .current_dir(workspace())

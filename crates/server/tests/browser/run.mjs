@@ -634,7 +634,7 @@ async function tour() {
       expect(await boardOf(page) === await boardOf(bob), 'the two players see different boards');
       await checkReplay(page, id);
     }
-    await bob.close();
+    await bob.context().close();
   });
 
   await step('people talk, take a move back and play a rematch', page, async () => {
@@ -698,7 +698,7 @@ async function tour() {
       await expectText(p, '.players', `you play ${color}`);
     }
     await expectText(carol, '.offers', 'Watch the rematch');
-    await Promise.all([bob.close(), carol.close()]);
+    await Promise.all([bob.context().close(), carol.context().close()]);
   });
 
   await step('the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {
@@ -728,7 +728,7 @@ async function tour() {
         await shot(page, 'finished-capture-go.png');
       }
     }
-    await bob.close();
+    await bob.context().close();
   });
 
   await step('a 19×19 board takes the width it has', page, async () => {
@@ -886,7 +886,7 @@ async function tour() {
     await stranger.goto(`${BASE}/game/${hexId}`);
     await stranger.waitForSelector('svg.board', WAIT);
     await expectText(stranger, '.you', 'spectating');
-    await stranger.close();
+    await stranger.context().close();
   });
 
   await accounts(page);
