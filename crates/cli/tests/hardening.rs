@@ -1252,6 +1252,8 @@ async fn a_kill_around_a_rated_end_leaves_both_ratings_or_neither(store: Store) 
                 "clock": {"initial_s": 600}, "opponent": {"kind": "house", "level": "random"}}))
             .await;
         let id = game["id"].as_str().unwrap().to_string();
+        // Two moves each: a game resigned sooner changes no rating.
+        common::play_until(&[&alice], &id, 4).await;
         let resign = {
             let (alice, id) = (alice.clone(), id.clone());
             tokio::spawn(async move {

@@ -26,7 +26,7 @@ use crate::budget::{Budget, Pace};
 use crate::greedy::GreedyBot;
 use crate::mcts::{all_cores, Mcts, MctsConfig};
 use crate::random::RandomBot;
-use toroid_rules::Bot;
+use toroid_rules::{Bot, GameKind};
 
 /// A house bot's strength.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -49,6 +49,28 @@ impl Level {
         Level::Strong,
         Level::Max,
     ];
+
+    /// The rating this level enters `kind`'s rating pool at: `random` at
+    /// [`Level::RANDOM_RATING`], and each level above it by the Elo difference the ladder of
+    /// docs/strength.md measured against the level below (the lower end of its 95% interval
+    /// where the upper level won every game).
+    pub fn ladder_rating(self, kind: GameKind) -> f64 {
+        // Elo over the level below: greedy, beginner, casual, strong, max.
+        let steps: [f64; 5] = match kind {
+            GameKind::Torus => [570.0, 570.0, 449.0, 241.0, 147.0],
+            GameKind::HexTorus => [798.0, 676.0, 315.0, 382.0, 147.0],
+            GameKind::MTorus => [798.0, 676.0, 512.0, 277.0, 147.0],
+            GameKind::Ctor => [604.0, 798.0, 570.0, 277.0, 241.0],
+            GameKind::CaptureGo => [570.0, 135.0, 235.0, 277.0, 108.0],
+            GameKind::Go => [570.0, 604.0, 676.0, 277.0, 241.0],
+        };
+        let above_random = Level::ALL.iter().position(|&l| l == self).unwrap_or(0);
+        Level::RANDOM_RATING + steps[..above_random].iter().sum::<f64>()
+    }
+
+    /// Where `random` enters every pool: low, so that a win against it moves a new
+    /// player's rating little.
+    pub const RANDOM_RATING: f64 = 600.0;
 
     pub fn name(self) -> &'static str {
         match self {

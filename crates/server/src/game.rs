@@ -554,13 +554,11 @@ impl Game {
     }
 
     /// `actor` asks to take back its last turn (and any reply to it), or accepts the
-    /// opponent's request. A house bot accepts at once. The clocks go back to what they
-    /// were after the last move kept (`stored`: the game's stored moves, with their clocks)
-    /// and run from `now`.
+    /// opponent's request. A house bot accepts at once. A takeback gives back no time: each
+    /// clock keeps what it shows at `now`, and the clock of the player to move runs on.
     pub fn prepare_takeback(
         &self,
         actor: Actor,
-        stored: &[MoveRow],
         now: Instant,
         at: i64,
     ) -> Result<Change, GameError> {
@@ -589,11 +587,7 @@ impl Game {
                 .expect("the moves were legal when they were played");
         }
         let clock = self.clock.map(|clock| {
-            let after = keep.checked_sub(1).and_then(|i| stored.get(i)?.clocks);
-            let mut clock = match after {
-                Some(left) => Clock::resume(clock.control, left),
-                None => Clock::new(clock.control),
-            };
+            let mut clock = Clock::resume(clock.control, clock.left(now));
             if let Some(turn) = position.turn() {
                 clock.start(turn, now);
             }
@@ -607,6 +601,7 @@ impl Game {
                 game_id: self.id.clone(),
                 plies: self.moves.len() as i64,
                 keep: keep as i64,
+                clocks: clock.map(|clock| clock.left(now)),
                 at,
             }],
             ..Change::at(at)
@@ -1155,7 +1150,7 @@ mod tests {
         let now = Instant::now();
         let mut game = live_game(now);
         let takeback = |game: &Game, who| {
-            game.prepare_takeback(Actor::Session(who), &[], now, 3)
+            game.prepare_takeback(Actor::Session(who), now, 3)
                 .map_err(|e| ApiError::from(e).code())
         };
         assert_eq!(takeback(&game, ALICE).unwrap_err(), "conflict");

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use common::{house, invite_code, on_both_stores, to_move, Client, Site, Store};
 use serde_json::{json, Value};
@@ -1024,10 +1024,14 @@ async fn rated_games_change_ratings_and_casual_ones_do_not(store: Store) {
             over.body
         }
     };
-    // Rated: Alice resigns at once; both are new, so 1500 goes to 1337.7 and 1662.3.
+    // Rated: Alice resigns after two moves each. She is new (1500, deviation 350); `random`
+    // enters the pool at its ladder rating (600, deviation 60), so its win over a player
+    // rated far above it lifts it a little and costs her much.
     let rated = alice.create(game(true, json!({}), clock.clone())).await;
     assert_eq!(rated["rated"], true);
-    resign(rated["id"].as_str().unwrap().into()).await;
+    let rated_id = rated["id"].as_str().unwrap();
+    common::play_until(&[&alice], rated_id, 4).await;
+    resign(rated_id.into()).await;
     let board = alice.get("/api/leaderboard/go").await.body;
     let entry = |i: usize| {
         (
@@ -1038,19 +1042,22 @@ async fn rated_games_change_ratings_and_casual_ones_do_not(store: Store) {
     };
     assert_eq!(
         entry(0),
-        (json!("random"), json!(1662.3), json!(1)),
+        (json!("Alice"), json!(827.0), json!(1)),
         "{board}"
     );
     assert_eq!(
         entry(1),
-        (json!("Alice"), json!(1337.7), json!(1)),
+        (json!("random"), json!(613.8), json!(1)),
         "{board}"
     );
     assert_eq!(
-        (&board[1]["kind"], &board[1]["provisional"]),
+        (&board[0]["kind"], &board[0]["provisional"]),
         (&json!("person"), &json!(true))
     );
-    assert_eq!(board[1]["deviation"], 290.3);
+    assert_eq!(
+        (&board[0]["deviation"], &board[1]["deviation"]),
+        (&json!(346.1), &json!(60.8))
+    );
 
     // Casual, and a rated game aborted before anyone moved: no change.
     let casual = alice.create(game(false, json!({}), clock.clone())).await;
@@ -1076,7 +1083,7 @@ async fn rated_games_change_ratings_and_casual_ones_do_not(store: Store) {
     let house = alice.get("/api/players/random").await.body;
     assert_eq!(
         (&house["kind"], &house["ratings"][0]["rating"]),
-        (&json!("house"), &json!(1662.3))
+        (&json!("house"), &json!(613.8))
     );
     assert_eq!(alice.get("/api/players/nobody").await.status, 404);
     assert_eq!(alice.get("/api/leaderboard/chess").await.status, 404);
@@ -1145,7 +1152,7 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {
     let run = start(store, loose()).await;
     let clock = json!({"initial_s": 600, "increment_s": 0});
     let go = json!({"game": "go", "params": {"size": 5}});
-    let (alice, bob, id) = people_game(&run.base, go, clock).await;
+    let (alice, bob, id) = people_game(&run.base, go, clock.clone()).await;
     let path = |action: &str| format!("/api/games/{id}/{action}");
     let moves = path("moves");
     // Nothing to take back before one's first move.
@@ -1188,10 +1195,11 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {
     let bob_moved = bob.post(&moves, json!({"move": "ee", "ply": 3})).await;
     assert_eq!(bob_moved.body["takeback_offer"], Value::Null);
 
-    // Asked and accepted: Alice's last turn (bb) and Bob's reply (ee) are taken back; the
-    // clocks are as they were after the last move kept, Alice's running.
+    // Asked and accepted: Alice's last turn (bb) and Bob's reply (ee) are taken back. A
+    // takeback gives back no time: each clock shows what it did, Alice's running, and the
+    // stored clocks of the last move kept say the same.
     alice.post(&path("takeback"), json!({})).await.success();
-    let kept = bob.get(&format!("/api/games/{id}/history")).await.body;
+    let before = bob.get(&format!("/api/games/{id}/history")).await.body["clocks"][4].clone();
     let accepted = bob.post(&path("takeback"), json!({})).await;
     assert_eq!(accepted.status, 200, "{:?}", accepted.body);
     let state = &accepted.body;
@@ -1199,7 +1207,10 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {
     assert_eq!(state["position"]["to_move"], "black");
     assert_eq!(state["takeback_offer"], Value::Null);
     assert_eq!(state["clocks"]["running"], "black");
-    assert_eq!(state["clocks"]["white_ms"], kept["clocks"][2]["white"]);
+    assert_eq!(state["clocks"]["white_ms"], before["white"]);
+    assert!(state["clocks"]["black_ms"].as_i64() <= before["black"].as_i64());
+    let kept = bob.get(&format!("/api/games/{id}/history")).await.body;
+    assert_eq!(kept["clocks"][2]["white"], before["white"]);
     let seen = bob_ws.state_until(|s| s["position"]["ply"] == 2).await;
     assert_eq!(seen["position"]["board"], state["position"]["board"]);
 
@@ -1211,11 +1222,12 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {
     let (_, _, sgf) = alice.get_text(&format!("/api/games/{id}/sgf")).await;
     assert!(sgf.contains("B[ee]") && !sgf.contains("[bb]"), "{sgf}");
 
-    // A house bot accepts at once: the person's move and the bot's reply go.
+    // A house bot accepts at once: the person's move and the bot's reply go, and the time
+    // Carol spent on them stays spent.
     let carol = Client::person(&run.base, "carol").await;
-    let game = carol
-        .create(house("go", json!({"size": 5}), "random", "black"))
-        .await;
+    let mut request = house("go", json!({"size": 5}), "random", "black");
+    request["clock"] = clock;
+    let game = carol.create(request).await;
     let house = game["id"].as_str().unwrap();
     let (mut ws, _) = carol.watch(house).await;
     carol
@@ -1226,13 +1238,29 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {
         .await
         .success();
     ws.state_until(|s| s["position"]["ply"] == 2).await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let back = carol
         .post(&format!("/api/games/{house}/takeback"), json!({}))
         .await;
     assert_eq!(back.status, 200, "{:?}", back.body);
     assert_eq!(back.body["position"]["ply"], 0);
     assert_eq!(back.body["takebacks"], true);
-    run.server.stop().await;
+    let black_ms = back.body["clocks"]["black_ms"].as_i64().unwrap();
+    assert!(black_ms <= 600_000 - 1000, "{black_ms} ms: time given back");
+    // What a reload reads: the clocks as they stood, not full ones.
+    let Running {
+        server,
+        config,
+        _site,
+        ..
+    } = run;
+    server.stop().await;
+    let server = Server::start(Config { port: 0, ..config }).await.unwrap();
+    let carol = carol.at(&format!("http://{}", server.addr));
+    let reloaded = carol.get(&format!("/api/games/{house}")).await.body;
+    let reloaded_ms = reloaded["clocks"]["black_ms"].as_i64().unwrap();
+    assert!(reloaded_ms <= black_ms, "{reloaded_ms} > {black_ms}");
+    server.stop().await;
 }
 
 async fn chat_has_a_room_for_players_and_one_for_spectators(store: Store) {
@@ -1394,7 +1422,7 @@ async fn a_rematch_between_people_opens_when_both_agree(store: Store) {
 }
 
 async fn quiet_games_leave_the_list_of_live_games(store: Store) {
-    const QUIET: std::time::Duration = std::time::Duration::from_millis(800);
+    const QUIET: Duration = Duration::from_millis(800);
     let run = start(
         store,
         Limits {
@@ -1424,7 +1452,7 @@ async fn quiet_games_leave_the_list_of_live_games(store: Store) {
     // and not long after (the bot's move came before `moved`).
     let (since_created, since_moved) = (created.elapsed(), moved.elapsed());
     assert!(
-        since_created >= QUIET && since_moved < QUIET + std::time::Duration::from_secs(2),
+        since_created >= QUIET && since_moved < QUIET + Duration::from_secs(2),
         "left the list {since_moved:?} after the last move, quiet being {QUIET:?}"
     );
     // Still live, and among its player's games; a move brings it back.

@@ -789,8 +789,10 @@ async fn created_and_started(bot: &mut Bot) -> (Value, Value) {
 /// withdrawn is announced to the bot; a seek is acknowledged even when it pairs at once.
 async fn bots_challenge_house_bots_bots_and_people(store: Store) {
     let (_server, base, _dir) = start(store).await;
+    // Two owners: the games of two bots of one owner change no rating.
     let owner = Client::person(&base, "owner").await;
-    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
+    let other = Client::person(&base, "other").await;
+    let (one, two) = (register(&owner, "one").await, register(&other, "two").await);
     let mut one = Bot::connect(&base, &one, "one").await;
     let mut two = Bot::connect(&base, &two, "two").await;
     let challenge = |opponent: Value| {
@@ -1083,8 +1085,10 @@ async fn victory_is_claimed_over_a_person_only_once_her_socket_is_gone(store: St
 /// both bots; a rated seek without a clock is refused.
 async fn rated_seeks_make_rated_games_between_bots(store: Store) {
     let (_server, base, _dir) = start(store).await;
+    // Two owners: the games of two bots of one owner change no rating.
     let owner = Client::person(&base, "owner").await;
-    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
+    let other = Client::person(&base, "other").await;
+    let (one, two) = (register(&owner, "one").await, register(&other, "two").await);
     let mut one = Bot::connect(&base, &one, "one").await;
     let mut two = Bot::connect(&base, &two, "two").await;
     one.send(json!({"type": "seek", "game": "torus", "rated": true}))
@@ -1104,6 +1108,11 @@ async fn rated_seeks_make_rated_games_between_bots(store: Store) {
     assert_eq!(start["clock"]["initial_s"], 60.0);
     let id = start["game_id"].clone();
     assert_eq!(two.next_of("start").await["game_id"], id);
+    // Two moves each (a game resigned sooner changes no rating); then `one` resigns on its
+    // turn, once its moves are stored.
+    let twos = if start["color"] == "black" { 2 } else { 3 };
+    tokio::join!(one.play_turns(2), two.play_turns(twos));
+    one.next_of("your-turn").await;
     one.send(json!({"type": "resign", "game_id": id})).await;
     one.next_of("game-over").await;
     let board = owner.get("/api/leaderboard/torus").await.body;
@@ -1159,7 +1168,8 @@ async fn the_arena_pairs_bots_continuously(store: Store) {
     let until = tokio::time::Instant::now() + std::time::Duration::from_secs(6);
     let mut players = Vec::new();
     for name in ["ant", "bee", "cat"] {
-        let token = register(&owner, name).await;
+        // Each of its own owner: the arena pairs no two bots of one owner.
+        let token = register(&Client::person(&base, name).await, name).await;
         let mut bot = Bot::connect(&base, &token, name).await;
         bot.send(json!({"type": "arena", "game": "capture-go",
                         "clock": {"initial_s": 60, "increment_s": 0}}))

@@ -40,11 +40,10 @@ use crate::http::health::Check;
 use crate::hub::bots::connected::Bots;
 use crate::ids::now_ms;
 use crate::model::Status;
-use crate::rating::Rating;
 use crate::referee;
-use crate::storage::{GameRow, MoveRow, RatingRow, SessionRow, Storage, StorageError, Write};
+use crate::storage::{GameRow, MoveRow, SessionRow, Storage, StorageError, Write};
 use shared_limit::SharedLimit;
-use toroid_rules::{Color, GameKind, Outcome, Position, Reason};
+use toroid_rules::{GameKind, Position};
 
 /// A game that clients and the referee share.
 pub struct LiveGame {
@@ -105,10 +104,6 @@ const SESSION_SEEN_STEP_MS: i64 = 3_600_000;
 pub const MAX_LIST: u32 = 200;
 /// Games (or tournaments) a list returns when the query does not say.
 pub const DEFAULT_LIST: u32 = 50;
-
-/// How often a rated game's end is tried again when another game changed a rating
-/// meanwhile.
-const RATING_TRIES: usize = 8;
 
 fn at_least_one(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n.max(1)).expect("at least one")
@@ -587,72 +582,6 @@ impl Hub {
         }
         self.announce(live);
         self.tell_other_nodes(live, only_move).await;
-    }
-
-    /// Stores `writes`, which end rated game `game` with `end`, together with both players'
-    /// ratings, or none of them. A rating that another game changed meanwhile is worked out
-    /// again, up to [`RATING_TRIES`] times.
-    async fn commit_rated_end(
-        &self,
-        game: &Game,
-        writes: Vec<Write>,
-        end: Outcome,
-    ) -> Result<Result<(), StorageError>, ApiError> {
-        let mut stored = Err(StorageError::RatingChanged);
-        for _ in 0..RATING_TRIES {
-            let mut all = writes.clone();
-            all.extend(self.rating_writes(game, end).await?);
-            stored = self.storage.commit(all).await;
-            if !matches!(stored, Err(StorageError::RatingChanged)) {
-                break;
-            }
-        }
-        Ok(stored)
-    }
-
-    /// The rating changes of the end `end` of rated game `game`: none for an abort, or when
-    /// a seat has no rated player.
-    async fn rating_writes(&self, game: &Game, end: Outcome) -> Result<Vec<Write>, ApiError> {
-        if end.reason == Reason::Abort {
-            return Ok(Vec::new());
-        }
-        let pool = game.position.kind();
-        let mut players = Vec::new();
-        for seat in &game.seats {
-            let Some((seat, player)) = seat.as_ref().and_then(|s| Some((s, s.rated_player()?)))
-            else {
-                return Ok(Vec::new());
-            };
-            let stored = self.storage.rating(&player, pool).await?;
-            let (rating, games) = stored.map_or((Rating::default(), 0), |r| (r.rating, r.games));
-            players.push((seat, player, rating, games));
-        }
-        let black_score = match end.winner {
-            Some(Color::Black) => 1.0,
-            Some(Color::White) => 0.0,
-            None => 0.5,
-        };
-        let at = now_ms();
-        Ok((players.iter().enumerate())
-            .map(|(i, (seat, player, rating, games))| {
-                let (opponent, score) = match i {
-                    0 => (players[1].2, black_score),
-                    _ => (players[0].2, 1.0 - black_score),
-                };
-                Write::Rating {
-                    row: RatingRow {
-                        player: player.clone(),
-                        pool,
-                        name: seat.name().to_string(),
-                        rating: rating.after(&[(opponent, score)]),
-                        games: games + 1,
-                        updated_at: at,
-                    },
-                    before: *rating,
-                    game_id: game.id.clone(),
-                }
-            })
-            .collect())
     }
 
     /// Tells the other nodes, if any, that `live` changed (or is new), by the one move

@@ -515,6 +515,7 @@ pub enum CreatedBy<'a> {
 /// How to find a bot.
 #[derive(Copy, Clone, Debug)]
 pub enum BotKey<'a> {
+    Id(&'a str),
     TokenHash(&'a str),
     Name(&'a str),
 }

@@ -98,7 +98,8 @@ pub struct GameRow {
     pub invite_hash: Option<String>,
     pub status: Status,
     pub result: Option<Outcome>,
-    /// The clocks when the game ended.
+    /// The clocks when the game ended, or those of a live game taken back to its start
+    /// (until its next move).
     pub final_clocks: Option<[i64; 2]>,
     /// Moves played: the game's version, which every move must name (the database refuses
     /// a second move for the same ply, whichever server sends it).
@@ -216,11 +217,13 @@ pub enum Write {
         by: Option<toroid_rules::Color>,
     },
     /// A live game at `plies` moves goes back to its first `keep` moves, agreed at `at`
-    /// (its clock runs from then); its standing offers lapse.
+    /// (its clock runs from then, showing `clocks`: a takeback gives back no time); its
+    /// standing offers lapse.
     Takeback {
         game_id: String,
         plies: i64,
         keep: i64,
+        clocks: Option<[i64; 2]>,
         at: i64,
     },
     /// Finished game `game_id` led to the rematch `next`.

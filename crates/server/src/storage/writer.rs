@@ -288,6 +288,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             game_id,
             plies,
             keep,
+            clocks,
             at,
         } => {
             let rewound = sqlx::query(
@@ -307,6 +308,25 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 .bind(keep)
                 .execute(&mut **tx)
                 .await?;
+            // The clocks as they stood go where a reload reads them: on the last move kept,
+            // or, with none kept, on the game until its next move.
+            let Some(clocks) = clocks else {
+                return Ok(());
+            };
+            let kept_clocks = match keep {
+                0 => sqlx::query("UPDATE games SET black_ms = $1, white_ms = $2 WHERE id = $3")
+                    .bind(clocks[0])
+                    .bind(clocks[1])
+                    .bind(game_id),
+                _ => sqlx::query(
+                    "UPDATE moves SET black_ms = $1, white_ms = $2 WHERE game_id = $3 AND ply = $4",
+                )
+                .bind(clocks[0])
+                .bind(clocks[1])
+                .bind(game_id)
+                .bind(keep - 1),
+            };
+            kept_clocks.execute(&mut **tx).await?;
             return Ok(());
         }
         Write::Rematch { game_id, next } => sqlx::query(
@@ -388,7 +408,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             // The game's row first: its lock orders two moves for one game, and the move
             // must be the next ply of a live game, whichever server sends it.
             let next = sqlx::query(
-                "UPDATE games SET plies = plies + 1
+                "UPDATE games SET plies = plies + 1, black_ms = NULL, white_ms = NULL
                  WHERE id = $1 AND status = 'live' AND plies = $2",
             )
             .bind(&m.game_id)

@@ -238,12 +238,16 @@ impl Client {
     /// only two passwords at once for one address, so tests that make many accounts at once
     /// from loopback wait their turn.
     pub async fn account(base: &str, name: &str) -> Client {
+        Client::anonymous(base).new_account(name).await
+    }
+
+    /// This client (from its address) signed in to a new account `name`, as
+    /// [`Client::account`] makes one.
+    pub async fn new_account(&self, name: &str) -> Client {
         let body = json!({"name": name, "password": "correct horse"});
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
-            let signed_up = Client::anonymous(base)
-                .new_session("/api/accounts", body.clone())
-                .await;
+            let signed_up = self.new_session("/api/accounts", body.clone()).await;
             match signed_up {
                 Err(busy) if busy.status == 503 && tokio::time::Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -575,6 +579,41 @@ pub fn to_move(state: &Value, color: &str) -> bool {
     state["status"] == "live" && state["position"]["to_move"] == color
 }
 
+/// `players` play the first legal move that is not a pass in game `id`, each on its turn
+/// (a house bot on another seat answers by itself), until the game has `plies` moves; the
+/// state then.
+pub async fn play_until(players: &[&Client], id: &str, plies: u64) -> Value {
+    let path = format!("/api/games/{id}");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let mut moved = false;
+        for player in players {
+            let state = player.get(&path).await.success();
+            let position = &state["position"];
+            if position["ply"].as_u64() >= Some(plies) {
+                return state;
+            }
+            if !to_move(&state, state["you"].as_str().unwrap_or("")) {
+                continue;
+            }
+            let mv = (position["legal_moves"].as_array().unwrap().iter())
+                .find(|m| *m != "pass")
+                .unwrap();
+            let body = json!({"move": mv, "ply": position["ply"]});
+            player.post(&format!("{path}/moves"), body).await.success();
+            moved = true;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not within {WAIT:?}: {plies} moves in game {id}"
+        );
+        // Waiting for a house bot: asked again at a pace the limit on requests allows.
+        if !moved {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
 /// Registers a bot for `owner`; its token.
 pub async fn register(owner: &Client, name: &str) -> String {
     let answer = owner.post("/api/bots", json!({ "name": name })).await;
@@ -688,6 +727,17 @@ impl Bot {
             if message["type"] == kind {
                 return message;
             }
+        }
+    }
+
+    /// Plays the first legal move at each of its next `turns` turns.
+    pub async fn play_turns(&mut self, turns: usize) {
+        for _ in 0..turns {
+            let turn = self.next_of("your-turn").await;
+            let mv = turn["position"]["legal_moves"][0].clone();
+            let (id, ply) = (turn["game_id"].clone(), turn["ply"].clone());
+            self.send(json!({"type": "move", "game_id": id, "move": mv, "ply": ply}))
+                .await;
         }
     }
 

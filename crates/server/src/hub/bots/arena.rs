@@ -114,12 +114,16 @@ impl Hub {
         pool: &Pool,
         waiting: Vec<ArenaMember>,
     ) -> Result<(), ApiError> {
+        // Each member, its rating, and its owner.
         let mut rated = Vec::with_capacity(waiting.len());
         for member in waiting {
-            let rating = self
-                .rating_of(&format!("bot:{}", member.bot_id), pool.game)
-                .await?;
-            rated.push((member, rating.rating));
+            let seat = Seat::Bot {
+                bot: member.bot_id.clone(),
+                name: member.name.clone(),
+            };
+            let owner = self.owner_of(&seat).await?;
+            let rating = self.rating_of(&seat, pool.game).await?;
+            rated.push((member, rating.rating, owner));
         }
         rated.sort_by(|a, b| a.1.total_cmp(&b.1));
         let mut left: Vec<bool> = vec![true; rated.len()];
@@ -128,10 +132,11 @@ impl Hub {
             if !left[i] {
                 continue;
             }
-            let (me, rating) = &rated[i];
-            // The nearest rating among the others waiting, not met last time.
+            let (me, rating, _) = &rated[i];
+            // The nearest rating among the others waiting, not met last time, and not of
+            // the same owner (whose games change no rating).
             let partner = (0..rated.len())
-                .filter(|&j| j != i && left[j])
+                .filter(|&j| j != i && left[j] && rated[j].2 != rated[i].2)
                 .filter(|&j| {
                     let other = &rated[j].0;
                     me.last_opponent.as_deref() != Some(&other.bot_id)
@@ -159,9 +164,10 @@ impl Hub {
         Ok(())
     }
 
-    /// `player`'s rating in pool `pool`, or a new player's.
-    async fn rating_of(&self, player: &str, pool: GameKind) -> Result<Rating, ApiError> {
-        Ok((self.storage.rating(player, pool).await?).map_or(Rating::default(), |r| r.rating))
+    /// The rating in pool `pool` of the player on `seat`, or the one it enters at.
+    async fn rating_of(&self, seat: &Seat, pool: GameKind) -> Result<Rating, ApiError> {
+        let player = seat.rated_player().unwrap_or_default();
+        Ok(self.standing(seat, &player, pool).await?.0)
     }
 
     /// The house level whose rating in `pool` is nearest `rating`, not `last` if another
@@ -175,7 +181,7 @@ impl Hub {
         let mut levels = Vec::new();
         for level in Level::ALL {
             let key = format!("house:{}", level.name());
-            let gap = (self.rating_of(&key, pool).await?.rating - rating).abs();
+            let gap = (self.rating_of(&Seat::House { level }, pool).await?.rating - rating).abs();
             levels.push((Some(key.as_str()) == last, gap, level));
         }
         levels.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));

@@ -230,6 +230,18 @@ impl Hub {
                 (id, (bot.node != cluster.node).then_some(bot.node))
             }
         };
+        if rated {
+            let owner = self
+                .storage
+                .bot(BotKey::Id(&id))
+                .await?
+                .map(|bot| bot.owner);
+            if owner.is_some() && owner == self.owner_of(person).await? {
+                return Err(ApiError::BadRequest(
+                    "a game against your own bot changes no rating: play it unrated".into(),
+                ));
+            }
+        }
         if self.unfinished(|g| g.bots.contains(&id)) >= self.limits.games_per_session {
             return Err(ApiError::Declined(format!(
                 "{name} is playing too many games"

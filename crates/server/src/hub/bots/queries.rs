@@ -44,6 +44,10 @@ impl Storage {
                 "SELECT id, name, owner, token_hash, created_at FROM bots WHERE token_hash = $1",
                 h,
             ),
+            BotKey::Id(id) => (
+                "SELECT id, name, owner, token_hash, created_at FROM bots WHERE id = $1",
+                id,
+            ),
             BotKey::Name(n) => (
                 "SELECT id, name, owner, token_hash, created_at FROM bots WHERE name = $1",
                 n,

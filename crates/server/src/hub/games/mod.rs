@@ -86,10 +86,7 @@ impl Hub {
             Action::Resign => game.prepare_resign(actor, now, at)?,
             Action::Draw => game.prepare_draw(actor, now, at)?,
             Action::DeclineDraw => game.prepare_decline(actor, Offer::Draw, at)?,
-            Action::Takeback => {
-                let stored = self.stored_moves(&game.id).await?;
-                game.prepare_takeback(actor, &stored, now, at)?
-            }
+            Action::Takeback => game.prepare_takeback(actor, now, at)?,
             Action::DeclineTakeback => game.prepare_decline(actor, Offer::Takeback, at)?,
             Action::DeclineRematch => game.prepare_decline(actor, Offer::Rematch, at)?,
             Action::Rematch => match game.prepare_rematch(actor, at)? {

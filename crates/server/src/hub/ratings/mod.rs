@@ -4,13 +4,16 @@ mod queries;
 pub mod routes;
 pub mod wire;
 
-use toroid_rules::GameKind;
+use toroid_rules::{Color, GameKind, Outcome, Position, Reason};
 use toroid_search::Level;
 
 use crate::api::{PlayerPage, PoolRating, RatingPoint, RatingView};
 use crate::error::ApiError;
-use crate::model::Status;
-use crate::storage::{BotKey, RatingRow};
+use crate::game::Game;
+use crate::ids::now_ms;
+use crate::model::{Seat, Status};
+use crate::rating::Rating;
+use crate::storage::{BotKey, RatingRow, StorageError, Write};
 
 use super::accounts::name_key;
 use super::Hub;
@@ -19,6 +22,33 @@ use super::Hub;
 const LEADERBOARD: u32 = 100;
 /// Recent games on a player's page.
 const RECENT_GAMES: u32 = 20;
+
+/// How often a rated game's end is tried again when another game changed a rating
+/// meanwhile.
+const RATING_TRIES: usize = 8;
+/// Moves each side makes before a game that the rules did not end changes a rating: a
+/// shorter game, resigned, timed out or abandoned, is as lichess's aborted games.
+const MOVES_TO_COUNT: usize = 2;
+/// Rated games between the same two players that change their ratings in a day (games
+/// between two registered bots, as in the arena, are not limited).
+pub const PAIR_GAMES_A_DAY: i64 = 5;
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+/// A house level's deviation when it enters a pool: its rating was measured, over hundreds
+/// of games, so it moves slowly.
+const HOUSE_DEVIATION: f64 = 60.0;
+
+/// The rating `seat` enters `pool` at: a house level's the ladder measured, anyone else's
+/// Glicko-2's default.
+fn first_rating(seat: &Seat, pool: GameKind) -> Rating {
+    match seat {
+        Seat::House { level } => Rating {
+            rating: level.ladder_rating(pool),
+            deviation: HOUSE_DEVIATION,
+            ..Rating::default()
+        },
+        _ => Rating::default(),
+    }
+}
 
 /// A value rounded to a tenth, as ratings are shown.
 fn tenth(value: f64) -> f64 {
@@ -104,6 +134,137 @@ impl Hub {
             ratings,
             games,
             bots,
+        })
+    }
+
+    /// Stores `writes`, which end rated game `game` with `end`, together with both players'
+    /// ratings, or none of them. A rating that another game changed meanwhile is worked out
+    /// again, up to [`RATING_TRIES`] times.
+    pub(super) async fn commit_rated_end(
+        &self,
+        game: &Game,
+        writes: Vec<Write>,
+        end: Outcome,
+    ) -> Result<Result<(), StorageError>, ApiError> {
+        let mut stored = Err(StorageError::RatingChanged);
+        for _ in 0..RATING_TRIES {
+            let mut all = writes.clone();
+            all.extend(self.rating_writes(game, end).await?);
+            stored = self.storage.commit(all).await;
+            if !matches!(stored, Err(StorageError::RatingChanged)) {
+                break;
+            }
+        }
+        Ok(stored)
+    }
+
+    /// The rating changes of the end `end` of rated game `game`: none when
+    /// [`Hub::counts_for_ratings`] says it does not count.
+    async fn rating_writes(&self, game: &Game, end: Outcome) -> Result<Vec<Write>, ApiError> {
+        if !self.counts_for_ratings(game, end).await? {
+            return Ok(Vec::new());
+        }
+        let pool = game.position.kind();
+        let mut players = Vec::new();
+        for seat in game.seats.iter().flatten() {
+            let Some(player) = seat.rated_player() else {
+                return Ok(Vec::new());
+            };
+            let (rating, games) = self.standing(seat, &player, pool).await?;
+            players.push((seat, player, rating, games));
+        }
+        let black_score = match end.winner {
+            Some(Color::Black) => 1.0,
+            Some(Color::White) => 0.0,
+            None => 0.5,
+        };
+        let at = now_ms();
+        Ok((players.iter().enumerate())
+            .map(|(i, (seat, player, rating, games))| {
+                let (opponent, score) = match i {
+                    0 => (players[1].2, black_score),
+                    _ => (players[0].2, 1.0 - black_score),
+                };
+                Write::Rating {
+                    row: RatingRow {
+                        player: player.clone(),
+                        pool,
+                        name: seat.name().to_string(),
+                        rating: rating.after(&[(opponent, score)]),
+                        games: games + 1,
+                        updated_at: at,
+                    },
+                    before: *rating,
+                    game_id: game.id.clone(),
+                }
+            })
+            .collect())
+    }
+
+    /// Whether the end `end` of rated game `game` changes ratings. It does not when the game
+    /// was aborted; when it ended before each side made [`MOVES_TO_COUNT`] moves, other
+    /// than by the rules on the board; when one owner is on both seats (an account and its
+    /// bot, or two of its bots); or when the two players, one of them a person, have had
+    /// [`PAIR_GAMES_A_DAY`] rated games in the last day.
+    async fn counts_for_ratings(&self, game: &Game, end: Outcome) -> Result<bool, ApiError> {
+        if end.reason == Reason::Abort {
+            return Ok(false);
+        }
+        let moves_of = |color| {
+            game.moves
+                .iter()
+                .filter(|(mover, _)| *mover == color)
+                .count()
+        };
+        let short = Color::BOTH
+            .into_iter()
+            .any(|c| moves_of(c) < MOVES_TO_COUNT);
+        if short && !end.reason.is_by_rules() {
+            return Ok(false);
+        }
+        let [Some(black), Some(white)] = &game.seats else {
+            return Ok(false);
+        };
+        let (Some(black_owner), Some(white_owner)) =
+            (self.owner_of(black).await?, self.owner_of(white).await?)
+        else {
+            return Ok(true); // a house bot: nobody owns it
+        };
+        if black_owner == white_owner {
+            return Ok(false);
+        }
+        let people = matches!(black, Seat::Person { .. }) || matches!(white, Seat::Person { .. });
+        if !people {
+            return Ok(true);
+        }
+        let (Some(a), Some(b)) = (black.rated_player(), white.rated_player()) else {
+            return Ok(false);
+        };
+        let played = (self.storage)
+            .rated_games_between(&a, &b, now_ms() - DAY_MS)
+            .await?;
+        Ok(played < PAIR_GAMES_A_DAY)
+    }
+
+    /// The rating of `player`, on `seat`, in `pool` and its rated games there: as stored,
+    /// or the rating it enters the pool at.
+    pub(super) async fn standing(
+        &self,
+        seat: &Seat,
+        player: &str,
+        pool: GameKind,
+    ) -> Result<(Rating, i64), StorageError> {
+        let stored = self.storage.rating(player, pool).await?;
+        Ok(stored.map_or((first_rating(seat, pool), 0), |r| (r.rating, r.games)))
+    }
+
+    /// Who owns the player on `seat`: a person's account, a bot's owner; `None` for a house
+    /// bot or a guest.
+    pub(super) async fn owner_of(&self, seat: &Seat) -> Result<Option<String>, StorageError> {
+        Ok(match seat {
+            Seat::Person { account, .. } => account.clone(),
+            Seat::Bot { bot, .. } => self.storage.bot(BotKey::Id(bot)).await?.map(|b| b.owner),
+            Seat::House { .. } => None,
         })
     }
 }

@@ -41,6 +41,26 @@ impl Storage {
         rows.iter().map(rating_row).collect()
     }
 
+    /// Rated games between players `a` and `b` that changed their ratings since `since`.
+    pub async fn rated_games_between(
+        &self,
+        a: &str,
+        b: &str,
+        since: i64,
+    ) -> Result<i64, StorageError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM rating_history mine
+             JOIN rating_history theirs ON theirs.game_id = mine.game_id
+             WHERE mine.player = $1 AND theirs.player = $2 AND mine.at >= $3",
+        )
+        .bind(a)
+        .bind(b)
+        .bind(since)
+        .fetch_one(&self.readers)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
     /// `player`'s ratings in every pool it has played.
     pub async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StorageError> {
         let rows = sqlx::query(&format!(

@@ -1,0 +1,137 @@
+//! Fair play and identity against `toroid serve` on loopback: ratings that only games that
+//! count can move, one name per person, and sessions that end when they are ended. One
+//! test per rule of docs/server.md, "Security and limits"; each checks the refusal and that
+//! nothing changed.
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+mod process;
+
+use common::{on_both_stores, play_until, Bot, Client, Site, Store};
+use process::Serve;
+use serde_json::json;
+
+on_both_stores!(
+    ratings_move_only_through_games_that_count,
+    house_bots_enter_a_pool_at_their_ladder_rating_and_own_bots_are_unrated,
+);
+
+/// A server on a fresh site of `store`.
+async fn serve(store: Store, options: &[&str]) -> (Serve, Site) {
+    let site = Site::new(store).await;
+    let database = (site.database.iter()).flat_map(|url| ["--database", url.as_str()]);
+    let options: Vec<&str> = database.chain(options.iter().copied()).collect();
+    (Serve::start_with(&site.data(), &options), site)
+}
+
+const RATED_GO: &str = r#"{"game": "go", "rated": true, "color": "black",
+    "clock": {"initial_s": 600, "increment_s": 0}, "opponent": {"kind": "invite"}}"#;
+
+/// A rated Go game of `black` against `white`, who joined it; its id.
+async fn rated_game(black: &Client, white: &Client) -> String {
+    let created = black.create(serde_json::from_str(RATED_GO).unwrap()).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let join = json!({"code": common::invite_code(&created)});
+    (white.post(&format!("/api/games/{id}/join"), join).await).success();
+    id
+}
+
+/// `name`'s rated games and rating in the Go pool (0 and `None` if it has none).
+async fn go_rating(anyone: &Client, name: &str) -> (u64, Option<f64>) {
+    let page = anyone.get(&format!("/api/players/{name}")).await.success();
+    let go = (page["ratings"].as_array().unwrap().iter()).find(|pool| pool["pool"] == "go");
+    match go {
+        Some(rating) => (rating["games"].as_u64().unwrap(), rating["rating"].as_f64()),
+        None => (0, None),
+    }
+}
+
+fn resign(id: &str) -> String {
+    format!("/api/games/{id}/resign")
+}
+
+/// Point 2: a game resigned before each side made two moves changes no rating; after two
+/// moves each it does; and the same two people count at most five rated games a day.
+async fn ratings_move_only_through_games_that_count(store: Store) {
+    let (serve, _site) = serve(store, &[]).await;
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    let alice = from(2).new_account("alice").await;
+    let bob = from(3).new_account("bob").await;
+
+    // Resigned at once, and after one move each: the game ends, no rating moves.
+    for plies in [0, 2, 3] {
+        let id = rated_game(&alice, &bob).await;
+        play_until(&[&alice, &bob], &id, plies).await;
+        let over = bob.post(&resign(&id), json!({})).await.success();
+        assert_eq!(over["result"]["reason"], "resignation");
+        assert_eq!(go_rating(&alice, "alice").await, (0, None), "after {plies}");
+        assert_eq!(go_rating(&alice, "bob").await, (0, None), "after {plies}");
+    }
+    let board = alice.get("/api/leaderboard/go").await.success();
+    assert_eq!(board, json!([]));
+
+    // Two moves each: it counts, five times in a day; the sixth game changes nothing.
+    let mut last = (0, None);
+    for n in 1..=6 {
+        let id = rated_game(&alice, &bob).await;
+        play_until(&[&alice, &bob], &id, 4).await;
+        bob.post(&resign(&id), json!({})).await.success();
+        let now = go_rating(&alice, "alice").await;
+        match n {
+            ..=5 => assert_eq!(now.0, n, "game {n} counts"),
+            _ => assert_eq!(now, last, "game {n} is one too many in a day"),
+        }
+        last = now;
+    }
+    assert!(last.1.unwrap() > 1500.0, "{last:?}");
+    assert_eq!(go_rating(&alice, "bob").await.0, 5);
+}
+
+/// Point 2: a house bot enters a pool at the rating the ladder measured for it, not 1500,
+/// and no resignation at the first move lifts it; an account cannot play its own bot rated.
+async fn house_bots_enter_a_pool_at_their_ladder_rating_and_own_bots_are_unrated(store: Store) {
+    let (serve, _site) = serve(store, &[]).await;
+    let carol = Client::account(&serve.base, "carol").await;
+    let against_random = json!({"game": "go", "rated": true, "color": "black",
+        "clock": {"initial_s": 600}, "opponent": {"kind": "house", "level": "random"}});
+
+    // Ten resignations at the first move: `random` stays out of the pool.
+    for _ in 0..10 {
+        let id = carol.create(against_random.clone()).await["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        carol.post(&resign(&id), json!({})).await.success();
+    }
+    assert_eq!(go_rating(&carol, "random").await, (0, None));
+
+    // A game that counts: `random` enters near 600, and its win moves it only a little.
+    let id = carol.create(against_random.clone()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    play_until(&[&carol], &id, 4).await;
+    carol.post(&resign(&id), json!({})).await.success();
+    let (games, rating) = go_rating(&carol, "random").await;
+    let rating = rating.unwrap();
+    assert_eq!(games, 1);
+    assert!((600.0..650.0).contains(&rating), "random at {rating}");
+
+    // Carol's own bot: a rated challenge is refused and opens no game; unrated, it plays.
+    let token = common::register(&carol, "carols-bot").await;
+    let mut bot = Bot::connect(&serve.base, &token, "carols-bot").await;
+    let rated = json!({"game": "go", "rated": true, "color": "black",
+        "clock": {"initial_s": 600}, "opponent": {"kind": "bot", "name": "carols-bot"}});
+    let refused = carol.post("/api/games", rated).await;
+    assert_eq!((refused.status, refused.code()), (400, "bad-request"));
+    assert!(refused.body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("own bot"));
+    let mine = carol.get("/api/games?player=carols-bot").await.success();
+    assert_eq!(mine, json!([]));
+    let casual =
+        json!({"game": "go", "color": "black", "opponent": {"kind": "bot", "name": "carols-bot"}});
+    let (_, answer) = common::challenge_accepted_with(&carol, &mut bot, casual).await;
+    assert_eq!(answer.status, 201, "{:?}", answer.body);
+}
