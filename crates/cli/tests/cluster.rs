@@ -781,6 +781,23 @@ async fn a_token_replaced_on_one_node_ends_the_bots_socket_on_another() {
     assert_eq!(bot.close_frame().await, Some((4401, "bad-token".into())));
 }
 
+/// Signing out through one node closes the session's game socket on another at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_out_on_one_node_closes_the_sessions_socket_on_another() {
+    let nodes = Nodes::start(2).await;
+    let alice = Client::person(nodes.base(0), "alice").await;
+    let game = alice
+        .create(json!({"game": "go", "params": {"size": 9}, "opponent": {"kind": "invite"}}))
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let (mut socket, _) = alice.at(nodes.base(1)).watch(id).await;
+    assert_eq!(alice.delete("/api/session").await.status, 204);
+    assert_eq!(
+        socket.close_frame().await,
+        Some((4401, "no-session".into()))
+    );
+}
+
 /// The sign-in limit counts attempts on every node together: guesses at a password spread
 /// over two nodes are refused after the same number as on one node (10 a minute).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

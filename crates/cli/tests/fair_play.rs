@@ -14,6 +14,7 @@ use serde_json::json;
 on_both_stores!(
     ratings_move_only_through_games_that_count,
     house_bots_enter_a_pool_at_their_ladder_rating_and_own_bots_are_unrated,
+    signing_out_or_expiring_closes_the_sessions_sockets,
 );
 
 /// A server on a fresh site of `store`.
@@ -43,6 +44,22 @@ async fn go_rating(anyone: &Client, name: &str) -> (u64, Option<f64>) {
     match go {
         Some(rating) => (rating["games"].as_u64().unwrap(), rating["rating"].as_f64()),
         None => (0, None),
+    }
+}
+
+/// Runs `sql` on the site's database (the SQLite file, or PostgreSQL) while a server uses it.
+async fn run_sql(site: &Site, sql: &str) {
+    use sqlx::Connection;
+    match &site.database {
+        Some(url) => {
+            let mut db = sqlx::PgConnection::connect(url).await.unwrap();
+            sqlx::query(sql).execute(&mut db).await.unwrap();
+        }
+        None => {
+            let url = format!("sqlite://{}", site.data().join("toroid.sqlite3").display());
+            let mut db = sqlx::SqliteConnection::connect(&url).await.unwrap();
+            sqlx::query(sql).execute(&mut db).await.unwrap();
+        }
     }
 }
 
@@ -134,4 +151,69 @@ async fn house_bots_enter_a_pool_at_their_ladder_rating_and_own_bots_are_unrated
         json!({"game": "go", "color": "black", "opponent": {"kind": "bot", "name": "carols-bot"}});
     let (_, answer) = common::challenge_accepted_with(&carol, &mut bot, casual).await;
     assert_eq!(answer.status, 201, "{:?}", answer.body);
+}
+
+/// Point 6: signing out closes the session's game sockets at once (4401 `no-session`) and
+/// its cookie acts no more, while the opponent's socket stays open; a session that expired
+/// while its socket was open closes the socket at its next message, which changes nothing.
+async fn signing_out_or_expiring_closes_the_sessions_sockets(store: Store) {
+    let (serve, site) = serve(store, &[]).await;
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    let alice = from(2).new_account("alice").await;
+    let bob = from(3).sign_in("bob").await.unwrap();
+    let created = alice
+        .create(
+            json!({"game": "go", "params": {"size": 9}, "color": "black",
+            "opponent": {"kind": "invite"}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let join = json!({"code": common::invite_code(&created)});
+    bob.post(&format!("/api/games/{id}/join"), join)
+        .await
+        .success();
+    let (mut alice_socket, _) = alice.watch(id).await;
+    let (mut bob_socket, _) = bob.watch(id).await;
+
+    assert_eq!(alice.delete("/api/session").await.status, 204);
+    assert_eq!(
+        alice_socket.close_frame().await,
+        Some((4401, "no-session".into()))
+    );
+    let moved = alice
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "ee", "ply": 0}),
+        )
+        .await;
+    assert_eq!((moved.status, moved.code()), (401, "no-session"));
+    // Bob's socket is his own: it still speaks.
+    bob_socket
+        .send(json!({"type": "chat", "text": "still here"}))
+        .await;
+    let history = bob_socket.chat().await; // the room's lines as the socket opened
+    assert_eq!(history["lines"], json!([]));
+    assert_eq!(bob_socket.chat().await["lines"][0]["text"], "still here");
+
+    // Bob's session expires (idle for longer than 30 days) while his socket is open: his
+    // next message is refused, the socket closes, and the game is as it was.
+    run_sql(
+        &site,
+        "UPDATE sessions SET last_seen_at = 0 WHERE name = 'bob'",
+    )
+    .await;
+    bob_socket.send(json!({"type": "resign"})).await;
+    assert_eq!(bob_socket.error().await, "no-session");
+    assert_eq!(
+        bob_socket.close_frame().await,
+        Some((4401, "no-session".into()))
+    );
+    let game = Client::anonymous(&serve.base)
+        .get(&format!("/api/games/{id}"))
+        .await
+        .success();
+    assert_eq!(
+        (&game["status"], &game["position"]["ply"]),
+        (&json!("live"), &json!(0))
+    );
 }

@@ -82,6 +82,8 @@ pub enum Event {
     },
     /// Bot `bot`'s token was replaced or the bot deleted: end its connections.
     BotRevoked { from: String, bot: String },
+    /// Session `session` ended (signed out, expired): close its sockets.
+    SessionEnded { from: String, session: String },
 }
 
 impl Event {
@@ -93,7 +95,8 @@ impl Event {
             | Event::Chat { from, .. }
             | Event::Challenge { from, .. }
             | Event::Answer { from, .. }
-            | Event::BotRevoked { from, .. } => from,
+            | Event::BotRevoked { from, .. }
+            | Event::SessionEnded { from, .. } => from,
         }
     }
 }

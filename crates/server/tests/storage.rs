@@ -12,7 +12,9 @@ use std::time::Instant;
 use toroid_rules::{Color, Outcome};
 use toroid_search::Level;
 use toroid_server::model::{GameSpec, Seat, Status, TimeControl};
-use toroid_server::storage::{BotKey, BotRow, GameRow, MoveRow, SessionRow, Storage, Write};
+use toroid_server::storage::{
+    BotKey, BotRow, GameRow, MoveRow, SessionKey, SessionRow, Storage, Write,
+};
 
 /// The storage of `db`'s database.
 async fn open(db: &Site) -> Storage {
@@ -108,8 +110,20 @@ async fn sessions_and_bots_are_found_by_their_hashes(store: Store) {
         .commit(vec![Write::Session(session(1)), Write::Session(session(2))])
         .await
         .unwrap();
-    assert_eq!(storage.session("hash-2").await.unwrap(), Some(session(2)));
-    assert_eq!(storage.session("nope").await.unwrap(), None);
+    assert_eq!(
+        storage
+            .session(SessionKey::TokenHash("hash-2"))
+            .await
+            .unwrap(),
+        Some(session(2))
+    );
+    assert_eq!(
+        storage
+            .session(SessionKey::TokenHash("nope"))
+            .await
+            .unwrap(),
+        None
+    );
 
     let bot = BotRow {
         id: "b1".into(),
@@ -255,7 +269,11 @@ async fn a_failed_batch_stores_nothing_and_spares_the_others(store: Store) {
     let moves = stored_moves(&storage, "g").await.unwrap();
     assert_eq!(moves.len(), 1);
     assert_eq!(moves[0].notation, "aa");
-    assert!(storage.session("hash-119").await.unwrap().is_some());
+    assert!(storage
+        .session(SessionKey::TokenHash("hash-119"))
+        .await
+        .unwrap()
+        .is_some());
 }
 
 async fn concurrent_writes_are_all_committed(store: Store) {
@@ -318,7 +336,7 @@ async fn nodes_opening_an_empty_database_together_all_migrate_it() {
     let storage = open(&db).await;
     for n in 1..=3 {
         assert!(storage
-            .session(&format!("hash-{n}"))
+            .session(SessionKey::TokenHash(&format!("hash-{n}")))
             .await
             .unwrap()
             .is_some());
@@ -353,14 +371,23 @@ async fn data_survives_reopening(store: Store) {
     let id = kept.id.clone();
     let seen = Write::SessionSeen { id, at: 9_999 };
     storage.commit(vec![seen]).await.unwrap();
-    let found = storage.session(&kept.token_hash).await.unwrap();
+    let found = storage
+        .session(SessionKey::TokenHash(&kept.token_hash))
+        .await
+        .unwrap();
     assert_eq!(found.map(|s| s.last_seen_at), Some(9_999));
     let id = kept.id.clone();
     storage
         .commit(vec![Write::EndSession { id }])
         .await
         .unwrap();
-    assert_eq!(storage.session(&kept.token_hash).await.unwrap(), None);
+    assert_eq!(
+        storage
+            .session(SessionKey::TokenHash(&kept.token_hash))
+            .await
+            .unwrap(),
+        None
+    );
 }
 
 /// A database of schema version 2 kept invite codes in plain; version 3 hashes them, and

@@ -50,6 +50,16 @@ impl Heartbeat {
     }
 }
 
+/// The close frame for a connection ended by the error `why`: its code is 4000 plus the
+/// error's HTTP status (4400, 4401, 4409) and its reason the error's code, so that a
+/// client sees why rather than an abnormal closure (1006).
+pub fn closed_by(why: &crate::error::ApiError) -> Message {
+    Message::Close(Some(CloseFrame {
+        code: 4000 + why.status(),
+        reason: why.code().into(),
+    }))
+}
+
 /// The close frame of a server that is stopping (1001, "going away"): a client reconnects
 /// to another node or after the restart, rather than reading an abnormal closure (1006).
 pub fn going_away() -> Message {

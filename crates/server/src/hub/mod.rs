@@ -744,6 +744,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
             Some(Some(Event::Handover { .. })) => hub.orphans.notify_one(),
             Some(Some(Event::Chat { game_id, line, .. })) => hub.heard(&game_id, line),
             Some(Some(Event::BotRevoked { bot, .. })) => hub.bots.revoke(&bot),
+            Some(Some(Event::SessionEnded { session, .. })) => hub.session_ended(&session),
             Some(Some(Event::Challenge {
                 from,
                 to,

@@ -512,6 +512,13 @@ pub enum CreatedBy<'a> {
     Address(std::net::IpAddr),
 }
 
+/// How to find a session.
+#[derive(Copy, Clone, Debug)]
+pub enum SessionKey<'a> {
+    Id(&'a str),
+    TokenHash(&'a str),
+}
+
 /// How to find a bot.
 #[derive(Copy, Clone, Debug)]
 pub enum BotKey<'a> {

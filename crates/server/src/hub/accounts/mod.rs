@@ -32,6 +32,8 @@ pub struct AccountState {
     /// Sign-in attempts, by address and by account name.
     sign_ins_by_address: SharedLimit<IpAddr>,
     sign_ins_by_name: SharedLimit<String>,
+    /// Sessions ended (signed out, expired), here or on another node: their sockets close.
+    ended: tokio::sync::broadcast::Sender<String>,
 }
 
 impl AccountState {
@@ -46,6 +48,7 @@ impl AccountState {
             new_sessions: SharedLimit::new("new-session", limits.sessions_per_minute, MINUTE),
             sign_ins_by_address: SharedLimit::new("sign-in", limits.sign_ins_per_minute, MINUTE),
             sign_ins_by_name: SharedLimit::new("sign-in-name", limits.sign_ins_per_minute, MINUTE),
+            ended: tokio::sync::broadcast::channel(ENDED_SESSIONS).0,
         }
     }
 
@@ -56,6 +59,9 @@ impl AccountState {
         self.sign_ins_by_name.forget_idle();
     }
 }
+
+/// Ended sessions a socket may fall behind by before it asks the database about its own.
+const ENDED_SESSIONS: usize = 256;
 
 /// Shortest and longest password (the longest bounds the work of hashing one).
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;

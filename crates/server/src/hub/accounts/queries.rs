@@ -3,15 +3,19 @@
 
 use sqlx::Row;
 
-use crate::storage::{AccountRow, SessionRow, Storage, StorageError};
+use crate::storage::{AccountRow, SessionKey, SessionRow, Storage, StorageError};
 
 impl Storage {
-    pub async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StorageError> {
-        let row = sqlx::query(
+    pub async fn session(&self, by: SessionKey<'_>) -> Result<Option<SessionRow>, StorageError> {
+        let (column, value) = match by {
+            SessionKey::TokenHash(hash) => ("token_hash", hash),
+            SessionKey::Id(id) => ("id", id),
+        };
+        let row = sqlx::query(&format!(
             "SELECT id, name, token_hash, created_at, last_seen_at, account_id FROM sessions
-             WHERE token_hash = $1",
-        )
-        .bind(token_hash)
+             WHERE {column} = $1"
+        ))
+        .bind(value)
         .fetch_optional(&self.readers)
         .await?;
         row.map(|r| {

@@ -7,8 +7,10 @@ use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 
 use super::name_key;
+use crate::cluster::Event;
 use crate::model::text::shows_as_typed;
-use crate::storage::{BotKey, BotRow, SessionRow, Write};
+use crate::storage::{BotKey, BotRow, SessionKey, SessionRow, Write};
+use tokio::sync::broadcast;
 
 use crate::hub::{Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
 
@@ -65,7 +67,19 @@ impl Hub {
     /// The session whose cookie is `token`, unless it has expired (idle for
     /// [`SESSION_IDLE_MS`]), which ends it.
     pub async fn session(&self, token: &str) -> Result<Option<SessionRow>, ApiError> {
-        let Some(mut session) = self.storage.session(&hash_secret(token)).await? else {
+        let hash = hash_secret(token);
+        self.open_session(SessionKey::TokenHash(&hash)).await
+    }
+
+    /// Session `id`, if it is still open: a socket asks before each message it acts on,
+    /// so that a session signed out, expired or ended elsewhere acts no more.
+    pub async fn session_by_id(&self, id: &str) -> Result<Option<SessionRow>, ApiError> {
+        self.open_session(SessionKey::Id(id)).await
+    }
+
+    /// The session found `by`, unless it has expired, which ends it; its use is noted.
+    async fn open_session(&self, by: SessionKey<'_>) -> Result<Option<SessionRow>, ApiError> {
+        let Some(mut session) = self.storage.session(by).await? else {
             return Ok(None);
         };
         let now = now_ms();
@@ -84,10 +98,31 @@ impl Hub {
         Ok(Some(session))
     }
 
-    /// Ends a session: its cookie no longer opens it. Its games keep their seats.
+    /// Ends a session: its cookie no longer opens it, and its sockets close (4401) on
+    /// every node. Its games keep their seats.
     pub async fn end_session(&self, session: &SessionRow) -> Result<(), ApiError> {
         let id = session.id.clone();
-        Ok(self.storage.commit(vec![Write::EndSession { id }]).await?)
+        self.storage.commit(vec![Write::EndSession { id }]).await?;
+        self.session_ended(&session.id);
+        if let Some(cluster) = &self.cluster {
+            let event = Event::SessionEnded {
+                from: cluster.node.clone(),
+                session: session.id.clone(),
+            };
+            cluster.publish(&event).await;
+        }
+        Ok(())
+    }
+
+    /// Tells this node's sockets that session `id` has ended.
+    pub(in crate::hub) fn session_ended(&self, id: &str) {
+        // Nobody listening is no error: no socket of any session is open.
+        let _ = self.accounts.ended.send(id.to_string());
+    }
+
+    /// The sessions ended from now on, on any node, for a socket to close if its own is one.
+    pub fn ended_sessions(&self) -> broadcast::Receiver<String> {
+        self.accounts.ended.subscribe()
     }
 
     pub async fn register_bot(

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -19,7 +19,7 @@ use super::protocol::{BotView, FromBot, ToBot, PROTOCOL};
 use crate::api::{NewGame, Opponent};
 use crate::error::ApiError;
 use crate::game::{player_view, Actor, MoveInput};
-use crate::http::heartbeat::{going_away, Beat, Heartbeat};
+use crate::http::heartbeat::{closed_by, going_away, Beat, Heartbeat};
 use crate::http::limits::message_limiter;
 use crate::http::AppState;
 use crate::hub::bots::connected::{BotEvent, Challenge};
@@ -59,16 +59,10 @@ fn text(message: &ToBot) -> Message {
     )
 }
 
-/// Ends the connection properly: the error, then a close frame whose code is 4000 plus the
-/// error's HTTP status (4400, 4401, 4409) and whose reason is its code, so that a client
-/// sees why rather than an abnormal closure (1006).
+/// Ends the connection properly: the error, then its close frame ([`closed_by`]).
 async fn close_with(sink: &mut SplitSink<WebSocket, Message>, why: &ApiError) {
     let _ = sink.send(text(&error(why, None))).await;
-    let frame = CloseFrame {
-        code: 4000 + why.status(),
-        reason: why.code().into(),
-    };
-    let _ = sink.send(Message::Close(Some(frame))).await;
+    let _ = sink.send(closed_by(why)).await;
 }
 
 fn error(error: &ApiError, game_id: Option<String>) -> ToBot {

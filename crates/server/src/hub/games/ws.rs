@@ -26,7 +26,7 @@ use crate::api::GameState;
 use crate::error::ApiError;
 use crate::game::{Actor, MoveInput};
 use crate::http::extract::Viewer;
-use crate::http::heartbeat::{going_away, Beat, Heartbeat};
+use crate::http::heartbeat::{closed_by, going_away, Beat, Heartbeat};
 use crate::http::limits::message_limiter;
 use crate::http::AppState;
 use crate::hub::chat::{ChatLine, Room};
@@ -146,6 +146,7 @@ async fn play(
     let (mut sink, mut stream) = socket.split();
     let mut updates = live.updates.subscribe();
     let mut chat = live.chat.subscribe();
+    let mut ended = state.hub.ended_sessions();
     let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
     let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
     if sink.send(state_message(live, viewer).await).await.is_err() {
@@ -183,6 +184,11 @@ async fn play(
                         } else {
                             act(state, live, session, &body).await.err()
                         };
+                        if let Some(why @ ApiError::NoSession) = &refused {
+                            let _ = sink.send(text(&ServerMessage::from(why))).await;
+                            let _ = sink.send(closed_by(why)).await;
+                            return;
+                        }
                         refused.map(|e| text(&ServerMessage::from(&e)))
                     }
                     Some(Ok(Message::Binary(_))) => Some(text(&ServerMessage::from(
@@ -200,6 +206,22 @@ async fn play(
             () = state.hub.stopped() => {
                 let _ = sink.send(going_away()).await;
                 return;
+            }
+            ended_id = ended.recv(), if viewer.is_some() => {
+                let own = match ended_id {
+                    Ok(id) => viewer == Some(id.as_str()),
+                    // Fallen behind: the database says whether its own session ended.
+                    Err(RecvError::Lagged(_)) => {
+                        let id = viewer.unwrap_or_default();
+                        matches!(state.hub.session_by_id(id).await, Ok(None))
+                    }
+                    Err(RecvError::Closed) => return,
+                };
+                if own {
+                    let _ = sink.send(closed_by(&ApiError::NoSession)).await;
+                    return;
+                }
+                None
             }
             line = chat.recv() => match line {
                 Ok(line) if Some(line.room) == room => Some(text(&ServerMessage::Chat {
@@ -240,6 +262,10 @@ async fn act(
     let message: ClientMessage =
         serde_json::from_str(body).map_err(|e| ApiError::BadJson(format!("bad message: {e}")))?;
     let session = session.ok_or(ApiError::NotAPlayer)?;
+    // A session signed out, expired or ended on another node acts no more.
+    if state.hub.session_by_id(&session.id).await?.is_none() {
+        return Err(ApiError::NoSession);
+    }
     let actor = Actor::Session(&session.id);
     match message {
         ClientMessage::Move { mv, ply } => {
