@@ -15,6 +15,7 @@ on_both_stores!(
     ratings_move_only_through_games_that_count,
     house_bots_enter_a_pool_at_their_ladder_rating_and_own_bots_are_unrated,
     signing_out_or_expiring_closes_the_sessions_sockets,
+    guessing_a_password_locks_out_the_guessers_not_the_owner,
 );
 
 /// A server on a fresh site of `store`.
@@ -216,4 +217,43 @@ async fn signing_out_or_expiring_closes_the_sessions_sockets(store: Store) {
         (&game["status"], &game["position"]["ply"]),
         (&json!("live"), &json!(0))
     );
+}
+
+/// Point 9: guesses at a password are limited per address and per name and address; guesses
+/// at one name from many addresses slow down; through it all the owner signs in from an
+/// address she signed in from before.
+async fn guessing_a_password_locks_out_the_guessers_not_the_owner(store: Store) {
+    let (serve, _site) = serve(store, &[]).await;
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    from(2).new_account("alice").await;
+    let sign_in = |last: u8, password: &str| {
+        let body = json!({"name": "alice", "password": password});
+        let client = from(last);
+        async move { client.new_session("/api/session", body).await }
+    };
+    let guess = |last: u8| {
+        let attempt = sign_in(last, "wrong password");
+        async move {
+            let refused = attempt.await.unwrap_err();
+            (refused.status, refused.code().to_string())
+        }
+    };
+    let wrong = (401, "bad-credentials".to_string());
+    let limited = (429, "limit".to_string());
+
+    // One address: five guesses at one name a minute, then it waits.
+    for _ in 0..5 {
+        assert_eq!(guess(9).await, wrong);
+    }
+    assert_eq!(guess(9).await, limited);
+    // Many addresses: past ten guesses at the name a minute, a new address waits too.
+    let mut answers = Vec::new();
+    for last in 10..20 {
+        answers.push(guess(last).await);
+    }
+    assert_eq!(answers[..5], vec![wrong.clone(); 5], "{answers:?}");
+    assert_eq!(answers[5..], vec![limited.clone(); 5], "{answers:?}");
+    // Alice, from her own address, signs in all the same.
+    let alice = sign_in(2, "correct horse").await.unwrap();
+    assert_eq!(alice.get("/api/session").await.success()["name"], "alice");
 }

@@ -964,7 +964,7 @@ async fn accounts_claim_names_and_sign_in(store: Store) {
         .unwrap();
     assert_eq!(bob.get("/api/session").await.body["account"], true);
 
-    // Sign-in attempts are limited (10 a minute by address and by name).
+    // Sign-in attempts are limited (10 a minute by address, 5 by name and address).
     let mut limited = None;
     for attempt in 0..12 {
         let body = json!({"name": "bob", "password": format!("guess {attempt}")});

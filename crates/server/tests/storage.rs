@@ -409,6 +409,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP TABLE account_addresses",
             "DROP INDEX games_by_creator_address",
             "ALTER TABLE games DROP COLUMN creator_address",
             "DROP TABLE arena",

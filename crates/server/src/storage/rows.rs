@@ -183,6 +183,13 @@ pub enum Write {
         name: String,
         token_hash: String,
     },
+    /// Account `account` signed in (or was created) at `at` from the address whose hash is
+    /// `address_hash`.
+    SignedInFrom {
+        account: String,
+        address_hash: String,
+        at: i64,
+    },
     Bot(BotRow),
     /// A bot's token was replaced: the old one no longer opens its WebSocket.
     BotToken {
@@ -317,6 +324,7 @@ impl Write {
             | Write::EndSession { .. }
             | Write::Account(_)
             | Write::ClaimName { .. }
+            | Write::SignedInFrom { .. }
             | Write::Rating { .. }
             | Write::Tournament { .. }
             | Write::ArenaJoin { .. }

@@ -193,6 +193,13 @@ const MIGRATIONS: &[&[Step]] = &[
         Sql("ALTER TABLE games ADD COLUMN creator_address TEXT"),
         Sql("CREATE INDEX games_by_creator_address ON games (creator_address)"),
     ],
+    // The addresses each account signed in from (each as its SHA-256) and when last: guesses
+    // at a name from elsewhere do not lock its owner out of an address they used before.
+    &[Sql("CREATE TABLE account_addresses (
+        account_id TEXT NOT NULL,
+        address_hash TEXT NOT NULL,
+        last_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, address_hash))")],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one

@@ -112,6 +112,17 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 .bind(id)
         }
         Write::EndSession { id } => sqlx::query("DELETE FROM sessions WHERE id = $1").bind(id),
+        Write::SignedInFrom {
+            account,
+            address_hash,
+            at,
+        } => sqlx::query(
+            "INSERT INTO account_addresses (account_id, address_hash, last_at) VALUES ($1, $2, $3)
+             ON CONFLICT (account_id, address_hash) DO UPDATE SET last_at = excluded.last_at",
+        )
+        .bind(account)
+        .bind(address_hash)
+        .bind(at),
         Write::Bot(b) => sqlx::query(
             "INSERT INTO bots (id, name, owner, token_hash, created_at)
              VALUES ($1, $2, $3, $4, $5)",

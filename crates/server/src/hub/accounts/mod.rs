@@ -29,8 +29,10 @@ pub struct AccountState {
     /// New guest sessions, by address and on the server.
     new_sessions_by_address: SharedLimit<IpAddr>,
     new_sessions: SharedLimit<&'static str>,
-    /// Sign-in attempts, by address and by account name.
+    /// Sign-in attempts, by address, by account name and address, and by account name
+    /// (which only addresses the account signed in from before may pass).
     sign_ins_by_address: SharedLimit<IpAddr>,
+    sign_ins_by_name_and_address: SharedLimit<String>,
     sign_ins_by_name: SharedLimit<String>,
     /// Sessions ended (signed out, expired), here or on another node: their sockets close.
     ended: tokio::sync::broadcast::Sender<String>,
@@ -47,6 +49,11 @@ impl AccountState {
             ),
             new_sessions: SharedLimit::new("new-session", limits.sessions_per_minute, MINUTE),
             sign_ins_by_address: SharedLimit::new("sign-in", limits.sign_ins_per_minute, MINUTE),
+            sign_ins_by_name_and_address: SharedLimit::new(
+                "sign-in-name-address",
+                limits.sign_ins_per_minute / 2,
+                MINUTE,
+            ),
             sign_ins_by_name: SharedLimit::new("sign-in-name", limits.sign_ins_per_minute, MINUTE),
             ended: tokio::sync::broadcast::channel(ENDED_SESSIONS).0,
         }
@@ -56,6 +63,7 @@ impl AccountState {
     pub(super) fn forget_idle(&self) {
         self.new_sessions_by_address.forget_idle();
         self.sign_ins_by_address.forget_idle();
+        self.sign_ins_by_name_and_address.forget_idle();
         self.sign_ins_by_name.forget_idle();
     }
 }
@@ -140,8 +148,13 @@ impl Hub {
         };
         // Two claims racing for a name: the unique index refuses the second.
         let id = account.id.clone();
+        let seen = Write::SignedInFrom {
+            account: id.clone(),
+            address_hash: hash_secret(&address.to_string()),
+            at: account.created_at,
+        };
         (self.storage)
-            .commit(vec![Write::Account(account), attach])
+            .commit(vec![Write::Account(account), attach, seen])
             .await
             .map_err(|_| taken())?;
         tracing::info!(target: "toroid::audit", account = %id, %name, client = %address,
@@ -160,8 +173,15 @@ impl Hub {
         let key = name_key(name.trim());
         let cluster = self.cluster.as_ref();
         let limits = &self.accounts;
+        let pair = format!("{address} {key}");
         let too_many = !limits.sign_ins_by_address.allows(cluster, &address).await
-            || !limits.sign_ins_by_name.allows(cluster, &key).await;
+            || !limits
+                .sign_ins_by_name_and_address
+                .allows(cluster, &pair)
+                .await;
+        // Past the limit on the name, only an address the account used before gets through:
+        // guesses from everywhere slow down, and do not lock the owner out.
+        let name_busy = !too_many && !limits.sign_ins_by_name.allows(cluster, &key).await;
         // The name as given, cut short: the audit line names whom an attack aims at.
         let asked: String = name.chars().take(64).collect();
         let signed_in = |result| {
@@ -183,6 +203,23 @@ impl Hub {
             true => self.storage.account(&key).await?,
             false => None,
         };
+        let address_hash = hash_secret(&address.to_string());
+        if name_busy {
+            let known = match &account {
+                Some(account) => {
+                    (self.storage)
+                        .signed_in_from(&account.id, &address_hash)
+                        .await?
+                }
+                None => false,
+            };
+            if !known {
+                signed_in("limited").increment(1);
+                return Err(ApiError::Limit(
+                    "too many sign-in attempts at this name; wait a minute".into(),
+                ));
+            }
+        }
         let hash = account
             .as_ref()
             .map_or(hashing::NO_ACCOUNT.to_string(), |a| a.password_hash.clone());
@@ -198,8 +235,13 @@ impl Hub {
                 let (session, token) = self
                     .new_session(&account.name, Some(&account.id), address)
                     .await?;
+                let seen = Write::SignedInFrom {
+                    account: account.id.clone(),
+                    address_hash,
+                    at: now_ms(),
+                };
                 (self.storage)
-                    .commit(vec![Write::Session(session.clone())])
+                    .commit(vec![Write::Session(session.clone()), seen])
                     .await?;
                 signed_in("ok").increment(1);
                 Ok((session, token))

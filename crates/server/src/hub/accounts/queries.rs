@@ -32,6 +32,23 @@ impl Storage {
     }
 
     /// The account whose name, in lowercase, is `name_key`.
+    /// Whether account `account` signed in before from the address whose hash is
+    /// `address_hash`.
+    pub async fn signed_in_from(
+        &self,
+        account: &str,
+        address_hash: &str,
+    ) -> Result<bool, StorageError> {
+        let row = sqlx::query(
+            "SELECT 1 AS known FROM account_addresses WHERE account_id = $1 AND address_hash = $2",
+        )
+        .bind(account)
+        .bind(address_hash)
+        .fetch_optional(&self.readers)
+        .await?;
+        Ok(row.is_some())
+    }
+
     pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
         let row = sqlx::query(
             "SELECT id, name, name_key, password_hash, created_at FROM accounts
