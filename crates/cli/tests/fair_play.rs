@@ -16,6 +16,7 @@ on_both_stores!(
     house_bots_enter_a_pool_at_their_ladder_rating_and_own_bots_are_unrated,
     signing_out_or_expiring_closes_the_sessions_sockets,
     guessing_a_password_locks_out_the_guessers_not_the_owner,
+    names_that_read_alike_are_one_name,
 );
 
 /// A server on a fresh site of `store`.
@@ -256,4 +257,90 @@ async fn guessing_a_password_locks_out_the_guessers_not_the_owner(store: Store) 
     // Alice, from her own address, signs in all the same.
     let alice = sign_in(2, "correct horse").await.unwrap();
     assert_eq!(alice.get("/api/session").await.success()["name"], "alice");
+}
+
+/// Point 8: one name key for accounts, bots and guests (NFKC, case, UTS #39 skeleton):
+/// look-alike, invisible and reserved names are refused, a bot cannot take an account's
+/// name nor a guest either's, and a guest who showed a name before its account was made is
+/// marked as a guest.
+async fn names_that_read_alike_are_one_name(store: Store) {
+    let (serve, _site) = serve(store, &[]).await;
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    let alice = from(2).new_account("alice").await;
+    common::register(&alice, "hexer").await;
+    let carol = from(3).sign_in("carol").await.unwrap();
+
+    let as_guest = |name: &str| {
+        let client = from(4);
+        let body = json!({ "name": name });
+        async move {
+            let refused = client.new_session("/api/session", body).await.unwrap_err();
+            (refused.status, refused.code().to_string())
+        }
+    };
+    let bad = (400, "bad-request".to_string());
+    let taken = (409, "conflict".to_string());
+    // Cyrillic а, a Greek ο, fullwidth and mathematical letters, invisible characters.
+    for name in [
+        "аlice",
+        "max (hοuse bot)",
+        "ａｌｉｃｅ",
+        "𝐚𝐥𝐢𝐜𝐞",
+        "al\u{AD}ice",
+        "al\u{34F}ice",
+        "\u{3164}",
+        "al\u{2800}ice",
+        "al\u{FE0F}ice",
+        "al\u{E0041}ice",
+        "al\u{2028}ice",
+    ] {
+        assert_eq!(as_guest(name).await, bad, "{name:?}");
+    }
+    // The house levels and the site's own names, in any case or spelling.
+    for name in [
+        "max",
+        "Casual",
+        "RANDOM",
+        "admin",
+        "moderator",
+        "toroid",
+        "Max-HouseBot",
+    ] {
+        assert_eq!(as_guest(name).await, bad, "{name}");
+        let account = json!({"name": name, "password": "correct horse"});
+        let refused = from(5)
+            .new_session("/api/accounts", account)
+            .await
+            .unwrap_err();
+        assert_eq!(
+            (refused.status, refused.code()),
+            (400, "bad-request"),
+            "{name}"
+        );
+    }
+    for name in ["random", "greedy"] {
+        let refused = alice.post("/api/bots", json!({ "name": name })).await;
+        assert_eq!(
+            (refused.status, refused.code()),
+            (400, "bad-request"),
+            "{name}"
+        );
+    }
+    // One key across accounts, bots and guests.
+    for name in ["ALICE", "Alice", "HEXER"] {
+        assert_eq!(as_guest(name).await, taken, "{name}");
+    }
+    let refused = alice.post("/api/bots", json!({"name": "Alice"})).await;
+    assert_eq!((refused.status, refused.code()), (409, "conflict"));
+    let account = json!({"name": "Hexer", "password": "correct horse"});
+    let refused = from(5)
+        .new_session("/api/accounts", account)
+        .await
+        .unwrap_err();
+    assert_eq!((refused.status, refused.code()), (409, "conflict"));
+
+    // Carol the guest, when someone else makes the account "Carol": she shows as a guest.
+    from(6).new_account("Carol").await;
+    let shown = carol.get("/api/session").await.success();
+    assert_eq!(shown["name"], "carol (guest)");
 }

@@ -280,6 +280,7 @@ async fn sessions_sign_out_and_expire_and_names_are_checked(store: Store) {
         "ali\u{200B}ce",
         "bob\u{2066}",
         "tab\there",
+        "Émilie 🦀", // a pictograph is no letter of a name
     ] {
         let answer = nobody.post("/api/session", json!({ "name": name })).await;
         assert_eq!(
@@ -289,7 +290,7 @@ async fn sessions_sign_out_and_expire_and_names_are_checked(store: Store) {
         );
     }
     let ok = nobody
-        .post("/api/session", json!({"name": "Émilie 🦀"}))
+        .post("/api/session", json!({"name": "Émilie"}))
         .await;
     assert_eq!(ok.status, 201);
     let bob = Client::person(base, "bob").await;

@@ -389,8 +389,9 @@ async fn two_example_clients_seek_and_play_a_game_to_the_end(store: Store) {
 }
 
 /// An owner lists its bots, rotates a token (the old one stops working at once, and the bot
-/// connected with it is told and closed) and deletes a bot once it has no unfinished game,
-/// which frees its name; nobody else can do either.
+/// connected with it is told and closed) and deletes a bot once it has no unfinished game;
+/// its name stays retired, so nobody else takes it with its history; nobody else can do
+/// either.
 async fn tokens_are_rotated_and_bots_deleted_by_their_owner(store: Store) {
     let (_server, base, _dir) = start(store).await;
     let alice = Client::person(&base, "alice").await;
@@ -442,7 +443,14 @@ async fn tokens_are_rotated_and_bots_deleted_by_their_owner(store: Store) {
     assert_eq!(deleted.status, 204, "{:?}", deleted.body);
     assert_eq!(alice.get("/api/bots/mine").await.body["bots"], json!([]));
     assert_eq!(Bot::open(&base, &second).await.err(), Some(401));
-    register(&bob, "Rota").await;
+    for name in ["Rota", "rota"] {
+        let retired = bob.post("/api/bots", json!({ "name": name })).await;
+        assert_eq!(
+            (retired.status, retired.code()),
+            (409, "conflict"),
+            "{name}"
+        );
+    }
 }
 
 /// How long after a player leaves the short-grace server allows a claim of victory (it

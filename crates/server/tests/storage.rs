@@ -28,6 +28,7 @@ on_both_stores!(
     concurrent_writes_are_all_committed,
     data_survives_reopening,
     invite_codes_stored_in_plain_are_hashed_by_the_migration,
+    the_migration_gives_stored_names_their_keys,
 );
 
 fn session(n: u32) -> SessionRow {
@@ -409,6 +410,9 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP INDEX sessions_by_name_key",
+            "ALTER TABLE sessions DROP COLUMN name_key",
+            "DROP TABLE names",
             "DROP TABLE account_addresses",
             "DROP INDEX games_by_creator_address",
             "ALTER TABLE games DROP COLUMN creator_address",
@@ -459,6 +463,50 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
     storage.commit(vec![write]).await.unwrap();
     let row = storage.game("old").await.unwrap().unwrap();
     assert_eq!(row.invite_hash, Some(hash_secret("new-code")));
+}
+
+/// The migration to name keys: each stored account gets its name's key (of two names that
+/// read alike, the younger keeps its old key and still signs in), `names` holds the
+/// accounts' and bots' keys, and each session its name's key.
+async fn the_migration_gives_stored_names_their_keys(store: Store) {
+    use sqlx::Connection;
+    use toroid_server::model::name_key;
+    let db = Site::new(store).await;
+    drop(open(&db).await);
+    {
+        // Back to before the keys, with names stored as that version stored them: the
+        // older Alice, a younger one whose first letter is Cyrillic, a bot, a guest.
+        let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
+        for sql in [
+            "DROP INDEX sessions_by_name_key",
+            "ALTER TABLE sessions DROP COLUMN name_key",
+            "DROP TABLE names",
+            "DELETE FROM schema_version WHERE version = (SELECT MAX(version) FROM schema_version)",
+            "INSERT INTO accounts (id, name, name_key, password_hash, created_at)
+             VALUES ('a1', 'Alice', 'alice', 'h', 1), ('a2', 'аlice', 'аlice', 'h', 2)",
+            "INSERT INTO bots (id, name, owner, token_hash, created_at)
+             VALUES ('b1', 'Hexer', 'a1', 't', 3)",
+            "INSERT INTO sessions (id, name, token_hash, created_at, last_seen_at)
+             VALUES ('s1', 'hexer', 'th', 4, 4)",
+        ] {
+            sqlx::query(sql).execute(&mut conn).await.unwrap();
+        }
+    }
+    let storage = open(&db).await;
+    let holder = |key: String| {
+        let storage = &storage;
+        async move { storage.name_holder(&key).await.unwrap() }
+    };
+    assert_eq!(
+        holder(name_key("ALICE")).await.as_deref(),
+        Some("account:a1")
+    );
+    assert_eq!(holder(name_key("hexer")).await.as_deref(), Some("bot:b1"));
+    assert_eq!(holder("аlice".into()).await.as_deref(), Some("account:a2"));
+    let alice = storage.account(&name_key("Alice")).await.unwrap().unwrap();
+    assert_eq!(alice.id, "a1");
+    let younger = storage.account("аlice").await.unwrap().unwrap();
+    assert_eq!(younger.id, "a2");
 }
 
 #[tokio::test]

@@ -93,8 +93,6 @@ pub struct Hub {
     stopping: watch::Sender<bool>,
 }
 
-/// Longest name of a person.
-const MAX_NAME: usize = 32;
 /// A session unused for this long (30 days) expires: its cookie no longer opens it.
 pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3_600_000;
 /// How stale a session's last use may be before it is stored again (an hour): one write an

@@ -4,12 +4,14 @@
 //! these types at their edges; nothing in between passes a rule set's name, its parameters or
 //! a clock as text.
 
+pub mod name;
 mod seat;
 mod spec;
 mod status;
 pub mod text;
 mod time_control;
 
+pub use name::{name_key, NameError, PlayerName, MAX_NAME};
 pub use seat::Seat;
 pub use spec::GameSpec;
 pub use status::{Offer, Status};

@@ -196,7 +196,7 @@ pub enum Write {
         id: String,
         token_hash: String,
     },
-    /// A bot is deleted; its name is free again.
+    /// A bot is deleted; its name stays held (retired), never another's.
     DeleteBot {
         id: String,
     },

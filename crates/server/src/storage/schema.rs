@@ -5,7 +5,7 @@ use sqlx::{Any, AnyPool, Row, Transaction};
 
 use super::StorageError;
 use crate::ids::hash_secret;
-use crate::model::Seat;
+use crate::model::{name_key, Seat};
 
 /// One step of a migration: SQL, or a change SQL cannot make on both databases.
 enum Step {
@@ -14,6 +14,8 @@ enum Step {
     HashInviteCodes,
     /// Copies each seat's player name out of its JSON into `black_name`/`white_name`.
     SeatNames,
+    /// Gives every account, bot and session its name's key (`model::name_key`).
+    NameKeys,
 }
 
 use Step::Sql;
@@ -200,6 +202,19 @@ const MIGRATIONS: &[&[Step]] = &[
         address_hash TEXT NOT NULL,
         last_at BIGINT NOT NULL,
         PRIMARY KEY (account_id, address_hash))")],
+    // One key per name for accounts, bots and guests (`model::name`): `names` holds the key
+    // of each account's and bot's name and who holds it (`account:ID`, `bot:ID`; a deleted
+    // bot's stays, so that its name never passes to another player with its history), and
+    // each session its name's key. The accounts' keys are made again.
+    &[
+        Sql("CREATE TABLE names (
+        name_key TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        created_at BIGINT NOT NULL)"),
+        Sql("ALTER TABLE sessions ADD COLUMN name_key TEXT"),
+        Step::NameKeys,
+        Sql("CREATE INDEX sessions_by_name_key ON sessions (name_key)"),
+    ],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one
@@ -240,6 +255,7 @@ pub async fn migrate(pool: &AnyPool, postgres: bool) -> Result<(), StorageError>
                 }
                 Step::HashInviteCodes => hash_invite_codes(&mut tx).await?,
                 Step::SeatNames => seat_names(&mut tx).await?,
+                Step::NameKeys => name_keys(&mut tx).await?,
             }
         }
         sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
@@ -282,6 +298,75 @@ async fn seat_names(tx: &mut Transaction<'_, Any>) -> Result<(), StorageError> {
         sqlx::query("UPDATE games SET black_name = $1, white_name = $2 WHERE id = $3")
             .bind(name("black")?)
             .bind(name("white")?)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Gives the accounts, oldest first, then the bots their names' keys in `names`, and each
+/// session its name's key. Of two existing names with one key the older keeps it; the
+/// younger account keeps its old key (its lower-case name), so it still signs in.
+async fn name_keys(tx: &mut Transaction<'_, Any>) -> Result<(), StorageError> {
+    let accounts = sqlx::query("SELECT id, name, created_at FROM accounts ORDER BY created_at, id")
+        .fetch_all(&mut **tx)
+        .await?;
+    // Out of the way first: a new key may be another account's old one.
+    sqlx::query("UPDATE accounts SET name_key = '#' || id")
+        .execute(&mut **tx)
+        .await?;
+    let mut taken = std::collections::HashSet::new();
+    for row in accounts {
+        let (id, name, at): (String, String, i64) = (
+            row.try_get("id")?,
+            row.try_get("name")?,
+            row.try_get("created_at")?,
+        );
+        let mut key = name_key(&name);
+        if !taken.insert(key.clone()) {
+            key = name.to_lowercase();
+            if !taken.insert(key.clone()) {
+                key = format!("#{id}");
+            }
+        }
+        sqlx::query("UPDATE accounts SET name_key = $1 WHERE id = $2")
+            .bind(&key)
+            .bind(&id)
+            .execute(&mut **tx)
+            .await?;
+        sqlx::query("INSERT INTO names (name_key, holder, created_at) VALUES ($1, $2, $3)")
+            .bind(&key)
+            .bind(format!("account:{id}"))
+            .bind(at)
+            .execute(&mut **tx)
+            .await?;
+    }
+    let bots = sqlx::query("SELECT id, name, created_at FROM bots ORDER BY created_at, id")
+        .fetch_all(&mut **tx)
+        .await?;
+    for row in bots {
+        let (id, name, at): (String, String, i64) = (
+            row.try_get("id")?,
+            row.try_get("name")?,
+            row.try_get("created_at")?,
+        );
+        if taken.insert(name_key(&name)) {
+            sqlx::query("INSERT INTO names (name_key, holder, created_at) VALUES ($1, $2, $3)")
+                .bind(name_key(&name))
+                .bind(format!("bot:{id}"))
+                .bind(at)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    let sessions = sqlx::query("SELECT id, name FROM sessions")
+        .fetch_all(&mut **tx)
+        .await?;
+    for row in sessions {
+        let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
+        sqlx::query("UPDATE sessions SET name_key = $1 WHERE id = $2")
+            .bind(name_key(&name))
             .bind(id)
             .execute(&mut **tx)
             .await?;

@@ -7,7 +7,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::rows::Write;
 use super::StorageError;
-use crate::model::Offer;
+use crate::model::{name_key, Offer};
 
 /// Most writes in one transaction; more wait for the next one.
 const MAX_BATCH: usize = 2048;
@@ -66,27 +66,60 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("rows serialize to JSON")
 }
 
+/// Takes the name key `key` for `holder` (`account:ID`, `bot:ID`); the database refuses a
+/// key another holds.
+async fn hold_name(
+    tx: &mut Transaction<'_, Any>,
+    key: &str,
+    holder: &str,
+    at: i64,
+) -> Result<(), StorageError> {
+    sqlx::query("INSERT INTO names (name_key, holder, created_at) VALUES ($1, $2, $3)")
+        .bind(key)
+        .bind(holder)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), StorageError> {
     let query = match write {
         Write::Session(s) => sqlx::query(
-            "INSERT INTO sessions (id, name, token_hash, created_at, last_seen_at, account_id)
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO sessions (id, name, name_key, token_hash, created_at, last_seen_at,
+                account_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&s.id)
         .bind(&s.name)
+        .bind(name_key(&s.name))
         .bind(&s.token_hash)
         .bind(s.created_at)
         .bind(s.last_seen_at)
         .bind(&s.account_id),
-        Write::Account(a) => sqlx::query(
-            "INSERT INTO accounts (id, name, name_key, password_hash, created_at)
-             VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&a.id)
-        .bind(&a.name)
-        .bind(&a.name_key)
-        .bind(&a.password_hash)
-        .bind(a.created_at),
+        Write::Account(a) => {
+            // The name's key first: of two players taking names alike, the key's primary
+            // key refuses the second.
+            hold_name(tx, &a.name_key, &format!("account:{}", a.id), a.created_at).await?;
+            // A guest showing the name from before is marked as one: no guest shows an
+            // account's name ("(" is in no name, so the mark cannot be typed).
+            sqlx::query(
+                "UPDATE sessions SET name = name || ' (guest)'
+                 WHERE name_key = $1 AND account_id IS NULL",
+            )
+            .bind(&a.name_key)
+            .execute(&mut **tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO accounts (id, name, name_key, password_hash, created_at)
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&a.id)
+            .bind(&a.name)
+            .bind(&a.name_key)
+            .bind(&a.password_hash)
+            .bind(a.created_at)
+        }
         Write::ClaimName {
             session,
             account,
@@ -99,12 +132,14 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 .execute(&mut **tx)
                 .await?;
             sqlx::query(
-                "UPDATE sessions SET account_id = $1, name = $2, token_hash = $4 WHERE id = $3",
+                "UPDATE sessions SET account_id = $1, name = $2, token_hash = $4, name_key = $5
+                 WHERE id = $3",
             )
             .bind(account)
             .bind(name)
             .bind(session)
             .bind(token_hash)
+            .bind(name_key(name))
         }
         Write::SessionSeen { id, at } => {
             sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
@@ -123,7 +158,9 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(account)
         .bind(address_hash)
         .bind(at),
-        Write::Bot(b) => sqlx::query(
+        Write::Bot(b) => {
+            hold_name(tx, &name_key(&b.name), &format!("bot:{}", b.id), b.created_at).await?;
+            sqlx::query(
             "INSERT INTO bots (id, name, owner, token_hash, created_at)
              VALUES ($1, $2, $3, $4, $5)",
         )
@@ -131,12 +168,14 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(&b.name)
         .bind(&b.owner)
         .bind(&b.token_hash)
-        .bind(b.created_at),
+        .bind(b.created_at)
+        }
         Write::BotToken { id, token_hash } => {
             sqlx::query("UPDATE bots SET token_hash = $1 WHERE id = $2")
                 .bind(token_hash)
                 .bind(id)
         }
+        // Its name's key stays held: the name never passes to another with its history.
         Write::DeleteBot { id } => sqlx::query("DELETE FROM bots WHERE id = $1").bind(id),
         Write::Rating {
             row,

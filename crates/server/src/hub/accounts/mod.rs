@@ -19,7 +19,8 @@ use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 use crate::storage::{AccountRow, SessionRow, Write};
 
 use super::shared_limit::SharedLimit;
-use super::{Hub, HOUR, MAX_NAME, MINUTE};
+use super::{Hub, HOUR, MINUTE};
+use crate::model::{name_key, MAX_NAME};
 use sessions::person_name;
 
 /// What sessions and accounts keep in memory: their limits, each counted on all the nodes
@@ -74,11 +75,6 @@ const ENDED_SESSIONS: usize = 256;
 /// Shortest and longest password (the longest bounds the work of hashing one).
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
 
-/// A name's key: names are unique whatever their case.
-pub fn name_key(name: &str) -> String {
-    name.to_lowercase()
-}
-
 fn check_password(password: &str) -> Result<(), ApiError> {
     match PASSWORD_CHARS.contains(&password.chars().count()) {
         true => Ok(()),
@@ -106,11 +102,15 @@ impl Hub {
         // limits on new sessions; the hash last.
         let name = person_name(name)?;
         check_password(password)?;
-        let key = name_key(name);
-        let taken = || ApiError::Conflict(format!("the name '{name}' is taken"));
-        if self.storage.account(&key).await?.is_some() {
+        let taken = || {
+            ApiError::Conflict(format!(
+                "the name '{name}' is taken (or reads as one taken)"
+            ))
+        };
+        if self.storage.name_holder(name.key()).await?.is_some() {
             return Err(taken());
         }
+        let (key, name) = (name.key().to_string(), name.as_str());
         let admitted = self.accounts.hasher.admit(address)?;
         let id = new_id();
         let (session, token, claimed) = match guest {
@@ -170,7 +170,7 @@ impl Hub {
         password: &str,
         address: IpAddr,
     ) -> Result<(SessionRow, String), ApiError> {
-        let key = name_key(name.trim());
+        let key = name_key(name);
         let cluster = self.cluster.as_ref();
         let limits = &self.accounts;
         let pair = format!("{address} {key}");

@@ -49,6 +49,16 @@ impl Storage {
         Ok(row.is_some())
     }
 
+    /// Who holds the name key `key`: `account:ID` or `bot:ID` (a deleted bot's name stays
+    /// held).
+    pub async fn name_holder(&self, key: &str) -> Result<Option<String>, StorageError> {
+        let row = sqlx::query("SELECT holder FROM names WHERE name_key = $1")
+            .bind(key)
+            .fetch_optional(&self.readers)
+            .await?;
+        Ok(row.map(|r| r.try_get("holder")).transpose()?)
+    }
+
     pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
         let row = sqlx::query(
             "SELECT id, name, name_key, password_hash, created_at FROM accounts

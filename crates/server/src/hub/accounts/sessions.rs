@@ -6,58 +6,34 @@ use std::net::IpAddr;
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
 
-use super::name_key;
 use crate::cluster::Event;
-use crate::model::text::shows_as_typed;
 use crate::storage::{BotKey, BotRow, SessionKey, SessionRow, Write};
 use tokio::sync::broadcast;
 
-use crate::hub::{Hub, MAX_NAME, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
+use crate::hub::{Hub, SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
+use crate::model::{PlayerName, MAX_NAME};
 
-/// Refuses a name that another player could mistake for a house bot: one that says "house
-/// bot" in any spelling ("max (house bot)", "Max-HouseBot").
-fn imitates_house_bot(name: &str) -> Result<(), ApiError> {
-    let letters: String = (name.chars().filter(|c| c.is_alphanumeric()))
-        .flat_map(char::to_lowercase)
-        .collect();
-    if letters.contains("housebot") {
-        return Err(ApiError::BadRequest(format!(
-            "'{name}' would pass for a house bot: choose a name without \"house bot\""
-        )));
-    }
-    Ok(())
-}
-
-/// A person's name, trimmed: 1 to [`MAX_NAME`] characters, with no control, bidirectional
-/// or invisible characters, and not a house bot's.
-pub(in crate::hub) fn person_name(name: &str) -> Result<&str, ApiError> {
-    let name = name.trim();
-    let bad = |c: char| !shows_as_typed(c);
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(bad) {
-        return Err(ApiError::BadRequest(format!(
-            "a name has 1 to {MAX_NAME} characters, none of them control, bidirectional or \
-             invisible characters"
-        )));
-    }
-    imitates_house_bot(name)?;
-    Ok(name)
+/// A person's name, checked ([`PlayerName`]); a refusal is `400 bad-request` with the rule.
+pub(in crate::hub) fn person_name(name: &str) -> Result<PlayerName, ApiError> {
+    PlayerName::new(name).map_err(|e| ApiError::BadRequest(e.to_string()))
 }
 
 impl Hub {
     /// A new guest session for a person at `address`, within the limits on new sessions. A
-    /// guest may not take an account's name, whatever its case.
+    /// guest may not take a name that reads as an account's or a bot's.
     pub async fn create_session(
         &self,
         name: &str,
         address: IpAddr,
     ) -> Result<(SessionRow, String), ApiError> {
         let name = person_name(name)?;
-        if self.storage.account(&name_key(name)).await?.is_some() {
+        if self.storage.name_holder(name.key()).await?.is_some() {
             return Err(ApiError::Conflict(format!(
-                "'{name}' is an account's name: sign in with its password, or choose another"
+                "'{name}' is (or reads as) an account's or a bot's name: sign in with its \
+                 password, or choose another"
             )));
         }
-        let (session, token) = self.new_session(name, None, address).await?;
+        let (session, token) = self.new_session(name.as_str(), None, address).await?;
         self.storage
             .commit(vec![Write::Session(session.clone())])
             .await?;
@@ -145,9 +121,11 @@ impl Hub {
                 "'{name}' is not a bot's name"
             )));
         }
-        imitates_house_bot(name)?;
-        if self.storage.bot(BotKey::Name(name)).await?.is_some() {
-            return Err(ApiError::Conflict(format!("the name '{name}' is taken")));
+        let key = person_name(name)?.key().to_string();
+        if self.storage.name_holder(&key).await?.is_some() {
+            return Err(ApiError::Conflict(format!(
+                "the name '{name}' is taken (or reads as one taken)"
+            )));
         }
         let token = new_secret();
         let bot = BotRow {

@@ -121,8 +121,9 @@ impl Hub {
         }
     }
 
-    /// Deletes `owner`'s bot `name`, which must have no unfinished game; its name is free
-    /// again, and its finished games keep it in their records.
+    /// Deletes `owner`'s bot `name`, which must have no unfinished game; its name stays
+    /// retired (no other player takes it with its history), and its finished games keep it
+    /// in their records.
     pub async fn delete_bot(&self, owner: &SessionRow, name: &str) -> Result<(), ApiError> {
         let bot = self.own_bot(owner, name).await?;
         let playing = self.bot_games(&bot.id).await?.len();

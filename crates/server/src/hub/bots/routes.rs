@@ -103,7 +103,7 @@ pub async fn rotate_token(
     }))
 }
 
-/// Deletes one of the asker's bots that has no unfinished game; its name is free again.
+/// Deletes one of the asker's bots that has no unfinished game; its name stays retired.
 #[utoipa::path(delete, path = "/api/bots/{name}", tag = "bots",
     params(("name" = String, Path, description = "the bot's name")),
     responses((status = 204), (status = 401, body = ErrorBody),

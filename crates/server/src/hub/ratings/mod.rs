@@ -15,8 +15,8 @@ use crate::model::{Seat, Status};
 use crate::rating::Rating;
 use crate::storage::{BotKey, RatingRow, StorageError, Write};
 
-use super::accounts::name_key;
 use super::Hub;
+use crate::model::name_key;
 
 /// Players on a leaderboard at most.
 const LEADERBOARD: u32 = 100;
