@@ -17,6 +17,7 @@ on_both_stores!(
     signing_out_or_expiring_closes_the_sessions_sockets,
     guessing_a_password_locks_out_the_guessers_not_the_owner,
     names_that_read_alike_are_one_name,
+    a_token_replaced_or_deleted_before_hello_opens_nothing,
 );
 
 /// A server on a fresh site of `store`.
@@ -343,4 +344,34 @@ async fn names_that_read_alike_are_one_name(store: Store) {
     from(6).new_account("Carol").await;
     let shown = carol.get("/api/session").await.success();
     assert_eq!(shown["name"], "carol (guest)");
+}
+
+/// Point 5: a socket opened with a bot's token that is replaced, or whose bot is deleted,
+/// before it says hello is refused at its hello (4401 `bad-token`) and never goes online.
+async fn a_token_replaced_or_deleted_before_hello_opens_nothing(store: Store) {
+    let (serve, _site) = serve(store, &[]).await;
+    let owner = Client::account(&serve.base, "owner").await;
+    let first = common::register(&owner, "sleeper").await;
+    let hello = json!({"type": "hello", "protocol": 1});
+    // A socket opened (no hello yet) with `token`.
+    let open = |token: String| {
+        let base = serve.base.clone();
+        async move { Bot::open(&base, &token).await.unwrap() }
+    };
+    let mut early = open(first).await;
+    let replaced = owner
+        .post("/api/bots/sleeper/token", json!({}))
+        .await
+        .success();
+    early.send(hello.clone()).await;
+    assert_eq!(early.next().await["code"], "bad-token");
+    assert_eq!(early.close_frame().await, Some((4401, "bad-token".into())));
+    let mine = owner.get("/api/bots/mine").await.success();
+    assert_eq!(mine["bots"][0]["online"], false);
+
+    let mut early = open(replaced["token"].as_str().unwrap().into()).await;
+    assert_eq!(owner.delete("/api/bots/sleeper").await.status, 204);
+    early.send(hello).await;
+    assert_eq!(early.next().await["code"], "bad-token");
+    assert_eq!(early.close_frame().await, Some((4401, "bad-token".into())));
 }

@@ -289,9 +289,7 @@ async fn sessions_sign_out_and_expire_and_names_are_checked(store: Store) {
             "{name:?}"
         );
     }
-    let ok = nobody
-        .post("/api/session", json!({"name": "Émilie"}))
-        .await;
+    let ok = nobody.post("/api/session", json!({"name": "Émilie"})).await;
     assert_eq!(ok.status, 201);
     let bob = Client::person(base, "bob").await;
     let bot = bob.post("/api/bots", json!({"name": "max-housebot"})).await;

@@ -50,6 +50,15 @@ impl Hub {
 
     /// Connection `number` of bot `bot` ended: the bot is offline and its seek withdrawn,
     /// unless a newer connection took over.
+    /// Whether `bot`'s token, as it connected with it, is still its token (not replaced, the
+    /// bot not deleted); a failing database says no.
+    pub async fn token_still_opens(&self, bot: &BotRow) -> bool {
+        match self.storage.bot(BotKey::Id(&bot.id)).await {
+            Ok(Some(stored)) => stored.token_hash == bot.token_hash,
+            _ => false,
+        }
+    }
+
     pub async fn disconnect_bot(&self, bot: &BotRow, number: u64) {
         self.bots.disconnect(&bot.id, number);
         if !self.bots.is_connected(&bot.id) {

@@ -123,6 +123,13 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
         return;
     }
     let (number, mut events) = state.hub.connect_bot(&bot).await;
+    // The token is asked after again once the bot is online: one replaced or a bot deleted
+    // since the socket opened is refused here, and one replaced from now on revokes it.
+    if !state.hub.token_still_opens(&bot).await {
+        close_with(&mut sink, &ApiError::BadToken).await;
+        state.hub.disconnect_bot(&bot, number).await;
+        return;
+    }
     let limiter = message_limiter(
         state.limits.bot_messages_per_second,
         state.limits.bot_message_burst,
