@@ -20,6 +20,12 @@ on_both_stores!(
     a_token_replaced_or_deleted_before_hello_opens_nothing,
 );
 
+/// Point 10 (no storage involved: one store).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hosts_origins_and_cookies_follow_the_public_origin() {
+    hosts_origins_and_cookies(Store::Sqlite).await;
+}
+
 /// A server on a fresh site of `store`.
 async fn serve(store: Store, options: &[&str]) -> (Serve, Site) {
     let site = Site::new(store).await;
@@ -374,4 +380,93 @@ async fn a_token_replaced_or_deleted_before_hello_opens_nothing(store: Store) {
     early.send(hello).await;
     assert_eq!(early.next().await["code"], "bad-token");
     assert_eq!(early.close_frame().await, Some((4401, "bad-token".into())));
+}
+
+/// Point 10: a `Host` the server is not served at is refused (`421 unknown-host`, DNS
+/// rebinding's shape) and changes nothing, probes aside; the `Origin` of a request that acts
+/// is compared by scheme, host and port; over HTTPS (a trusted proxy says so) the session
+/// cookie is `__Host-toroid_session`, `Secure`, and a plain-named cookie opens nothing.
+async fn hosts_origins_and_cookies(store: Store) {
+    let (server, _site) = serve(store, &["--trusted-proxy", "127.0.0.1"]).await;
+    let base = &server.base;
+    let host = base.strip_prefix("http://").unwrap().to_string();
+    let http = reqwest::Client::new();
+    let sign_in = |host: &str, origin: Option<&str>, proto: &str| {
+        let mut request = http
+            .post(format!("{base}/api/session"))
+            .header("Host", host)
+            .header("X-Forwarded-Proto", proto)
+            .json(&json!({"name": "ines"}));
+        if let Some(origin) = origin {
+            request = request.header("Origin", origin);
+        }
+        request.send()
+    };
+    // A name that resolves here, but is not this server's.
+    let rebound = sign_in("rebind.example:8080", None, "http").await.unwrap();
+    assert_eq!(rebound.status(), 421);
+    let body: serde_json::Value = rebound.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "unknown-host");
+    let probe = http
+        .get(format!("{base}/healthz"))
+        .header("Host", "lb.internal");
+    assert_eq!(probe.send().await.unwrap().status(), 200);
+    for localhost in [host.clone(), host.replace("127.0.0.1", "localhost")] {
+        assert_eq!(
+            sign_in(&localhost, None, "http").await.unwrap().status(),
+            201
+        );
+    }
+    // The Origin's scheme counts: an https page may not act over http, nor an http page
+    // over https.
+    let http_page = format!("http://{host}");
+    let https_page = format!("https://{host}");
+    for (origin, proto, expected) in [
+        (&http_page, "http", 201),
+        (&https_page, "http", 403),
+        (&https_page, "https", 201),
+        (&http_page, "https", 403),
+    ] {
+        let answer = sign_in(&host, Some(origin), proto).await.unwrap();
+        assert_eq!(answer.status(), expected, "{origin} over {proto}");
+    }
+    // Over HTTPS the cookie has the __Host- prefix; only that name opens the session.
+    let answer = sign_in(&host, None, "https").await.unwrap();
+    let set = answer.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        set.starts_with("__Host-toroid_session=") && set.contains("; Secure"),
+        "{set}"
+    );
+    let token = set
+        .split(';')
+        .next()
+        .unwrap()
+        .split_once('=')
+        .unwrap()
+        .1
+        .to_string();
+    let session_with = |cookie: String| {
+        http.get(format!("{base}/api/session"))
+            .header("X-Forwarded-Proto", "https")
+            .header("Cookie", cookie)
+            .send()
+    };
+    let own = session_with(format!("__Host-toroid_session={token}"))
+        .await
+        .unwrap();
+    assert_eq!(own.status(), 200);
+    let planted = session_with(format!("toroid_session={token}"))
+        .await
+        .unwrap();
+    assert_eq!(planted.status(), 401);
+
+    // With a public origin, only its host is served.
+    let (public, _site) = serve(Store::Sqlite, &["--public-origin", "https://play.example"]).await;
+    let status = |host: &'static str| {
+        http.get(format!("{}/api/rules", public.base))
+            .header("Host", host)
+            .send()
+    };
+    assert_eq!(status("play.example").await.unwrap().status(), 200);
+    assert_eq!(status("127.0.0.1").await.unwrap().status(), 421);
 }

@@ -901,8 +901,8 @@ fn the_systemd_unit_verifies_and_is_hardened() {
     );
 }
 
-/// The session cookie is `Secure` when a trusted proxy says the client came over HTTPS, and
-/// only then: not over plain HTTP, and not when an untrusted client says so itself.
+/// The session cookie is `Secure` (and named with the `__Host-` prefix) when a trusted proxy
+/// says the client came over HTTPS, and only then: not over plain HTTP, and not when an untrusted client says so itself.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_session_cookie_is_secure_behind_an_https_proxy() {
     let dir = tempfile::tempdir().unwrap();
@@ -921,13 +921,17 @@ async fn the_session_cookie_is_secure_behind_an_https_proxy() {
             let cookies: Vec<String> = (answer.headers().get_all("set-cookie").iter())
                 .map(|v| v.to_str().unwrap().to_string())
                 .collect();
-            let session = cookies.iter().find(|c| c.starts_with("toroid_session="));
+            let session = (cookies.iter()).find(|c| {
+                c.starts_with("toroid_session=") || c.starts_with("__Host-toroid_session=")
+            });
             session.expect("a session cookie").clone()
         }
     };
-    assert!(cookie(&behind.base, Some("https"))
-        .await
-        .contains("; Secure"));
+    let secure = cookie(&behind.base, Some("https")).await;
+    assert!(
+        secure.starts_with("__Host-") && secure.contains("; Secure"),
+        "{secure}"
+    );
     assert!(!cookie(&behind.base, Some("http")).await.contains("Secure"));
     assert!(!cookie(&behind.base, None).await.contains("Secure"));
     assert!(

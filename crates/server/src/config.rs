@@ -23,6 +23,10 @@ pub struct Config {
     /// Origins besides the server's own (`http://HOST:PORT` as the browser sees it) whose
     /// pages may act here: for a deployment whose proxy rewrites `Host`.
     pub allowed_origins: Vec<String>,
+    /// The origins the site is served at (`https://play.example.org`): a request's `Host`
+    /// must name one, and pages of them may act. With none, only an IP address or
+    /// `localhost` is taken as `Host`, which keeps DNS rebinding out.
+    pub public_origins: Vec<String>,
     /// Reverse proxies in front of the server: for their connections the client is the
     /// address they add last to `X-Forwarded-For`, and they have no limit per address.
     pub trusted_proxies: Vec<IpAddr>,
@@ -52,6 +56,7 @@ impl Default for Config {
             redis: None,
             new_cluster: false,
             allowed_origins: Vec::new(),
+            public_origins: Vec::new(),
             trusted_proxies: Vec::new(),
             metrics: None,
             log_format: LogFormat::Text,

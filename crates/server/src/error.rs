@@ -56,6 +56,8 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error("requests from the page at {0} may not act here: it is not this server's origin (an operator allows it with --allowed-origin)")]
     CrossOrigin(String),
+    #[error("this server is not served at '{0}': a request names one of its public origins as its Host (an operator names them with --public-origin)")]
+    UnknownHost(String),
     #[error("storage failed: {0}")]
     Storage(#[from] StorageError),
 }
@@ -87,6 +89,7 @@ impl ApiError {
             ApiError::Unavailable(_) => "unavailable",
             ApiError::MethodNotAllowed => "method-not-allowed",
             ApiError::CrossOrigin(_) => "cross-origin",
+            ApiError::UnknownHost(_) => "unknown-host",
             ApiError::Storage(_) => "storage",
         }
     }
@@ -106,6 +109,7 @@ impl ApiError {
             | ApiError::Declined(_)
             | ApiError::Conflict(_) => 409,
             ApiError::TooLarge => 413,
+            ApiError::UnknownHost(_) => 421,
             ApiError::NotJson => 415,
             ApiError::IllegalMove(_) => 422,
             ApiError::Limit(_) | ApiError::RateLimited => 429,

@@ -112,6 +112,7 @@ impl Server {
             hub: hub.clone(),
             limits: Arc::new(limits),
             allowed_origins: config.allowed_origins.into(),
+            public_origins: config.public_origins.into(),
         });
         if let Some(at) = config.metrics {
             serve_metrics(at, hub.clone()).await?;

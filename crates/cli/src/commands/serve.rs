@@ -67,6 +67,11 @@ pub struct Args {
     /// for a reverse proxy that rewrites Host; may be given more than once.
     #[arg(env = "TOROID_ALLOWED_ORIGIN", long = "allowed-origin", value_name = "ORIGIN", value_parser = parse_origin, value_delimiter = ',')]
     allowed_origins: Vec<String>,
+    /// An origin the site is served at (https://play.example.org): a request's Host must
+    /// name one, which keeps DNS rebinding out; without any, only an IP address or localhost
+    /// is taken as Host; may be given more than once.
+    #[arg(env = "TOROID_PUBLIC_ORIGIN", long = "public-origin", value_name = "ORIGIN", value_parser = parse_origin, value_delimiter = ',')]
+    public_origins: Vec<String>,
     /// The address of a reverse proxy in front of the server: its connections' client is the
     /// last address of X-Forwarded-For, and it has no limit per address; may be repeated.
     #[arg(
@@ -143,6 +148,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         redis,
         new_cluster: args.new_cluster,
         allowed_origins: args.allowed_origins.clone(),
+        public_origins: args.public_origins.clone(),
         trusted_proxies: args.trusted_proxies.clone(),
         metrics: args.metrics,
         log_format: match args.log_format {
@@ -184,6 +190,7 @@ fn describe(args: &Args, config: &Config) -> String {
         redis_file: _,
         new_cluster,
         allowed_origins,
+        public_origins,
         trusted_proxies,
         max_connections,
         max_connections_per_ip,
@@ -218,6 +225,7 @@ fn describe(args: &Args, config: &Config) -> String {
         url("redis", &config.redis),
         format!("new-cluster = {new_cluster}"),
         format!("allowed-origin = {}", list(allowed_origins.clone())),
+        format!("public-origin = {}", list(public_origins.clone())),
         format!(
             "trusted-proxy = {}",
             list(trusted_proxies.iter().map(IpAddr::to_string).collect())

@@ -5,12 +5,20 @@ use axum::extract::{FromRequest, FromRequestParts};
 use axum::http::header::COOKIE;
 use axum::http::request::Parts;
 
+use super::connections::ViaHttps;
 use super::AppState;
 use crate::error::ApiError;
 use crate::storage::SessionRow;
 
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "toroid_session";
+/// The session cookie's name, over HTTPS with the `__Host-` prefix: a browser takes such a
+/// cookie only from this very host, over HTTPS, for every path, so a sibling subdomain or
+/// a plain-HTTP page cannot plant one.
+pub fn session_cookie(https: bool) -> &'static str {
+    match https {
+        true => "__Host-toroid_session",
+        false => "toroid_session",
+    }
+}
 
 /// A JSON body; malformed JSON, a wrong shape or a body too large is an [`ApiError`].
 #[derive(FromRequest)]
@@ -22,8 +30,11 @@ pub struct ApiJson<T>(pub T);
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct ApiQuery<T>(pub T);
 
-/// The value of the session cookie, if the request has one.
+/// The value of the session cookie, if the request has one (over HTTPS, only the one of
+/// the `__Host-` name counts).
 fn session_token(parts: &Parts) -> Option<&str> {
+    let https = matches!(parts.extensions.get(), Some(ViaHttps(true)));
+    let name = session_cookie(https);
     parts
         .headers
         .get_all(COOKIE)
@@ -31,7 +42,7 @@ fn session_token(parts: &Parts) -> Option<&str> {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(cookie, _)| *cookie == name)
         .map(|(_, value)| value)
 }
 

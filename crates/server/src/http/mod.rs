@@ -36,6 +36,9 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     /// Origins besides the server's own whose pages may act here (`--allowed-origin`).
     pub allowed_origins: Arc<[String]>,
+    /// The origins the site is served at (`--public-origin`), whose hosts alone `Host` may
+    /// name.
+    pub public_origins: Arc<[String]>,
 }
 
 /// Every route of the server.

@@ -290,9 +290,11 @@ async function clusterScenario() {
   let id;
   await step('cluster: sign in as a guest; over HTTPS the session cookie is Secure', page, async () => {
     await signIn(page, 'carla');
-    const cookie = (await page.context().cookies()).find((c) => c.name === 'toroid_session');
+    const https = BASE.startsWith('https:');
+    const name = https ? '__Host-toroid_session' : 'toroid_session';
+    const cookie = (await page.context().cookies()).find((c) => c.name === name);
     expect(cookie && cookie.httpOnly, 'an HttpOnly session cookie');
-    expect(cookie.secure === BASE.startsWith('https:'), `the cookie's Secure is ${cookie.secure} on ${BASE}`);
+    expect(cookie.secure === https, `the cookie's Secure is ${cookie.secure} on ${BASE}`);
   });
   await step('cluster: start Go against a house bot, a spectator watching', page, async () => {
     id = await createGame(page, { game: 'go', params: { size: 5 } });

@@ -12,7 +12,7 @@ use axum::{Extension, Json, Router};
 use super::wire::{NewAccount, NewSession, SessionView};
 use crate::error::ApiError;
 use crate::http::connections::{ClientAddr, ViaHttps};
-use crate::http::extract::{ApiJson, Player, Viewer, SESSION_COOKIE};
+use crate::http::extract::{session_cookie, ApiJson, Player, Viewer};
 use crate::http::{AppState, ErrorBody};
 use crate::storage::SessionRow;
 
@@ -69,8 +69,8 @@ pub async fn create_account(
 }
 
 /// The session's cookies: set to `token` for a year (a guest session has no password, the
-/// cookie is all there is), or cleared when `token` is `None`; `Secure` for a client that
-/// came over HTTPS.
+/// cookie is all there is), or cleared when `token` is `None`; `Secure`, and named with the
+/// `__Host-` prefix, for a client that came over HTTPS.
 ///
 /// With the session's goes `toroid_signed_in=1`, which scripts may read (the session's cookie
 /// is HttpOnly): the page asks for its session only when it has one, so a first visit makes
@@ -79,10 +79,8 @@ fn session_cookies(
     token: Option<&str>,
     https: Option<Extension<ViaHttps>>,
 ) -> AppendHeaders<[(HeaderName, String); 2]> {
-    let secure = match https {
-        Some(Extension(ViaHttps(true))) => "; Secure",
-        _ => "",
-    };
+    let https = matches!(https, Some(Extension(ViaHttps(true))));
+    let secure = if https { "; Secure" } else { "" };
     let (session, signed_in, max_age) = match token {
         Some(token) => (token, "1", 31_536_000),
         None => ("", "", 0),
@@ -91,7 +89,10 @@ fn session_cookies(
     AppendHeaders([
         (
             SET_COOKIE,
-            format!("{SESSION_COOKIE}={session}; HttpOnly; {attributes}"),
+            format!(
+                "{}={session}; HttpOnly; {attributes}",
+                session_cookie(https)
+            ),
         ),
         (
             SET_COOKIE,
