@@ -9,7 +9,7 @@ mod process;
 
 use common::{on_both_stores, play_until, Bot, Client, Site, Store};
 use process::Serve;
-use serde_json::json;
+use serde_json::{json, Value};
 
 on_both_stores!(
     ratings_move_only_through_games_that_count,
@@ -18,6 +18,7 @@ on_both_stores!(
     guessing_a_password_locks_out_the_guessers_not_the_owner,
     names_that_read_alike_are_one_name,
     a_token_replaced_or_deleted_before_hello_opens_nothing,
+    tournaments_are_bounded_and_their_games_count,
 );
 
 /// Point 10 (no storage involved: one store).
@@ -405,7 +406,7 @@ async fn hosts_origins_and_cookies(store: Store) {
     // A name that resolves here, but is not this server's.
     let rebound = sign_in("rebind.example:8080", None, "http").await.unwrap();
     assert_eq!(rebound.status(), 421);
-    let body: serde_json::Value = rebound.json().await.unwrap();
+    let body: Value = rebound.json().await.unwrap();
     assert_eq!(body["error"]["code"], "unknown-host");
     let probe = http
         .get(format!("{base}/healthz"))
@@ -469,4 +470,101 @@ async fn hosts_origins_and_cookies(store: Store) {
     };
     assert_eq!(status("play.example").await.unwrap().status(), 200);
     assert_eq!(status("127.0.0.1").await.unwrap().status(), 421);
+}
+
+/// Point 4: unfinished tournaments are limited per account; a tournament's games count
+/// against its creator's address's limit on unfinished games, a tournament of house bots
+/// alone too; and a tournament's game cannot be aborted (a player who never moves loses it
+/// instead: `game::tests`).
+async fn tournaments_are_bounded_and_their_games_count(store: Store) {
+    let (serve, _site) = serve(store, &[]).await;
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    let alice = from(2).new_account("alice").await;
+    let tournament = |house: Value| {
+        json!({"name": "Winter Swiss", "game": "go", "format": "round-robin", "rounds": 1,
+            "clock": {"initial_s": 300}, "house": house})
+    };
+    let mut ids = Vec::new();
+    for house in [
+        json!(["random", "greedy"]),
+        json!(["random"]),
+        json!(["greedy"]),
+    ] {
+        let created = alice.post("/api/tournaments", tournament(house)).await;
+        assert_eq!(created.status, 201, "{:?}", created.body);
+        ids.push(created.body["id"].as_str().unwrap().to_string());
+    }
+    let fourth = alice.post("/api/tournaments", tournament(json!([]))).await;
+    assert_eq!((fourth.status, fourth.code()), (429, "limit"));
+    let start = |id: &str| {
+        let path = format!("/api/tournaments/{id}/start");
+        let alice = alice.clone();
+        async move { alice.post(&path, json!({})).await }
+    };
+
+    // Alice plays in her second: its game cannot be aborted.
+    alice
+        .post(&format!("/api/tournaments/{}/join", ids[1]), json!({}))
+        .await
+        .success();
+    let started = start(&ids[1]).await.success();
+    let game = started["played"][0]["games"][0]["game_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let refused = alice
+        .post(&format!("/api/games/{game}/abort"), json!({}))
+        .await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (409, "conflict"),
+        "{:?}",
+        refused.body
+    );
+    let state = alice.get(&format!("/api/games/{game}")).await.success();
+    assert_eq!(state["status"], "live");
+
+    // That game and 39 more from her address (hers and a guest's there) fill its 40: the
+    // first, of house bots alone, does not start.
+    let invite = json!({"game": "go", "params": {"size": 9}, "opponent": {"kind": "invite"}});
+    let guest = from(2).sign_in("guest").await.unwrap();
+    let mut made = Vec::new();
+    for (maker, n) in [(&alice, 20), (&guest, 19)] {
+        for _ in 0..n {
+            made.push((maker, maker.create(invite.clone()).await));
+        }
+    }
+    let refused = start(&ids[0]).await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (429, "limit"),
+        "{:?}",
+        refused.body
+    );
+    assert_eq!(
+        alice.get("/api/games?player=greedy").await.success(),
+        json!([])
+    );
+
+    // Bob joins one of those games, which is then aborted: room for one. The tournament
+    // starts, and its game takes that room.
+    let bob = from(3).sign_in("bob").await.unwrap();
+    let (maker, created) = &made[0];
+    let id = created["id"].as_str().unwrap();
+    let join = json!({"code": common::invite_code(created)});
+    bob.post(&format!("/api/games/{id}/join"), join)
+        .await
+        .success();
+    maker
+        .post(&format!("/api/games/{id}/abort"), json!({}))
+        .await
+        .success();
+    start(&ids[0]).await.success();
+    let full = guest.post("/api/games", invite).await;
+    assert_eq!(
+        (full.status, full.code()),
+        (429, "limit"),
+        "{:?}",
+        full.body
+    );
 }

@@ -136,6 +136,7 @@ impl From<GameError> for ApiError {
             GameError::AlreadyStarted
             | GameError::AlreadyPlaying
             | GameError::TooLateToAbort
+            | GameError::TournamentAbort
             | GameError::NoOffer(_)
             | GameError::NoTakebacks(_)
             | GameError::NothingToTakeBack

@@ -58,6 +58,8 @@ pub enum GameError {
         "both sides have moved: a game can be aborted only before that (resign, or offer a draw)"
     )]
     TooLateToAbort,
+    #[error("a tournament's game counts: it cannot be aborted (resign, or offer a draw)")]
+    TournamentAbort,
     #[error("there is no {} offer to decline", offer_name(*.0))]
     NoOffer(Offer),
     #[error("takebacks are for casual games between people or against a house bot: {0}")]
@@ -197,6 +199,9 @@ pub struct Game {
     pub rematch: Option<String>,
     /// Whether its end changes the players' ratings.
     pub rated: bool,
+    /// The tournament it is a game of: it cannot be aborted, and a player who never makes
+    /// a first move loses it.
+    pub tournament: Option<String>,
 }
 
 /// When a restored game's running clock runs from.
@@ -282,6 +287,7 @@ impl Game {
             rematch_offer: row.rematch_offer,
             rematch: row.rematch_id,
             rated: row.rated,
+            tournament: row.tournament,
         };
         game.start_clock(clock_from);
         Ok(game)
@@ -661,9 +667,12 @@ impl Game {
     }
 
     /// `actor` aborts the game, which ends without a result: allowed until both sides
-    /// have made a move, as on lichess.
+    /// have made a move, as on lichess, except in a tournament (whose games count).
     pub fn prepare_abort(&self, actor: Actor, now: Instant, at: i64) -> Result<Change, GameError> {
         self.check_player(actor)?;
+        if self.tournament.is_some() {
+            return Err(GameError::TournamentAbort);
+        }
         if Color::BOTH.into_iter().all(|c| self.has_moved(c)) {
             return Err(GameError::TooLateToAbort);
         }
@@ -711,13 +720,14 @@ impl Game {
 
     /// The end of the game if its deadline has passed at `now`: a loss on time, or, when the
     /// player to move has not made a first move, an abort without a result (as on lichess:
-    /// nobody loses a game that never began).
+    /// nobody loses a game that never began), except in a tournament, where the player who
+    /// failed to move loses (as in lichess's arenas).
     pub fn prepare_timeout(&self, now: Instant, at: i64) -> Option<Change> {
         if now < self.deadline()? {
             return None;
         }
         let color = self.position.turn()?;
-        let end = match self.has_moved(color) {
+        let end = match self.has_moved(color) || self.tournament.is_some() {
             true => Outcome::time(color),
             false => Outcome::abort(),
         };
@@ -969,6 +979,7 @@ mod tests {
             rematch_offer: None,
             rematch_id: None,
             rated: false,
+            tournament: None,
         }
     }
 
@@ -1108,6 +1119,17 @@ mod tests {
                 .unwrap(),
         );
         assert_eq!(ending(&game), (None, "abort"));
+    }
+
+    #[test]
+    fn in_a_tournament_who_never_moves_loses_and_nobody_aborts() {
+        let t0 = Instant::now();
+        let mut game = clocked_game(600_000, 0, t0);
+        game.tournament = Some("t".into());
+        let refused = game.prepare_abort(Actor::Session(ALICE), t0, 2);
+        assert_eq!(refused.unwrap_err(), GameError::TournamentAbort);
+        game.apply(game.prepare_timeout(t0 + FIRST_MOVE_WAIT, 3).unwrap());
+        assert_eq!(ending(&game), (Some(Color::White), "time"));
     }
 
     #[test]

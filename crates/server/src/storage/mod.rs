@@ -529,7 +529,8 @@ pub enum BotKey<'a> {
 
 const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
     white, creator, creator_address, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
-    resumed_at, finished_at, draw_offer, takeback_offer, rematch_offer, rematch_id, rated";
+    resumed_at, finished_at, draw_offer, takeback_offer, rematch_offer, rematch_id, rated, \
+    tournament_id";
 
 fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
     Some([a?, b?])
@@ -608,6 +609,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
         rematch_offer: offer(r, Offer::Rematch)?,
         rematch_id: r.try_get("rematch_id")?,
         rated: r.try_get::<i64, _>("rated")? != 0,
+        tournament: r.try_get("tournament_id")?,
     })
 }
 

@@ -121,6 +121,8 @@ pub struct GameRow {
     pub rematch_id: Option<String>,
     /// Whether the game changes its players' ratings.
     pub rated: bool,
+    /// The tournament it is a game of.
+    pub tournament: Option<String>,
 }
 
 /// One line of a game's chat.

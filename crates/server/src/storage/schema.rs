@@ -215,6 +215,9 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::NameKeys,
         Sql("CREATE INDEX sessions_by_name_key ON sessions (name_key)"),
     ],
+    // The tournament a game belongs to: a tournament game is not aborted, and a player who
+    // never makes a first move loses it.
+    &[Sql("ALTER TABLE games ADD COLUMN tournament_id TEXT")],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one

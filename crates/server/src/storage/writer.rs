@@ -398,9 +398,9 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
                 black, white, creator, invite, status, result, black_ms, white_ms,
                 created_at, finished_at, plies, started_at, black_name, white_name, rated,
-                creator_address)
+                creator_address, tournament_id)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21)",
+                $17, $18, $19, $20, $21, $22)",
         )
         .bind(&g.id)
         .bind(g.spec.kind().name())
@@ -422,7 +422,8 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(g.seats[0].as_ref().map(|s| s.name().to_string()))
         .bind(g.seats[1].as_ref().map(|s| s.name().to_string()))
         .bind(i64::from(g.rated))
-        .bind(g.creator_address.map(|a| a.to_string())),
+        .bind(g.creator_address.map(|a| a.to_string()))
+        .bind(&g.tournament),
         Write::Seat {
             game_id,
             color,

@@ -148,7 +148,7 @@ impl Hub {
 
     /// How many unfinished games `by` created: on a node of a cluster, which holds only some
     /// of them, as the database counts them.
-    async fn unfinished_created(&self, by: CreatedBy<'_>) -> Result<usize, ApiError> {
+    pub(super) async fn unfinished_created(&self, by: CreatedBy<'_>) -> Result<usize, ApiError> {
         if self.cluster.is_some() {
             return Ok(self.storage.unfinished_created(by).await? as usize);
         }
@@ -341,6 +341,7 @@ pub(super) fn new_game_row(
         rematch_offer: None,
         rematch_id: None,
         rated,
+        tournament: None,
     }
 }
 

@@ -17,6 +17,7 @@ mod queries;
 pub mod routes;
 pub mod wire;
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,7 +36,7 @@ use crate::hub::tournaments::pairing::{round_robin, History, Result as GameResul
 use crate::ids::{new_id, now_ms};
 use crate::model::text::shows_as_typed;
 use crate::model::{stored_millis, GameSpec, Seat, Status, TimeControl};
-use crate::storage::{BotRow, GameRow, SessionRow, StorageError, Write};
+use crate::storage::{BotRow, CreatedBy, GameRow, SessionRow, StorageError, Write};
 
 use super::lobby::new_game_row;
 use super::{Hub, MAX_LIST};
@@ -44,6 +45,10 @@ use super::{Hub, MAX_LIST};
 const TICK: Duration = Duration::from_millis(500);
 /// Players in one tournament at most.
 pub const MAX_PLAYERS: usize = 64;
+/// Tournaments not finished (open or running) that one account may have created, and that
+/// the server holds: 150 created in 10 s once filled the list.
+pub const UNFINISHED_PER_ACCOUNT: usize = 3;
+pub const UNFINISHED_ON_THE_SERVER: usize = 100;
 /// How often a change is tried again after other changes to the same tournament came first
 /// (as many as it has players, at most, when all of them join at once).
 const TRIES: usize = 2 * MAX_PLAYERS;
@@ -85,6 +90,10 @@ pub struct Tournament {
     /// Its name (kept since the state was first written: older states lack it).
     #[serde(default)]
     pub creator_name: String,
+    /// The address it was created from: its games count against that address's limit on
+    /// unfinished games, as the creator's own games do.
+    #[serde(default)]
+    pub creator_address: Option<IpAddr>,
     pub stage: Stage,
     /// The players in seed order (the order they joined).
     pub players: Vec<Seat>,
@@ -131,7 +140,7 @@ impl Tournament {
                 let mut seats = [None, None];
                 seats[Color::White.index()] = Some(self.players[game.white].clone());
                 seats[Color::Black.index()] = Some(self.players[game.black].clone());
-                new_game_row(
+                let mut row = new_game_row(
                     new_id(),
                     spec.clone(),
                     Some(self.clock),
@@ -139,7 +148,10 @@ impl Tournament {
                     None,
                     self.rated,
                     None,
-                )
+                );
+                row.tournament = Some(self.id.clone());
+                row.creator_address = self.creator_address;
+                row
             })
             .collect();
         self.current = Some((round, rows.iter().map(|row| row.id.clone()).collect()));
@@ -234,10 +246,12 @@ impl Hub {
         &self,
         creator: &SessionRow,
         request: NewTournament,
+        address: IpAddr,
     ) -> Result<TournamentView, ApiError> {
         let account = creator.account_id.clone().ok_or_else(|| {
             ApiError::BadRequest("tournaments are created by accounts: POST /api/accounts".into())
         })?;
+        self.room_for_a_tournament(&account).await?;
         let (game, clock) = (request.game, request.clock);
         if request.rounds == 0 {
             return Err(ApiError::BadRequest(
@@ -275,6 +289,7 @@ impl Hub {
             rated: request.rated,
             creator: account,
             creator_name: creator.name.clone(),
+            creator_address: Some(address),
             stage: Stage::Open,
             players,
             history: History::new(0),
@@ -284,6 +299,28 @@ impl Hub {
         };
         self.storage.commit(vec![tournament.write(None)]).await?;
         Ok(tournament.view())
+    }
+
+    /// Refuses a new tournament of `account` when it has [`UNFINISHED_PER_ACCOUNT`]
+    /// unfinished ones, or the server [`UNFINISHED_ON_THE_SERVER`]. (Two created at once
+    /// may both pass: the limit bounds a flood, not the last one.)
+    async fn room_for_a_tournament(&self, account: &str) -> Result<(), ApiError> {
+        let unfinished = self.storage.unfinished_tournaments().await?;
+        if unfinished.len() >= UNFINISHED_ON_THE_SERVER {
+            return Err(ApiError::Busy(
+                "too many tournaments at once; try again later",
+            ));
+        }
+        let mine = (unfinished.iter())
+            .filter_map(|state| parse_state(state).ok())
+            .filter(|t| t.creator == account)
+            .count();
+        if mine >= UNFINISHED_PER_ACCOUNT {
+            return Err(ApiError::Limit(format!(
+                "{UNFINISHED_PER_ACCOUNT} unfinished tournaments of one account at most"
+            )));
+        }
+        Ok(())
     }
 
     /// Tournament `id` as stored, and its version.
@@ -399,6 +436,18 @@ impl Hub {
         session: &SessionRow,
         id: &str,
     ) -> Result<TournamentView, ApiError> {
+        // Its games count against the creator's address's limit: the first round's must fit.
+        let (stored, _) = self.stored_tournament(id).await?;
+        if let Some(address) = stored.creator_address {
+            let playing = self.unfinished_created(CreatedBy::Address(address)).await?;
+            let first_round = stored.players.len() / 2;
+            if playing + first_round > self.limits.games_per_address {
+                return Err(ApiError::Limit(format!(
+                    "{} unfinished games from one address at most, a tournament's included",
+                    self.limits.games_per_address
+                )));
+            }
+        }
         let started = self.change_tournament(id, |tournament| {
             if session.account_id.as_deref() != Some(tournament.creator.as_str()) {
                 return Err(ApiError::NotAPlayer);

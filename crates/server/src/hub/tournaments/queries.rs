@@ -27,6 +27,14 @@ impl Storage {
         rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
     }
 
+    /// The states of the tournaments not finished (open or running).
+    pub async fn unfinished_tournaments(&self) -> Result<Vec<String>, StorageError> {
+        let rows = sqlx::query("SELECT state FROM tournaments WHERE status <> 'finished'")
+            .fetch_all(&self.readers)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
+    }
+
     /// The running tournaments, oldest first.
     pub async fn running_tournaments(&self) -> Result<Vec<String>, StorageError> {
         let rows = sqlx::query(

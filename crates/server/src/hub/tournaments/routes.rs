@@ -1,7 +1,7 @@
 //! The HTTP routes of tournaments.
 //! Each is described for OpenAPI; `crate::http::openapi` lists them.
 
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
@@ -9,6 +9,7 @@ use axum::{Json, Router};
 
 use super::wire::{NewTournament, TournamentListQuery, TournamentSummary, TournamentView};
 use crate::error::ApiError;
+use crate::http::connections::ClientAddr;
 use crate::http::extract::{ApiJson, ApiQuery, Player};
 use crate::http::{AppState, ErrorBody};
 use crate::hub::DEFAULT_LIST;
@@ -31,10 +32,13 @@ pub async fn tournaments(
         (status = 401, body = ErrorBody)))]
 pub async fn create_tournament(
     State(state): State<AppState>,
+    ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
     Player(session): Player,
     ApiJson(request): ApiJson<NewTournament>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let view = state.hub.create_tournament(&session, request).await?;
+    let view = (state.hub)
+        .create_tournament(&session, request, address.ip())
+        .await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
