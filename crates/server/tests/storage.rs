@@ -476,9 +476,9 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
     let db = Site::new(store).await;
     drop(open(&db).await);
     {
-        // Back to before the keys (and the tournament column after them), with names
-        // stored as that version stored them: the
-        // older Alice, a younger one whose first letter is Cyrillic, a bot, a guest.
+        // Back to before the keys (and the tournament column after them), with names stored
+        // as that version stored them: the older Alice, a younger one whose first letter is
+        // Cyrillic, a bot, a guest.
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "ALTER TABLE games DROP COLUMN tournament_id",
