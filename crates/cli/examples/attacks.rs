@@ -80,14 +80,18 @@ impl Server {
 
     /// Resident memory in MiB.
     fn rss_mib(&self) -> f64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
-        let kib: f64 = (status.lines())
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.split_whitespace().next()?.parse().ok())
-            .unwrap_or(0.0);
-        kib / 1024.0
+        rss_mib(self.child.id())
     }
+}
+
+/// The resident memory of process `pid`, in MiB.
+fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kib: f64 = (status.lines())
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
+    kib / 1024.0
 }
 
 impl Drop for Server {
@@ -357,6 +361,8 @@ async fn run(toroid: String, duration: Duration, soak: Duration) -> Result<(), F
     println!("`casual` on 9×9 Go meanwhile answered in (ms, median / max): {replies}");
     drop(server);
 
+    sign_in_flood(&toroid, duration).await?;
+
     if soak.is_zero() {
         return Ok(());
     }
@@ -501,4 +507,88 @@ async fn game_replies(
         }
     }
     Ok(replies)
+}
+
+/// Issue 60's first point: 30 addresses each sending 10 sign-ins at once, again and again
+/// (each for a name of its own, so each would cost an argon2 hash of 19 MiB), while the
+/// owner of an account signs in from her own address every 2 seconds (the limits allow 5
+/// in 10 s): the server's peak resident memory, and her sign-ins' median and worst time.
+async fn sign_in_flood(toroid: &str, duration: Duration) -> Result<(), Failure> {
+    let server = Server::start(toroid)?;
+    let base = server.base.clone();
+    let account = json!({"name": "newcomer", "password": "correct horse"});
+    let owner = reqwest::Client::builder()
+        .local_address(IpAddr::from([127, 0, 2, 1]))
+        .build()?;
+    let made = owner
+        .post(format!("{base}/api/accounts"))
+        .json(&account)
+        .send();
+    if made.await?.status() != 201 {
+        return Err("the newcomer's account was not made".into());
+    }
+    let running = Arc::new(AtomicBool::new(true));
+    let mut attack = JoinSet::new();
+    for a in 0..30u8 {
+        let client = reqwest::Client::builder()
+            .local_address(IpAddr::from([127, 0, 1, a + 1]))
+            .build()?;
+        for n in 0..10 {
+            let (client, url, running) = (
+                client.clone(),
+                format!("{base}/api/session"),
+                running.clone(),
+            );
+            attack.spawn(async move {
+                let mut round = 0;
+                while running.load(Ordering::SeqCst) {
+                    let guess =
+                        json!({"name": format!("victim{a}x{n}r{round}"), "password": "123456789"});
+                    let _ = client.post(&url).json(&guess).send().await;
+                    round += 1;
+                }
+            });
+        }
+    }
+    // The peak, sampled every 10 ms.
+    let pid = server.child.id();
+    let sampler = std::thread::spawn({
+        let running = running.clone();
+        move || {
+            let mut peak = 0.0f64;
+            while running.load(Ordering::SeqCst) {
+                peak = peak.max(rss_mib(pid));
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            peak
+        }
+    });
+    let mut times = Vec::new();
+    let end = Instant::now() + duration;
+    while Instant::now() < end {
+        let started = Instant::now();
+        let answer = owner
+            .post(format!("{base}/api/session"))
+            .json(&account)
+            .send()
+            .await;
+        if answer.is_ok_and(|a| a.status() == 201) {
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+    running.store(false, Ordering::SeqCst);
+    attack.abort_all();
+    times.sort_by(f64::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+    let worst = times.last().copied().unwrap_or(f64::NAN);
+    let peak = sampler.join().map_err(|_| "the sampler failed")?;
+    println!();
+    println!("| sign-in flood: 30 addresses × 10 at once | peak RSS (MiB) | owner's sign-ins | median (ms) | worst (ms) |");
+    println!("| --- | --- | --- | --- | --- |");
+    println!(
+        "| {toroid} | {peak:.0} | {} | {median:.0} | {worst:.0} |",
+        times.len()
+    );
+    Ok(())
 }

@@ -112,6 +112,12 @@ async fn sessions_and_bots_are_found_by_their_hashes(store: Store) {
         .commit(vec![Write::Session(session(1)), Write::Session(session(2))])
         .await
         .unwrap();
+    // Marking a bot gone (deleted) as seen is no failure: nothing to mark.
+    let gone = Write::BotSeen {
+        id: "gone".into(),
+        at: 5,
+    };
+    storage.commit(vec![gone]).await.unwrap();
     assert_eq!(
         storage
             .session(SessionKey::TokenHash("hash-2"))

@@ -508,6 +508,9 @@ fn expect_one(write: &Write, done: sqlx::any::AnyQueryResult) -> Result<(), Stor
         return Ok(());
     }
     Err(match write {
+        // Marks of use: nothing to mark (a bot deleted, a later mark stored first) is no
+        // failure.
+        Write::BotSeen { .. } | Write::SessionSeen { .. } => return Ok(()),
         Write::Rating { .. } => StorageError::RatingChanged,
         Write::Tournament { .. } => StorageError::TournamentChanged,
         Write::ArenaGame { .. } => StorageError::ArenaChanged,
