@@ -10,7 +10,8 @@
 //! ```
 //!
 //! Options: `--toroid PATH` (default target/release/toroid), `--seconds S` per attack
-//! (default 10), `--soak S` (default 600; 0 skips it). Linux only (RSS from /proc).
+//! (default 10), `--soak S` (default 600; 0 skips it), `--sign-ins-only` (the sign-in
+//! flood alone). Linux only (RSS from /proc).
 
 use std::net::{IpAddr, SocketAddr};
 use std::process::{Child, Command, Stdio};
@@ -37,6 +38,9 @@ fn main() -> Result<(), Failure> {
     let seconds: u64 = option(&args, "--seconds").map_or(Ok(10), |n| n.parse())?;
     let soak: u64 = option(&args, "--soak").map_or(Ok(600), |n| n.parse())?;
     let runtime = tokio::runtime::Runtime::new()?;
+    if args.iter().any(|a| a == "--sign-ins-only") {
+        return runtime.block_on(sign_in_flood(&toroid, Duration::from_secs(seconds)));
+    }
     runtime.block_on(run(
         toroid,
         Duration::from_secs(seconds),

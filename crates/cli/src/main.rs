@@ -42,6 +42,8 @@ enum Command {
     Backup(commands::backup::Args),
     /// Connect a GTP engine to a server as a registered bot.
     Bridge(commands::bridge::Args),
+    /// Administer a server's data: roles, bans, passwords, sign-ups.
+    Admin(commands::admin::Args),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Backup(args) => commands::backup::run(args),
         Command::Bridge(args) => commands::bridge::run(args),
+        Command::Admin(args) => commands::admin::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -552,10 +552,13 @@ async fn play_to_the_end(alice: &Client, id: &str, socket: &mut common::Socket, 
     assert_eq!(state_now["status"], "finished");
 }
 
-/// Bots "one", connected to node A, and "two", to node B, and their owner (on node A).
+/// Bots "one", connected to node A, and "two", to node B, each of its own owner; the
+/// owner of "one" (on node A).
 async fn bots_on_two_nodes(nodes: &Nodes) -> (Client, Bot, Bot) {
+    // Two owners: the arena pairs no two bots of one owner.
     let owner = Client::person(nodes.base(0), "owner").await;
-    let (one, two) = (register(&owner, "one").await, register(&owner, "two").await);
+    let other = Client::person(nodes.base(1), "other").await;
+    let (one, two) = (register(&owner, "one").await, register(&other, "two").await);
     let one = Bot::connect(nodes.base(0), &one, "one").await;
     let two = Bot::connect(nodes.base(1), &two, "two").await;
     (owner, one, two)

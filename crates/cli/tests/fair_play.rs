@@ -19,6 +19,7 @@ on_both_stores!(
     names_that_read_alike_are_one_name,
     a_token_replaced_or_deleted_before_hello_opens_nothing,
     tournaments_are_bounded_and_their_games_count,
+    an_operator_bans_resets_passwords_and_closes_sign_ups,
 );
 
 /// Point 10 (no storage involved: one store).
@@ -567,4 +568,85 @@ async fn tournaments_are_bounded_and_their_games_count(store: Store) {
         "{:?}",
         full.body
     );
+}
+
+/// `toroid admin ARGS` on `site`'s database: its exit status and what it printed.
+fn admin(site: &Site, args: &[&str]) -> (bool, String) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_toroid"));
+    command.arg("admin").arg("--data").arg(site.data());
+    if let Some(url) = &site.database {
+        command.args(["--database", url]);
+    }
+    let out = command.args(args).output().expect("toroid admin runs");
+    let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), said.into_owned())
+}
+
+/// Issue 61's first acts of `toroid admin`, on a running server's database: a ban signs
+/// the player out (their open game socket closes at its next message, which changes
+/// nothing) and refuses their sign-in until it is lifted; a reset password replaces the
+/// old one; closed sign-ups refuse new accounts; a role is given to an account only.
+async fn an_operator_bans_resets_passwords_and_closes_sign_ups(store: Store) {
+    let (serve, site) = serve(store, &[]).await;
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    let alice = from(2).new_account("alice").await;
+    let bob = from(3).sign_in("bob").await.unwrap();
+    let created = alice
+        .create(
+            json!({"game": "go", "params": {"size": 9}, "color": "black",
+            "opponent": {"kind": "invite"}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let join = json!({"code": common::invite_code(&created)});
+    bob.post(&format!("/api/games/{id}/join"), join)
+        .await
+        .success();
+    let (mut socket, _) = alice.watch(id).await;
+    let sign_in = |password: &str| {
+        let body = json!({"name": "alice", "password": password});
+        let client = from(2);
+        async move { client.new_session("/api/session", body).await }
+    };
+
+    let (ok, said) = admin(&site, &["ban", "alice"]);
+    assert!(ok && said.contains("banned"), "{said}");
+    socket.send(json!({"type": "resign"})).await;
+    assert_eq!(socket.error().await, "no-session");
+    assert_eq!(
+        socket.close_frame().await,
+        Some((4401, "no-session".into()))
+    );
+    let game = bob.get(&format!("/api/games/{id}")).await.success();
+    assert_eq!(game["status"], "live");
+    let refused = sign_in("correct horse").await.unwrap_err();
+    assert_eq!((refused.status, refused.code()), (403, "closed"));
+    let (ok, said) = admin(&site, &["unban", "alice"]);
+    assert!(ok, "{said}");
+    sign_in("correct horse").await.unwrap();
+
+    // A new password, shown once, replaces the old.
+    let (ok, said) = admin(&site, &["reset-password", "ALICE"]);
+    assert!(ok, "{said}");
+    let password = said.trim().rsplit(' ').next().unwrap().to_string();
+    let refused = sign_in("correct horse").await.unwrap_err();
+    assert_eq!(refused.status, 401);
+    sign_in(&password).await.unwrap();
+
+    // Sign-ups closed, then open again.
+    assert!(admin(&site, &["sign-ups", "closed"]).0);
+    let account = json!({"name": "carol", "password": "correct horse"});
+    let refused = from(4)
+        .new_session("/api/accounts", account.clone())
+        .await
+        .unwrap_err();
+    assert_eq!((refused.status, refused.code()), (403, "closed"));
+    assert!(admin(&site, &["sign-ups", "open"]).0);
+    from(4).new_session("/api/accounts", account).await.unwrap();
+
+    // Roles go to accounts that exist.
+    let (ok, said) = admin(&site, &["role", "alice", "moderator"]);
+    assert!(ok && said.contains("moderator"), "{said}");
+    let (ok, said) = admin(&site, &["role", "nobody", "admin"]);
+    assert!(!ok && said.contains("no account"), "{said}");
 }

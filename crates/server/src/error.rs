@@ -56,6 +56,9 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error("requests from the page at {0} may not act here: it is not this server's origin (an operator allows it with --allowed-origin)")]
     CrossOrigin(String),
+    /// Refused by the site's administration: sign-ups closed, an account banned.
+    #[error("{0}")]
+    Closed(String),
     #[error("this server is not served at '{0}': a request names one of its public origins as its Host (an operator names them with --public-origin)")]
     UnknownHost(String),
     #[error("storage failed: {0}")]
@@ -90,6 +93,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => "method-not-allowed",
             ApiError::CrossOrigin(_) => "cross-origin",
             ApiError::UnknownHost(_) => "unknown-host",
+            ApiError::Closed(_) => "closed",
             ApiError::Storage(_) => "storage",
         }
     }
@@ -99,7 +103,10 @@ impl ApiError {
         match self {
             ApiError::BadJson(_) | ApiError::BadRequest(_) => 400,
             ApiError::NoSession | ApiError::BadToken | ApiError::BadCredentials => 401,
-            ApiError::NotAPlayer | ApiError::NoAnalysis | ApiError::CrossOrigin(_) => 403,
+            ApiError::NotAPlayer
+            | ApiError::NoAnalysis
+            | ApiError::CrossOrigin(_)
+            | ApiError::Closed(_) => 403,
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed => 405,
             ApiError::NotYourTurn(_)

@@ -8,6 +8,7 @@
 //! per feature: its operations, routes, JSON shapes and queries), [`referee`] (clocks and
 //! house bots of one game), [`http`] (the router, connections, limits).
 
+pub mod admin;
 pub mod api;
 pub mod clock;
 pub mod cluster;

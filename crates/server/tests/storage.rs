@@ -417,6 +417,9 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP TABLE settings",
+            "ALTER TABLE accounts DROP COLUMN role",
+            "ALTER TABLE accounts DROP COLUMN banned_at",
             "ALTER TABLE games DROP COLUMN tournament_id",
             "DROP INDEX sessions_by_name_key",
             "ALTER TABLE sessions DROP COLUMN name_key",
@@ -482,16 +485,19 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
     let db = Site::new(store).await;
     drop(open(&db).await);
     {
-        // Back to before the keys (and the tournament column after them), with names stored
+        // Back to before the keys (and the two migrations after them), with names stored
         // as that version stored them: the older Alice, a younger one whose first letter is
         // Cyrillic, a bot, a guest.
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
+            "DROP TABLE settings",
+            "ALTER TABLE accounts DROP COLUMN role",
+            "ALTER TABLE accounts DROP COLUMN banned_at",
             "ALTER TABLE games DROP COLUMN tournament_id",
             "DROP INDEX sessions_by_name_key",
             "ALTER TABLE sessions DROP COLUMN name_key",
             "DROP TABLE names",
-            "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 1 FROM schema_version)",
+            "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 2 FROM schema_version)",
             "INSERT INTO accounts (id, name, name_key, password_hash, created_at)
              VALUES ('a1', 'Alice', 'alice', 'h', 1), ('a2', 'аlice', 'аlice', 'h', 2)",
             "INSERT INTO bots (id, name, owner, token_hash, created_at)

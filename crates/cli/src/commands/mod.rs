@@ -1,5 +1,6 @@
 //! The subcommands, and how their failures reach the user: one line on standard error.
 
+pub mod admin;
 pub mod backup;
 pub mod bench;
 pub mod bridge;

@@ -260,7 +260,10 @@ fn describe(args: &Args, config: &Config) -> String {
 }
 
 /// A secret given as it is, or read from a file (its first line).
-fn secret(given: Option<String>, file: Option<&Path>) -> Result<Option<String>, Failure> {
+pub(super) fn secret(
+    given: Option<String>,
+    file: Option<&Path>,
+) -> Result<Option<String>, Failure> {
     match file {
         None => Ok(given),
         Some(path) => {

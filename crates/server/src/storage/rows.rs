@@ -51,6 +51,10 @@ pub struct AccountRow {
     /// The argon2id hash of the password, in the PHC string format.
     pub password_hash: String,
     pub created_at: i64,
+    /// `admin` or `moderator`, or none.
+    pub role: Option<String>,
+    /// When it was banned: it signs in no more.
+    pub banned_at: Option<i64>,
 }
 
 /// A registered bot: its unique name, the session that registered it, its token's hash.
@@ -192,6 +196,27 @@ pub enum Write {
         address_hash: String,
         at: i64,
     },
+    /// Account `account` gets the role `role` (none: none).
+    SetRole {
+        account: String,
+        role: Option<String>,
+    },
+    /// Account `account` is banned at `at` (its sessions end, its bots' tokens stop
+    /// opening them), or unbanned (`None`).
+    Ban {
+        account: String,
+        at: Option<i64>,
+    },
+    /// Account `account`'s password is replaced (its sessions end).
+    SetPassword {
+        account: String,
+        password_hash: String,
+    },
+    /// The site's setting `name` is `value`.
+    Setting {
+        name: &'static str,
+        value: String,
+    },
     Bot(BotRow),
     /// A bot's token was replaced: the old one no longer opens its WebSocket.
     BotToken {
@@ -327,6 +352,10 @@ impl Write {
             | Write::Account(_)
             | Write::ClaimName { .. }
             | Write::SignedInFrom { .. }
+            | Write::SetRole { .. }
+            | Write::Ban { .. }
+            | Write::SetPassword { .. }
+            | Write::Setting { .. }
             | Write::Rating { .. }
             | Write::Tournament { .. }
             | Write::ArenaJoin { .. }

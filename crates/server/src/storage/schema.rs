@@ -218,6 +218,15 @@ const MIGRATIONS: &[&[Step]] = &[
     // The tournament a game belongs to: a tournament game is not aborted, and a player who
     // never makes a first move loses it.
     &[Sql("ALTER TABLE games ADD COLUMN tournament_id TEXT")],
+    // Administration (`toroid admin`): an account's role (`admin`, `moderator`, none) and
+    // when it was banned; the site's settings (`sign-ups`: `open` or `closed`).
+    &[
+        Sql("ALTER TABLE accounts ADD COLUMN role TEXT"),
+        Sql("ALTER TABLE accounts ADD COLUMN banned_at BIGINT"),
+        Sql("CREATE TABLE settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL)"),
+    ],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one

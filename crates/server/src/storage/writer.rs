@@ -66,6 +66,15 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("rows serialize to JSON")
 }
 
+/// Ends every session signed in to account `account`.
+async fn end_sessions_of(tx: &mut Transaction<'_, Any>, account: &str) -> Result<(), StorageError> {
+    sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+        .bind(account)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// Takes the name key `key` for `holder` (`account:ID`, `bot:ID`); the database refuses a
 /// key another holds.
 async fn hold_name(
@@ -147,6 +156,39 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                 .bind(id)
         }
         Write::EndSession { id } => sqlx::query("DELETE FROM sessions WHERE id = $1").bind(id),
+        Write::SetRole { account, role } => {
+            sqlx::query("UPDATE accounts SET role = $1 WHERE id = $2")
+                .bind(role)
+                .bind(account)
+        }
+        Write::Ban { account, at } => {
+            if at.is_some() {
+                end_sessions_of(tx, account).await?;
+                // Its bots' tokens are replaced by one nobody holds: they open nothing.
+                sqlx::query("UPDATE bots SET token_hash = 'banned:' || id WHERE owner = $1")
+                    .bind(account)
+                    .execute(&mut **tx)
+                    .await?;
+            }
+            sqlx::query("UPDATE accounts SET banned_at = $1 WHERE id = $2")
+                .bind(at)
+                .bind(account)
+        }
+        Write::SetPassword {
+            account,
+            password_hash,
+        } => {
+            end_sessions_of(tx, account).await?;
+            sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+                .bind(password_hash)
+                .bind(account)
+        }
+        Write::Setting { name, value } => sqlx::query(
+            "INSERT INTO settings (name, value) VALUES ($1, $2)
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+        )
+        .bind(*name)
+        .bind(value),
         Write::SignedInFrom {
             account,
             address_hash,

@@ -69,6 +69,15 @@ impl AccountState {
     }
 }
 
+/// `password`'s argon2id hash, made on this thread (for `toroid admin`, outside a server).
+pub fn hash_password(password: &str) -> Result<String, ApiError> {
+    let mut memory = vec![argon2::Block::default(); argon2::Params::default().block_count()];
+    hashing::hash_password(password, &mut memory)
+}
+
+/// The setting that opens and closes sign-ups (`open`, `closed`; `toroid admin sign-ups`).
+pub const SIGN_UPS: &str = "sign-ups";
+
 /// Ended sessions a socket may fall behind by before it asks the database about its own.
 const ENDED_SESSIONS: usize = 256;
 
@@ -107,6 +116,11 @@ impl Hub {
                 "the name '{name}' is taken (or reads as one taken)"
             ))
         };
+        if self.storage.setting(SIGN_UPS).await?.as_deref() == Some("closed") {
+            return Err(ApiError::Closed(
+                "sign-ups are closed on this server".into(),
+            ));
+        }
         if self.storage.name_holder(name.key()).await?.is_some() {
             return Err(taken());
         }
@@ -136,6 +150,8 @@ impl Hub {
             name_key: key,
             password_hash,
             created_at: now_ms(),
+            role: None,
+            banned_at: None,
         };
         let attach = match claimed {
             false => Write::Session(session.clone()),
@@ -231,6 +247,10 @@ impl Hub {
                 })
                 .await?;
         match account {
+            Some(account) if matches && account.banned_at.is_some() => {
+                signed_in("banned").increment(1);
+                Err(ApiError::Closed("this account is banned".into()))
+            }
             Some(account) if matches => {
                 let (session, token) = self
                     .new_session(&account.name, Some(&account.id), address)

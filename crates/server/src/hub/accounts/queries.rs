@@ -49,6 +49,15 @@ impl Storage {
         Ok(row.is_some())
     }
 
+    /// The site's setting `name`, if set.
+    pub async fn setting(&self, name: &str) -> Result<Option<String>, StorageError> {
+        let row = sqlx::query("SELECT value FROM settings WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.readers)
+            .await?;
+        Ok(row.map(|r| r.try_get("value")).transpose()?)
+    }
+
     /// Who holds the name key `key`: `account:ID` or `bot:ID` (a deleted bot's name stays
     /// held).
     pub async fn name_holder(&self, key: &str) -> Result<Option<String>, StorageError> {
@@ -61,7 +70,7 @@ impl Storage {
 
     pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
         let row = sqlx::query(
-            "SELECT id, name, name_key, password_hash, created_at FROM accounts
+            "SELECT id, name, name_key, password_hash, created_at, role, banned_at FROM accounts
              WHERE name_key = $1",
         )
         .bind(name_key)
@@ -74,6 +83,8 @@ impl Storage {
                 name_key: r.try_get("name_key")?,
                 password_hash: r.try_get("password_hash")?,
                 created_at: r.try_get("created_at")?,
+                role: r.try_get("role")?,
+                banned_at: r.try_get("banned_at")?,
             })
         })
         .transpose()
