@@ -41,7 +41,13 @@ const RATED_GO: &str = r#"{"game": "go", "rated": true, "color": "black",
 
 /// A rated Go game of `black` against `white`, who joined it; its id.
 async fn rated_game(black: &Client, white: &Client) -> String {
-    let created = black.create(serde_json::from_str(RATED_GO).unwrap()).await;
+    joined_game(black, white, serde_json::from_str(RATED_GO).unwrap()).await
+}
+
+/// The game `request` (an invite) of `black`, who made it, and `white`, who joined it;
+/// its id.
+async fn joined_game(black: &Client, white: &Client, request: Value) -> String {
+    let created = black.create(request).await;
     let id = created["id"].as_str().unwrap().to_string();
     let join = json!({"code": common::invite_code(&created)});
     (white.post(&format!("/api/games/{id}/join"), join).await).success();
@@ -72,6 +78,13 @@ async fn run_sql(site: &Site, sql: &str) {
             sqlx::query(sql).execute(&mut db).await.unwrap();
         }
     }
+}
+
+/// A live game of 9×9 Go between `black`, who made it, and `white`, who joined it; its id.
+async fn live_game(black: &Client, white: &Client) -> String {
+    let request = json!({"game": "go", "params": {"size": 9}, "color": "black",
+        "opponent": {"kind": "invite"}});
+    joined_game(black, white, request).await
 }
 
 fn resign(id: &str) -> String {
@@ -172,17 +185,7 @@ async fn signing_out_or_expiring_closes_the_sessions_sockets(store: Store) {
     let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
     let alice = from(2).new_account("alice").await;
     let bob = from(3).sign_in("bob").await.unwrap();
-    let created = alice
-        .create(
-            json!({"game": "go", "params": {"size": 9}, "color": "black",
-            "opponent": {"kind": "invite"}}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap();
-    let join = json!({"code": common::invite_code(&created)});
-    bob.post(&format!("/api/games/{id}/join"), join)
-        .await
-        .success();
+    let id = &live_game(&alice, &bob).await;
     let (mut alice_socket, _) = alice.watch(id).await;
     let (mut bob_socket, _) = bob.watch(id).await;
 
@@ -591,17 +594,7 @@ async fn an_operator_bans_resets_passwords_and_closes_sign_ups(store: Store) {
     let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
     let alice = from(2).new_account("alice").await;
     let bob = from(3).sign_in("bob").await.unwrap();
-    let created = alice
-        .create(
-            json!({"game": "go", "params": {"size": 9}, "color": "black",
-            "opponent": {"kind": "invite"}}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap();
-    let join = json!({"code": common::invite_code(&created)});
-    bob.post(&format!("/api/games/{id}/join"), join)
-        .await
-        .success();
+    let id = &live_game(&alice, &bob).await;
     let (mut socket, _) = alice.watch(id).await;
     let sign_in = |password: &str| {
         let body = json!({"name": "alice", "password": password});

@@ -19,6 +19,27 @@ struct Running {
     _site: Site,
 }
 
+impl Running {
+    /// Stops the server and starts another on the same site (its port a new one).
+    async fn restart(self) -> Running {
+        let Running {
+            server,
+            config,
+            _site,
+            ..
+        } = self;
+        server.stop().await;
+        let config = Config { port: 0, ..config };
+        let server = Server::start(config.clone()).await.unwrap();
+        Running {
+            base: format!("http://{}", server.addr),
+            server,
+            config,
+            _site,
+        }
+    }
+}
+
 /// Limits loose enough for tests that make many requests.
 fn loose() -> Limits {
     Limits {
@@ -632,18 +653,9 @@ async fn games_continue_after_a_restart(store: Store) {
         .await
         .success();
     let before = bob.post(&moves, json!({"move": "bb", "ply": 1})).await.body;
-    let Running {
-        server,
-        config,
-        _site,
-        ..
-    } = run;
-    server.stop().await;
-
-    let server = Server::start(Config { port: 0, ..config }).await.unwrap();
-    let base = format!("http://{}", server.addr);
-    let alice = alice.at(&base);
-    let bob = bob.at(&base);
+    let run = run.restart().await;
+    let alice = alice.at(&run.base);
+    let bob = bob.at(&run.base);
     let after = alice.get(&format!("/api/games/{id}")).await.body;
     assert_eq!(after["position"], before["position"]);
     assert_eq!(after["you"], "black");
@@ -665,7 +677,7 @@ async fn games_continue_after_a_restart(store: Store) {
         (joined.status, joined.body["id"].as_str()),
         (200, Some(waiting_id))
     );
-    server.stop().await;
+    run.server.stop().await;
 }
 
 async fn request_and_message_rates_and_connections_are_limited(store: Store) {
@@ -1248,19 +1260,12 @@ async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {
     let black_ms = back.body["clocks"]["black_ms"].as_i64().unwrap();
     assert!(black_ms <= 600_000 - 1000, "{black_ms} ms: time given back");
     // What a reload reads: the clocks as they stood, not full ones.
-    let Running {
-        server,
-        config,
-        _site,
-        ..
-    } = run;
-    server.stop().await;
-    let server = Server::start(Config { port: 0, ..config }).await.unwrap();
-    let carol = carol.at(&format!("http://{}", server.addr));
+    let run = run.restart().await;
+    let carol = carol.at(&run.base);
     let reloaded = carol.get(&format!("/api/games/{house}")).await.body;
     let reloaded_ms = reloaded["clocks"]["black_ms"].as_i64().unwrap();
     assert!(reloaded_ms <= black_ms, "{reloaded_ms} > {black_ms}");
-    server.stop().await;
+    run.server.stop().await;
 }
 
 async fn chat_has_a_room_for_players_and_one_for_spectators(store: Store) {
