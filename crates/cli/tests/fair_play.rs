@@ -179,9 +179,11 @@ async fn house_bots_enter_a_pool_at_their_ladder_rating_and_own_bots_are_unrated
 
 /// Point 6: signing out closes the session's game sockets at once (4401 `no-session`) and
 /// its cookie acts no more, while the opponent's socket stays open; a session that expired
-/// while its socket was open closes the socket at its next message, which changes nothing.
+/// while its socket was open closes the socket at its next message, which changes nothing,
+/// or, if it says nothing, at its next check of the session.
 async fn signing_out_or_expiring_closes_the_sessions_sockets(store: Store) {
-    let (serve, site) = serve(store, &[]).await;
+    // Pings every 300 ms: a socket asks whether its session is open every 4 pings.
+    let (serve, site) = serve(store, &["--ping-interval", "300ms"]).await;
     let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
     let alice = from(2).new_account("alice").await;
     let bob = from(3).sign_in("bob").await.unwrap();
@@ -220,6 +222,19 @@ async fn signing_out_or_expiring_closes_the_sessions_sockets(store: Store) {
     assert_eq!(bob_socket.error().await, "no-session");
     assert_eq!(
         bob_socket.close_frame().await,
+        Some((4401, "no-session".into()))
+    );
+    // Carol, watching, says nothing: her socket closes all the same once her session has
+    // expired, at its next check.
+    let carol = from(4).sign_in("carol").await.unwrap();
+    let (mut carol_socket, _) = carol.watch(id).await;
+    run_sql(
+        &site,
+        "UPDATE sessions SET last_seen_at = 0 WHERE name = 'carol'",
+    )
+    .await;
+    assert_eq!(
+        carol_socket.close_frame().await,
         Some((4401, "no-session".into()))
     );
     let game = Client::anonymous(&serve.base)

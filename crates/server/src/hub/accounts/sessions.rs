@@ -53,23 +53,39 @@ impl Hub {
         self.open_session(SessionKey::Id(id)).await
     }
 
+    /// Whether session `id` is still open, without noting a use: an open socket asks now
+    /// and then, so that a session ended where no event reaches it (`toroid admin`, an
+    /// expiry) closes its sockets even while they say nothing. An expired session is ended.
+    pub async fn session_still_open(&self, id: &str) -> Result<bool, ApiError> {
+        Ok(self.unexpired(SessionKey::Id(id)).await?.is_some())
+    }
+
     /// The session found `by`, unless it has expired, which ends it; its use is noted.
     async fn open_session(&self, by: SessionKey<'_>) -> Result<Option<SessionRow>, ApiError> {
-        let Some(mut session) = self.storage.session(by).await? else {
+        let Some(mut session) = self.unexpired(by).await? else {
             return Ok(None);
         };
         let now = now_ms();
         let idle = now - session.last_seen_at;
-        if idle > SESSION_IDLE_MS {
-            self.end_session(&session).await?;
-            return Ok(None);
-        }
         if idle > SESSION_SEEN_STEP_MS {
             session.last_seen_at = now;
             let id = session.id.clone();
             self.storage
                 .commit(vec![Write::SessionSeen { id, at: now }])
                 .await?;
+        }
+        Ok(Some(session))
+    }
+
+    /// The session found `by`, unless it has expired (idle for [`SESSION_IDLE_MS`]), which
+    /// ends it.
+    async fn unexpired(&self, by: SessionKey<'_>) -> Result<Option<SessionRow>, ApiError> {
+        let Some(session) = self.storage.session(by).await? else {
+            return Ok(None);
+        };
+        if now_ms() - session.last_seen_at > SESSION_IDLE_MS {
+            self.end_session(&session).await?;
+            return Ok(None);
         }
         Ok(Some(session))
     }

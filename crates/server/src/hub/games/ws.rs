@@ -109,6 +109,10 @@ async fn state_message(live: &LiveGame, viewer: Option<&str>) -> Message {
     text(&ServerMessage::State { game })
 }
 
+/// A socket asks every this many pings (a minute, at the default 15 s) whether its session
+/// is still open: one ended where no event tells it (an expiry, `toroid admin`) closes it.
+const SESSION_CHECK_PINGS: u32 = 4;
+
 async fn serve(
     socket: WebSocket,
     state: AppState,
@@ -147,6 +151,7 @@ async fn play(
     let mut updates = live.updates.subscribe();
     let mut chat = live.chat.subscribe();
     let mut ended = state.hub.ended_sessions();
+    let mut pings = 0u32;
     let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
     let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
     if sink.send(state_message(live, viewer).await).await.is_err() {
@@ -239,6 +244,13 @@ async fn play(
             beat = heartbeat.beat() => match beat {
                 Beat::Ping(message) => {
                     seen(state, live, player).await;
+                    pings += 1;
+                    if let Some(id) = viewer.filter(|_| pings.is_multiple_of(SESSION_CHECK_PINGS)) {
+                        if matches!(state.hub.session_still_open(id).await, Ok(false)) {
+                            let _ = sink.send(closed_by(&ApiError::NoSession)).await;
+                            return;
+                        }
+                    }
                     Some(message)
                 }
                 Beat::Drop => return,
