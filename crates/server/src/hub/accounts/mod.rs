@@ -75,6 +75,11 @@ pub fn hash_password(password: &str) -> Result<String, ApiError> {
     hashing::hash_password(password, &mut memory)
 }
 
+/// How an address an account signed in from is stored (`account_addresses`): its SHA-256.
+fn address_hash(address: IpAddr) -> String {
+    hash_secret(&address.to_string())
+}
+
 /// The setting that opens and closes sign-ups (`open`, `closed`; `toroid admin sign-ups`).
 pub const SIGN_UPS: &str = "sign-ups";
 
@@ -166,7 +171,7 @@ impl Hub {
         let id = account.id.clone();
         let seen = Write::SignedInFrom {
             account: id.clone(),
-            address_hash: hash_secret(&address.to_string()),
+            address_hash: address_hash(address),
             at: account.created_at,
         };
         (self.storage)
@@ -219,7 +224,7 @@ impl Hub {
             true => self.storage.account(&key).await?,
             false => None,
         };
-        let address_hash = hash_secret(&address.to_string());
+        let address_hash = address_hash(address);
         if name_busy {
             let known = match &account {
                 Some(account) => {

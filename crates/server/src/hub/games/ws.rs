@@ -131,6 +131,15 @@ async fn serve(
     seen(&state, &live, player).await;
 }
 
+/// Whether the database says the session of `viewer` (none: none to lose) has ended; a
+/// failing database says no.
+async fn session_gone(state: &AppState, viewer: Option<&str>) -> bool {
+    match viewer {
+        Some(id) => matches!(state.hub.session_still_open(id).await, Ok(false)),
+        None => false,
+    }
+}
+
 async fn seen(state: &AppState, live: &LiveGame, player: Option<Color>) {
     if let Some(color) = player {
         state.hub.player_seen(live, color).await;
@@ -216,10 +225,7 @@ async fn play(
                 let own = match ended_id {
                     Ok(id) => viewer == Some(id.as_str()),
                     // Fallen behind: the database says whether its own session ended.
-                    Err(RecvError::Lagged(_)) => {
-                        let id = viewer.unwrap_or_default();
-                        matches!(state.hub.session_by_id(id).await, Ok(None))
-                    }
+                    Err(RecvError::Lagged(_)) => session_gone(state, viewer).await,
                     Err(RecvError::Closed) => return,
                 };
                 if own {
@@ -245,11 +251,9 @@ async fn play(
                 Beat::Ping(message) => {
                     seen(state, live, player).await;
                     pings += 1;
-                    if let Some(id) = viewer.filter(|_| pings.is_multiple_of(SESSION_CHECK_PINGS)) {
-                        if matches!(state.hub.session_still_open(id).await, Ok(false)) {
-                            let _ = sink.send(closed_by(&ApiError::NoSession)).await;
-                            return;
-                        }
+                    if pings.is_multiple_of(SESSION_CHECK_PINGS) && session_gone(state, viewer).await {
+                        let _ = sink.send(closed_by(&ApiError::NoSession)).await;
+                        return;
                     }
                     Some(message)
                 }

@@ -204,7 +204,8 @@ impl Hub {
     /// Whether the end `end` of rated game `game` changes ratings. It does not when the game
     /// was aborted; when it ended before each side made [`MOVES_TO_COUNT`] moves, other
     /// than by the rules on the board; when one owner is on both seats (an account and its
-    /// bot, or two of its bots); or when the two players, one of them a person, have had
+    /// bot, or two of its bots); or when the two players, one of them a person and neither a
+    /// house bot (a game against one is played, not arranged), have had
     /// [`PAIR_GAMES_A_DAY`] rated games in the last day.
     async fn counts_for_ratings(&self, game: &Game, end: Outcome) -> Result<bool, ApiError> {
         if end.reason == Reason::Abort {
