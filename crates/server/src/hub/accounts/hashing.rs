@@ -177,8 +177,10 @@ impl Admitted<'_> {
         let slot = self.slot;
         let (answer, answered) = oneshot::channel();
         let job: Job = Box::new(move |memory| {
-            let _slot = slot;
-            let _ = answer.send(hash(memory));
+            let hashed = hash(memory);
+            // The place is free before the answer: whoever hears it may hash again at once.
+            drop(slot);
+            let _ = answer.send(hashed);
         });
         self.hasher.jobs.try_send(job).map_err(|_| busy())?;
         answered.await.map_err(|_| busy())
