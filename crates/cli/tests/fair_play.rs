@@ -1,7 +1,8 @@
-//! Fair play and identity against `toroid serve` on loopback: ratings that only games that
-//! count can move, one name per person, and sessions that end when they are ended. One
-//! test per rule of docs/server.md, "Security and limits"; each checks the refusal and that
-//! nothing changed.
+//! Fair play, identity and moderation against `toroid serve` on loopback: ratings that only
+//! games that count can move, one name per person, sessions that end when they are ended
+//! (one test per rule of docs/server.md, "Security and limits"; each checks the refusal and
+//! that nothing changed); and the acts of people (report, block, change one's password),
+//! moderators, admins and the operator (docs/operations.md, "Moderate").
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
@@ -20,6 +21,8 @@ on_both_stores!(
     a_token_replaced_or_deleted_before_hello_opens_nothing,
     tournaments_are_bounded_and_their_games_count,
     an_operator_bans_resets_passwords_and_closes_sign_ups,
+    moderators_and_admins_act_through_the_api,
+    people_report_block_and_change_their_password,
 );
 
 /// Point 10 (no storage involved: one store).
@@ -526,11 +529,7 @@ async fn tournaments_are_bounded_and_their_games_count(store: Store) {
         .post(&format!("/api/tournaments/{}/join", ids[1]), json!({}))
         .await
         .success();
-    let started = start(&ids[1]).await.success();
-    let game = started["played"][0]["games"][0]["game_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let game = alice.start_tournament(&ids[1]).await;
     let refused = alice
         .post(&format!("/api/games/{game}/abort"), json!({}))
         .await;
@@ -656,5 +655,414 @@ async fn an_operator_bans_resets_passwords_and_closes_sign_ups(store: Store) {
     let (ok, said) = admin(&site, &["role", "alice", "moderator"]);
     assert!(ok && said.contains("moderator"), "{said}");
     let (ok, said) = admin(&site, &["role", "nobody", "admin"]);
-    assert!(!ok && said.contains("no account"), "{said}");
+    assert!(!ok && said.contains("account 'nobody' not found"), "{said}");
+
+    // The first admin of a site, whose password works once shown.
+    let (ok, said) = admin(&site, &["create-admin", "root"]);
+    assert!(ok && said.contains("root is an admin"), "{said}");
+    let root_password = said.trim().rsplit(' ').next().unwrap();
+    let root = from(5)
+        .new_session(
+            "/api/session",
+            json!({"name": "root", "password": root_password}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(root.get("/api/session").await.success()["role"], "admin");
+    let (ok, said) = admin(&site, &["create-admin", "Root"]);
+    assert!(!ok && said.contains("taken"), "{said}");
+
+    // Reports are read and dealt with; a chat line deleted; an open tournament cancelled.
+    let (mut chat, _) = bob.watch(id).await;
+    say(&mut chat, "you will lose").await;
+    let line = chat.chat().await["lines"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let report = json!({"chat_line": line, "reason": "taunting"});
+    let alice = sign_in(&password).await.unwrap();
+    let report = alice.post("/api/reports", report).await.success()["id"].clone();
+    let (ok, said) = admin(&site, &["reports"]);
+    assert!(
+        ok && said.contains("alice reports bob about \"you will lose\""),
+        "{said}"
+    );
+    let (ok, said) = admin(&site, &["delete-chat", &line]);
+    assert!(ok && said.contains("deleted bob's line"), "{said}");
+    let (mut again, _) = alice.watch(id).await;
+    assert_eq!(again.chat().await["lines"], json!([]));
+    let (ok, said) = admin(&site, &["resolve-report", report.as_str().unwrap()]);
+    assert!(ok, "{said}");
+    assert_eq!(admin(&site, &["reports"]).1.trim(), "no reports");
+    let tournament = json!({"name": "Spring", "game": "go", "format": "swiss", "rounds": 1,
+        "clock": {"initial_s": 300}});
+    let tournament = alice.post("/api/tournaments", tournament).await.success();
+    let tournament = tournament["id"].as_str().unwrap();
+    let (ok, said) = admin(&site, &["cancel-tournament", tournament]);
+    assert!(ok && said.contains("cancelled"), "{said}");
+    let view = alice.get(&format!("/api/tournaments/{tournament}")).await;
+    assert_eq!(view.success()["stage"], "cancelled");
+    let (ok, said) = admin(&site, &["cancel-tournament", tournament]);
+    assert!(!ok && said.contains("is cancelled"), "{said}");
+}
+
+/// `socket`'s person reads their room's history and says `text` there.
+async fn say(socket: &mut common::Socket, text: &str) {
+    let history = socket.chat().await;
+    assert!(history["lines"].is_array(), "{history}");
+    socket.send(json!({"type": "chat", "text": text})).await;
+}
+
+/// Issue 61's admin API: a moderator deals with reports, deletes a chat line, takes a game
+/// off the lists, cancels a running tournament (its game aborted, no rating changed) and
+/// bans a player (their game and bot sockets close at once; no sign-in); only admins give
+/// roles, reset passwords and close sign-ups, and ban moderators; players reach none of it.
+async fn moderators_and_admins_act_through_the_api(store: Store) {
+    let (serve, site) = serve(store, &[]).await;
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    let (ok, said) = admin(&site, &["create-admin", "root"]);
+    assert!(ok, "{said}");
+    let password = said.trim().rsplit(' ').next().unwrap().to_string();
+    let root = from(2)
+        .new_session(
+            "/api/session",
+            json!({"name": "root", "password": password}),
+        )
+        .await
+        .unwrap();
+    let moderator = from(3).new_account("mod").await;
+    let alice = from(4).new_account("alice").await;
+    let bob = from(5).new_account("bob").await;
+    let carol = from(6).new_account("carol").await;
+    let dave = from(7).new_account("dave").await;
+
+    // Players reach none of it; a moderator does not give roles.
+    for (path, body) in [
+        ("/api/admin/reports", None),
+        ("/api/admin/accounts", None),
+        ("/api/admin/players/bob/chat", None),
+        ("/api/admin/accounts/bob/ban", Some(json!({}))),
+    ] {
+        let answer = match body {
+            None => carol.get(path).await,
+            Some(body) => carol.put(path, body).await,
+        };
+        assert_eq!((answer.status, answer.code()), (403, "forbidden"), "{path}");
+    }
+    let role = |role: &str| json!({ "role": role });
+    (root
+        .put("/api/admin/accounts/mod/role", role("moderator"))
+        .await)
+        .success();
+    assert_eq!(
+        moderator.get("/api/session").await.success()["role"],
+        "moderator"
+    );
+    for (path, body) in [
+        ("/api/admin/accounts/carol/role", role("admin")),
+        ("/api/admin/accounts/mod/role", role("admin")),
+        ("/api/admin/sign-ups", json!({"open": false})),
+    ] {
+        let answer = moderator.put(path, body).await;
+        assert_eq!((answer.status, answer.code()), (403, "forbidden"), "{path}");
+    }
+    let refused = moderator
+        .post("/api/admin/accounts/bob/password", json!({}))
+        .await;
+    assert_eq!(refused.status, 403);
+    let refused = moderator
+        .put("/api/admin/accounts/root/ban", json!({}))
+        .await;
+    assert_eq!((refused.status, refused.code()), (403, "forbidden"));
+    assert_eq!(carol.get("/api/session").await.success()["role"], "none");
+
+    // A report of a chat line; the moderator reads it, deletes the line and closes it.
+    let id = &live_game(&alice, &bob).await;
+    let (mut bobs, _) = bob.watch(id).await;
+    say(&mut bobs, "you will lose").await;
+    let line = bobs.chat().await["lines"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let report = json!({"chat_line": line, "reason": "taunting"});
+    (alice.post("/api/reports", report).await).success();
+    let reports = moderator.get("/api/admin/reports").await.success();
+    assert_eq!(reports.as_array().unwrap().len(), 1, "{reports}");
+    let report = &reports[0];
+    assert_eq!(
+        (
+            &report["reporter"],
+            &report["player"],
+            &report["chat_line"]["text"]
+        ),
+        (&json!("alice"), &json!("bob"), &json!("you will lose"))
+    );
+    let deleted = moderator.delete(&format!("/api/admin/chat/{line}")).await;
+    assert!(deleted.success()["message"]
+        .as_str()
+        .unwrap()
+        .contains("deleted"));
+    for person in [&alice, &bob, &carol] {
+        let (mut socket, _) = person.watch(id).await;
+        let lines = socket.chat().await["lines"].clone();
+        assert!(!lines.to_string().contains("you will lose"), "{lines}");
+    }
+    let lines = moderator.get("/api/admin/players/bob/chat").await.success();
+    assert_eq!(
+        (&lines[0]["id"], &lines[0]["deleted"]),
+        (&json!(line), &json!(true))
+    );
+    let path = format!(
+        "/api/admin/reports/{}/resolve",
+        report["id"].as_str().unwrap()
+    );
+    moderator.post(&path, json!({})).await.success();
+    assert_eq!(
+        moderator.get("/api/admin/reports").await.success(),
+        json!([])
+    );
+    let all = moderator.get("/api/admin/reports?all=true").await.success();
+    assert_eq!(all[0]["resolved_by"], "mod");
+    let signups = moderator.get("/api/admin/accounts").await.success();
+    assert_eq!(signups[0]["name"], "dave");
+
+    // A running rated tournament cancelled: its game is aborted, no rating changes.
+    let tournament = json!({"name": "Spring", "game": "go", "format": "round-robin",
+        "rounds": 1, "rated": true, "clock": {"initial_s": 300}});
+    let tournament = carol.post("/api/tournaments", tournament).await.success();
+    let tournament = tournament["id"].as_str().unwrap().to_string();
+    for player in [&carol, &dave] {
+        let path = format!("/api/tournaments/{tournament}/join");
+        player.post(&path, json!({})).await.success();
+    }
+    let game = carol.start_tournament(&tournament).await;
+    play_until(&[&carol, &dave], &game, 6).await;
+    let path = format!("/api/admin/tournaments/{tournament}/cancel");
+    moderator.post(&path, json!({})).await.success();
+    common::eventually("the tournament is cancelled", || async {
+        let view = carol.get(&format!("/api/tournaments/{tournament}")).await;
+        (view.success()["stage"] == "cancelled").then_some(())
+    })
+    .await;
+    let over = carol.get(&format!("/api/games/{game}")).await.success();
+    assert_eq!(
+        (&over["status"], &over["result"]["reason"]),
+        (&json!("finished"), &json!("abort")),
+        "{over}"
+    );
+    assert_eq!(go_rating(&carol, "carol").await, (0, None));
+    assert_eq!(go_rating(&carol, "dave").await, (0, None));
+    let again = moderator.post(&path, json!({})).await;
+    assert_eq!((again.status, again.code()), (409, "conflict"));
+
+    // The finished game off the lists, its page kept.
+    let listed = |games: Value| games.to_string().contains(&game);
+    assert!(listed(carol.get("/api/games?player=carol").await.success()));
+    let hidden = moderator.delete(&format!("/api/admin/games/{game}")).await;
+    hidden.success();
+    assert!(!listed(
+        carol.get("/api/games?player=carol").await.success()
+    ));
+    carol.get(&format!("/api/games/{game}")).await.success();
+    let live = moderator.delete(&format!("/api/admin/games/{id}")).await;
+    assert_eq!((live.status, live.code()), (409, "conflict"));
+
+    // A ban closes alice's game socket and her bot's connection at once, without a word
+    // from either, and she signs in no more.
+    let token = common::register(&alice, "alicebot").await;
+    let mut bot = Bot::connect(&serve.base, &token, "alicebot").await;
+    let (mut socket, _) = alice.watch(id).await;
+    let banned = moderator
+        .put("/api/admin/accounts/alice/ban", json!({}))
+        .await;
+    assert!(banned.success()["message"]
+        .as_str()
+        .unwrap()
+        .contains("banned"));
+    assert_eq!(
+        socket.close_frame().await,
+        Some((4401, "no-session".into()))
+    );
+    assert_eq!(bot.close_frame().await, Some((4401, "bad-token".into())));
+    assert_eq!(alice.get("/api/session").await.status, 401);
+    let sign_in = |name: &str, password: &str| {
+        let body = json!({"name": name, "password": password});
+        let client = from(4);
+        async move { client.new_session("/api/session", body).await }
+    };
+    let refused = sign_in("alice", "correct horse").await.unwrap_err();
+    assert_eq!((refused.status, refused.code()), (403, "closed"));
+    moderator
+        .delete("/api/admin/accounts/alice/ban")
+        .await
+        .success();
+    sign_in("alice", "correct horse").await.unwrap();
+
+    // An admin resets a password (the new one works, the old no more), bans a moderator
+    // and closes sign-ups.
+    let reset = root
+        .post("/api/admin/accounts/bob/password", json!({}))
+        .await;
+    let password = reset.success()["password"].as_str().unwrap().to_string();
+    assert_eq!(bob.get("/api/session").await.status, 401);
+    assert_eq!(
+        sign_in("bob", "correct horse").await.unwrap_err().status,
+        401
+    );
+    sign_in("bob", &password).await.unwrap();
+    root.put("/api/admin/accounts/mod/ban", json!({}))
+        .await
+        .success();
+    assert_eq!(moderator.get("/api/admin/reports").await.status, 401);
+    (root
+        .put("/api/admin/sign-ups", json!({"open": false}))
+        .await)
+        .success();
+    let account = json!({"name": "erin", "password": "correct horse"});
+    let refused = from(8)
+        .new_session("/api/accounts", account)
+        .await
+        .unwrap_err();
+    assert_eq!((refused.status, refused.code()), (403, "closed"));
+}
+
+/// Issue 61's protections for everyone: a report names a player who exists (or a chat line)
+/// with a reason; a block stops games, challenges and rematches between the two either way
+/// and hides the blocked player's chat lines from the blocker; a password change needs the
+/// current password and ends one's other sessions.
+async fn people_report_block_and_change_their_password(store: Store) {
+    let (serve, _site) = serve(store, &[]).await;
+    let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
+    let alice = from(2).new_account("alice").await;
+    let bob = from(3).new_account("bob").await;
+    let carol = from(4).sign_in("carol").await.unwrap();
+
+    // Reports.
+    for (report, status) in [
+        (json!({"player": "bob", "reason": ""}), 400),
+        (json!({"player": "bob", "reason": "x".repeat(501)}), 400),
+        (json!({"player": "alice", "reason": "me"}), 400),
+        (json!({"player": "nobody", "reason": "who"}), 404),
+        (json!({"chat_line": "nothing", "reason": "what"}), 404),
+        (json!({"reason": "whom"}), 400),
+        (json!({"player": "BOB", "reason": "sandbagging"}), 201),
+    ] {
+        let answer = alice.post("/api/reports", report.clone()).await;
+        assert_eq!(answer.status, status, "{report}: {:?}", answer.body);
+    }
+
+    // A block: no game between the two, whoever invites; unblocked, they play.
+    let invite = json!({"game": "go", "params": {"size": 9}, "opponent": {"kind": "invite"}});
+    let hers = alice.create(invite.clone()).await;
+    let his = bob.create(invite.clone()).await;
+    assert_eq!(alice.put("/api/blocks/Bob", json!({})).await.status, 204);
+    assert_eq!(alice.put("/api/blocks/bob", json!({})).await.status, 204);
+    let blocks = alice.get("/api/blocks").await.success();
+    assert_eq!(
+        (blocks.as_array().unwrap().len(), &blocks[0]["name"]),
+        (1, &json!("Bob"))
+    );
+    for (who, game, why) in [
+        (&bob, &hers, "does not take games"),
+        (&alice, &his, "you block"),
+    ] {
+        let id = game["id"].as_str().unwrap();
+        let join = json!({"code": common::invite_code(game)});
+        let refused = who.post(&format!("/api/games/{id}/join"), join).await;
+        assert_eq!((refused.status, refused.code()), (403, "blocked"));
+        assert!(refused.body.to_string().contains(why), "{:?}", refused.body);
+        let state = who.get(&format!("/api/games/{id}")).await.success();
+        assert_eq!(state["status"], "waiting");
+    }
+    for name in ["alice", "nobody", "random"] {
+        let refused = alice.put(&format!("/api/blocks/{name}"), json!({})).await;
+        assert!(
+            matches!(refused.status, 400 | 404),
+            "{name}: {:?}",
+            refused.body
+        );
+    }
+
+    // The blocked player's lines are not shown to the blocker; others see them. (All three
+    // watch a game of two others, in its spectators' room.)
+    let erin = from(6).sign_in("erin").await.unwrap();
+    let dave = from(5).sign_in("dave").await.unwrap();
+    let watched = &live_game(&carol, &erin).await;
+    let (mut alices, _) = alice.watch(watched).await;
+    let (mut bobs, _) = bob.watch(watched).await;
+    let (mut daves, _) = dave.watch(watched).await;
+    assert_eq!(alices.chat().await["lines"], json!([]));
+    assert_eq!(daves.chat().await["lines"], json!([]));
+    say(&mut bobs, "spam").await;
+    assert_eq!(daves.chat().await["lines"][0]["text"], "spam");
+    daves.send(json!({"type": "chat", "text": "hello"})).await;
+    assert_eq!(alices.chat().await["lines"][0]["text"], "hello");
+    let shown_to = |person: &Client| {
+        let person = person.clone();
+        async move {
+            let (mut socket, _) = person.watch(watched).await;
+            let lines = socket.chat().await["lines"].clone();
+            (lines.as_array().unwrap().iter())
+                .map(|line| line["text"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(shown_to(&alice).await, ["hello"]);
+    assert_eq!(shown_to(&dave).await, ["spam", "hello"]);
+
+    // Unblocked: the lines show, and the two play.
+    assert_eq!(alice.delete("/api/blocks/bob").await.status, 204);
+    assert_eq!(alice.get("/api/blocks").await.success(), json!([]));
+    assert_eq!(shown_to(&alice).await, ["spam", "hello"]);
+    let id = hers["id"].as_str().unwrap();
+    let join = json!({"code": common::invite_code(&hers)});
+    bob.post(&format!("/api/games/{id}/join"), join)
+        .await
+        .success();
+    // Over, and blocked again: no rematch, whoever offers it.
+    bob.post(&resign(id), json!({})).await.success();
+    assert_eq!(alice.put("/api/blocks/bob", json!({})).await.status, 204);
+    for who in [&bob, &alice] {
+        let refused = who
+            .post(&format!("/api/games/{id}/rematch"), json!({}))
+            .await;
+        assert_eq!((refused.status, refused.code()), (403, "blocked"));
+    }
+    let over = alice.get(&format!("/api/games/{id}")).await.success();
+    assert_eq!(over["rematch_offer"], Value::Null, "{over}");
+
+    // A new password: the current one is asked; the other sessions end, this one stays.
+    let elsewhere = from(7)
+        .new_session(
+            "/api/session",
+            json!({"name": "alice", "password": "correct horse"}),
+        )
+        .await
+        .unwrap();
+    let change = |current: &str, new: &str| json!({"current": current, "new": new});
+    for (who, body, status) in [
+        (&alice, change("wrong horse", "battery staple"), 401),
+        (&alice, change("correct horse", "short"), 400),
+        (&carol, change("correct horse", "battery staple"), 400),
+    ] {
+        let refused = who.put("/api/account/password", body.clone()).await;
+        assert_eq!(refused.status, status, "{body}: {:?}", refused.body);
+    }
+    elsewhere.get("/api/session").await.success();
+    let changed = alice
+        .put(
+            "/api/account/password",
+            change("correct horse", "battery staple"),
+        )
+        .await;
+    assert_eq!(changed.status, 204, "{:?}", changed.body);
+    alice.get("/api/session").await.success();
+    assert_eq!(elsewhere.get("/api/session").await.status, 401);
+    let sign_in = |password: &str| {
+        let body = json!({"name": "alice", "password": password});
+        let client = from(7);
+        async move { client.new_session("/api/session", body).await }
+    };
+    assert_eq!(sign_in("correct horse").await.unwrap_err().status, 401);
+    sign_in("battery staple").await.unwrap();
 }

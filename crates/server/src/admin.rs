@@ -1,64 +1,41 @@
 //! `toroid admin`: the operator's acts on a server's data, run on its database directly
 //! (the SQLite file of a data folder, or PostgreSQL), while servers may be running on it.
+//! The acts are those of the admin API ([`crate::hub::moderation`]), done as the operator.
 //! What an act ends (a banned player's sessions, their bots' tokens) ends for the servers
-//! too: a session's socket closes at its next message, a bot's at its next connection.
+//! too: a session's socket closes at its next message or within a minute, a bot's at its
+//! next connection. (The admin API's acts close them at once.)
 
 use std::fmt;
 use std::path::Path;
 
-use crate::hub::accounts::{hash_password, SIGN_UPS};
-use crate::ids::{new_secret, now_ms};
-use crate::model::name_key;
-use crate::storage::{AccountRow, Storage, Write};
+use crate::error::ApiError;
+use crate::hub::moderation::{perform, By};
+pub use crate::hub::moderation::{Act, Role};
+use crate::storage::Storage;
 use crate::StartError;
 
-/// An account's role.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Role {
-    Admin,
-    Moderator,
-    /// A player like any other.
-    None,
-}
-
-impl Role {
-    fn stored(self) -> Option<String> {
-        match self {
-            Role::Admin => Some("admin".into()),
-            Role::Moderator => Some("moderator".into()),
-            Role::None => None,
-        }
-    }
-}
-
-/// What `toroid admin` does.
+/// What `toroid admin` is asked.
 #[derive(Clone, Debug)]
-pub enum Act {
-    /// Gives the account called so a role.
-    Role { name: String, role: Role },
-    /// Bans the account called so (its sessions end, its bots' tokens open nothing), or
-    /// lifts its ban.
-    Ban { name: String, banned: bool },
-    /// Gives the account called so a new random password, shown once; its sessions end.
-    ResetPassword { name: String },
-    /// Opens or closes sign-ups (`POST /api/accounts`).
-    SignUps { open: bool },
+pub enum Command {
+    Act(Act),
+    /// Lists the reports not dealt with (or all), newest first.
+    Reports {
+        all: bool,
+    },
 }
 
-/// Why an act failed.
+/// Why a command failed.
 #[derive(Debug)]
 pub enum AdminError {
     Start(StartError),
-    NoAccount(String),
-    Hash(String),
+    Refused(ApiError),
 }
 
 impl fmt::Display for AdminError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AdminError::Start(error) => write!(f, "{error}"),
-            AdminError::NoAccount(name) => write!(f, "no account is called '{name}'"),
-            AdminError::Hash(why) => write!(f, "cannot hash the password: {why}"),
+            AdminError::Refused(error) => write!(f, "{error}"),
         }
     }
 }
@@ -71,9 +48,9 @@ impl<E: Into<StartError>> From<E> for AdminError {
     }
 }
 
-/// Carries out `act` on the database of `data` (or `database`, a PostgreSQL URL): what it
-/// did, in words.
-pub fn run(data: &Path, database: Option<&str>, act: Act) -> Result<String, AdminError> {
+/// Carries out `command` on the database of `data` (or `database`, a PostgreSQL URL): what
+/// it did or found, in words.
+pub fn run(data: &Path, database: Option<&str>, command: Command) -> Result<String, AdminError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -84,69 +61,33 @@ pub fn run(data: &Path, database: Option<&str>, act: Act) -> Result<String, Admi
             None => Storage::sqlite_url(data)?,
         };
         let storage = Storage::open(&url).await?;
-        let account = |name: String| {
-            let storage = &storage;
-            async move {
-                let found: Option<AccountRow> = storage.account(&name_key(&name)).await?;
-                found.ok_or(AdminError::NoAccount(name))
+        match command {
+            Command::Act(act) => {
+                let done = perform(&storage, &By::Operator, act).await;
+                Ok(done.map_err(AdminError::Refused)?.said)
             }
-        };
-        let (write, said) = match act {
-            Act::Role { name, role } => {
-                let account = account(name).await?;
-                let said = format!("{} is now {}", account.name, role_words(role));
-                let write = Write::SetRole {
-                    account: account.id,
-                    role: role.stored(),
-                };
-                (write, said)
+            Command::Reports { all } => {
+                let reports = (storage.reports(all, 100).await).map_err(ApiError::from);
+                let lines: Vec<String> = (reports.map_err(AdminError::Refused)?.iter())
+                    .map(|r| {
+                        let line = (r.chat_line.as_ref())
+                            .map(|l| format!(" about \"{}\" (line {})", l.text, l.id))
+                            .unwrap_or_default();
+                        let state = match &r.resolved_by {
+                            Some(by) => format!("dealt with by {by}"),
+                            None => "open".into(),
+                        };
+                        format!(
+                            "{}  {} reports {}{line}: {} [{state}]",
+                            r.id, r.reporter, r.player, r.reason
+                        )
+                    })
+                    .collect();
+                Ok(match lines.is_empty() {
+                    true => "no reports".into(),
+                    false => lines.join("\n"),
+                })
             }
-            Act::Ban { name, banned } => {
-                let account = account(name).await?;
-                let said = match banned {
-                    true => format!("{} is banned: signed out everywhere, bots shut out", account.name),
-                    false => format!("{} may sign in again", account.name),
-                };
-                let write = Write::Ban {
-                    account: account.id,
-                    at: banned.then(now_ms),
-                };
-                (write, said)
-            }
-            Act::ResetPassword { name } => {
-                let account = account(name).await?;
-                let password = new_secret()[..20].to_string();
-                let password_hash =
-                    hash_password(&password).map_err(|e| AdminError::Hash(e.to_string()))?;
-                let said = format!(
-                    "{}'s new password (shown this once; their sessions ended): {password}",
-                    account.name
-                );
-                let write = Write::SetPassword {
-                    account: account.id,
-                    password_hash,
-                };
-                (write, said)
-            }
-            Act::SignUps { open } => {
-                let value = if open { "open" } else { "closed" };
-                let write = Write::Setting {
-                    name: SIGN_UPS,
-                    value: value.into(),
-                };
-                (write, format!("sign-ups are {value}"))
-            }
-        };
-        storage.commit(vec![write]).await?;
-        tracing::info!(target: "toroid::audit", act = %said.split(':').next().unwrap_or(""), "admin");
-        Ok(said)
+        }
     })
-}
-
-fn role_words(role: Role) -> &'static str {
-    match role {
-        Role::Admin => "an admin",
-        Role::Moderator => "a moderator",
-        Role::None => "a player without a role",
-    }
 }

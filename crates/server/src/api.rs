@@ -6,5 +6,6 @@ pub use crate::hub::accounts::wire::*;
 pub use crate::hub::bots::wire::*;
 pub use crate::hub::games::wire::*;
 pub use crate::hub::lobby::wire::*;
+pub use crate::hub::moderation::wire::*;
 pub use crate::hub::ratings::wire::*;
 pub use crate::hub::tournaments::wire::*;

@@ -59,6 +59,12 @@ pub enum ApiError {
     /// Refused by the site's administration: sign-ups closed, an account banned.
     #[error("{0}")]
     Closed(String),
+    /// A moderator's or admin's act that this account's role does not allow.
+    #[error("{0}")]
+    Forbidden(String),
+    /// One of the two players blocks the other: no game, challenge or invitation between them.
+    #[error("{0}")]
+    Blocked(String),
     #[error("this server is not served at '{0}': a request names one of its public origins as its Host (an operator names them with --public-origin)")]
     UnknownHost(String),
     #[error("storage failed: {0}")]
@@ -94,6 +100,8 @@ impl ApiError {
             ApiError::CrossOrigin(_) => "cross-origin",
             ApiError::UnknownHost(_) => "unknown-host",
             ApiError::Closed(_) => "closed",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::Blocked(_) => "blocked",
             ApiError::Storage(_) => "storage",
         }
     }
@@ -106,7 +114,9 @@ impl ApiError {
             ApiError::NotAPlayer
             | ApiError::NoAnalysis
             | ApiError::CrossOrigin(_)
-            | ApiError::Closed(_) => 403,
+            | ApiError::Closed(_)
+            | ApiError::Forbidden(_)
+            | ApiError::Blocked(_) => 403,
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed => 405,
             ApiError::NotYourTurn(_)

@@ -679,6 +679,12 @@ impl Game {
         Ok(self.ending(Outcome::abort(), now, at))
     }
 
+    /// The end of the game when its tournament is cancelled: aborted without a result,
+    /// unless it is over already.
+    pub fn prepare_cancel(&self, now: Instant, at: i64) -> Option<Change> {
+        (self.status != Status::Finished).then(|| self.ending(Outcome::abort(), now, at))
+    }
+
     /// `actor` claims the win because its opponent left the game; the hub checks that the
     /// opponent has been gone for the grace time.
     pub fn prepare_claim_victory(

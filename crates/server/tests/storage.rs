@@ -13,7 +13,7 @@ use toroid_rules::{Color, Outcome};
 use toroid_search::Level;
 use toroid_server::model::{GameSpec, Seat, Status, TimeControl};
 use toroid_server::storage::{
-    BotKey, BotRow, GameRow, MoveRow, SessionKey, SessionRow, Storage, Write,
+    AccountKey, BotKey, BotRow, GameRow, MoveRow, SessionKey, SessionRow, Storage, Write,
 };
 
 /// The storage of `db`'s database.
@@ -417,6 +417,9 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP TABLE blocks",
+            "DROP TABLE reports",
+            "ALTER TABLE games DROP COLUMN hidden_at",
             "DROP TABLE settings",
             "ALTER TABLE accounts DROP COLUMN role",
             "ALTER TABLE accounts DROP COLUMN banned_at",
@@ -485,11 +488,17 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
     let db = Site::new(store).await;
     drop(open(&db).await);
     {
-        // Back to before the keys (and the two migrations after them), with names stored
+        // Back to before the keys (and the three migrations after them), with names stored
         // as that version stored them: the older Alice, a younger one whose first letter is
-        // Cyrillic, a bot, a guest.
+        // Cyrillic, a bot, a guest, and a line Alice said.
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
+            "DROP TABLE blocks",
+            "DROP TABLE reports",
+            "ALTER TABLE games DROP COLUMN hidden_at",
+            "DROP INDEX chat_by_author",
+            "ALTER TABLE chat DROP COLUMN deleted_at",
+            "ALTER TABLE chat DROP COLUMN author_key",
             "DROP TABLE settings",
             "ALTER TABLE accounts DROP COLUMN role",
             "ALTER TABLE accounts DROP COLUMN banned_at",
@@ -497,7 +506,9 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
             "DROP INDEX sessions_by_name_key",
             "ALTER TABLE sessions DROP COLUMN name_key",
             "DROP TABLE names",
-            "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 2 FROM schema_version)",
+            "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 3 FROM schema_version)",
+            "INSERT INTO chat (id, game_id, room, author, body, at)
+             VALUES ('c1', 'g1', 'spectators', 'Alice', 'hi', 5)",
             "INSERT INTO accounts (id, name, name_key, password_hash, created_at)
              VALUES ('a1', 'Alice', 'alice', 'h', 1), ('a2', 'аlice', 'аlice', 'h', 2)",
             "INSERT INTO bots (id, name, owner, token_hash, created_at)
@@ -519,10 +530,22 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
     );
     assert_eq!(holder(name_key("hexer")).await.as_deref(), Some("bot:b1"));
     assert_eq!(holder("аlice".into()).await.as_deref(), Some("account:a2"));
-    let alice = storage.account(&name_key("Alice")).await.unwrap().unwrap();
+    let alice = storage
+        .account(AccountKey::NameKey(&name_key("Alice")))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(alice.id, "a1");
-    let younger = storage.account("аlice").await.unwrap().unwrap();
+    let younger = storage
+        .account(AccountKey::NameKey("аlice"))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(younger.id, "a2");
+    // The line's author's key, for a moderator's look at one player's lines.
+    let lines = storage.chat_by(&name_key("ALICE"), 10).await.unwrap();
+    assert_eq!(lines.len(), 1);
+    assert_eq!((lines[0].id.as_str(), lines[0].deleted_at), ("c1", None));
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use toroid_server::admin::{Act, Role};
+use toroid_server::admin::{Act, Command, Role};
 
 use super::Failure;
 
@@ -52,19 +52,31 @@ enum AdminAct {
         #[arg(value_parser = ["open", "closed"])]
         state: String,
     },
+    /// Create an account with the admin role and a random password, shown once.
+    CreateAdmin { name: String },
+    /// Cancel a tournament: the games of its round under way are aborted, unrated.
+    CancelTournament { id: String },
+    /// Delete a chat line (its id, as the reports show it).
+    DeleteChat { id: String },
+    /// Take a finished game off the lists.
+    DeleteGame { id: String },
+    /// Show the reports not dealt with, newest first.
+    Reports {
+        /// Also those dealt with.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Mark a report dealt with.
+    ResolveReport { id: String },
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let database = super::serve::secret(args.database, args.database_file.as_deref())?;
     let act = match args.act {
-        AdminAct::Role { name, role } => {
-            let role = match role.as_str() {
-                "admin" => Role::Admin,
-                "moderator" => Role::Moderator,
-                _ => Role::None,
-            };
-            Act::Role { name, role }
-        }
+        AdminAct::Role { name, role } => Act::Role {
+            name,
+            role: Role::read(Some(&role)),
+        },
         AdminAct::Ban { name } => Act::Ban { name, banned: true },
         AdminAct::Unban { name } => Act::Ban {
             name,
@@ -74,9 +86,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
         AdminAct::SignUps { state } => Act::SignUps {
             open: state == "open",
         },
+        AdminAct::CreateAdmin { name } => Act::CreateAdmin { name },
+        AdminAct::CancelTournament { id } => Act::CancelTournament { id },
+        AdminAct::DeleteChat { id } => Act::DeleteChat { id },
+        AdminAct::DeleteGame { id } => Act::HideGame { id },
+        AdminAct::ResolveReport { id } => Act::ResolveReport { id },
+        AdminAct::Reports { all } => {
+            let said = toroid_server::admin::run(
+                &args.data,
+                database.as_deref(),
+                Command::Reports { all },
+            )
+            .map_err(Failure::usage)?;
+            println!("{said}");
+            return Ok(());
+        }
     };
-    let said =
-        toroid_server::admin::run(&args.data, database.as_deref(), act).map_err(Failure::usage)?;
+    let said = toroid_server::admin::run(&args.data, database.as_deref(), Command::Act(act))
+        .map_err(Failure::usage)?;
     println!("toroid: {said}");
     Ok(())
 }

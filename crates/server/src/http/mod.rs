@@ -23,7 +23,7 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::hub::{accounts, bots, games, lobby, ratings, tournaments, Hub};
+use crate::hub::{accounts, bots, games, lobby, moderation, ratings, tournaments, Hub};
 use connections::ClientAddr;
 
 pub use error::{ErrorBody, ErrorDetail};
@@ -51,6 +51,7 @@ pub fn router(state: AppState) -> Router {
         bots::routes::add,
         ratings::routes::add,
         tournaments::routes::add,
+        moderation::routes::add,
     ];
     let api = (features.into_iter())
         .fold(Router::new(), |router, add| add(router))
@@ -75,6 +76,8 @@ pub fn router(state: AppState) -> Router {
         .route("/player/{name}", get(assets::page))
         .route("/tournaments", get(assets::page))
         .route("/tournament/{id}", get(assets::page))
+        .route("/settings", get(assets::page))
+        .route("/admin", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
         .route_layer(middleware::from_fn(tag_route))
         .layer(CompressionLayer::new());

@@ -6,7 +6,7 @@ use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::Modify;
 
-use crate::hub::{accounts, bots, games, lobby, ratings, tournaments};
+use crate::hub::{accounts, bots, games, lobby, moderation, ratings, tournaments};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -53,6 +53,23 @@ use crate::hub::{accounts, bots, games, lobby, ratings, tournaments};
         tournaments::routes::join_tournament,
         tournaments::routes::start_tournament,
         bots::routes::bot_games,
+        moderation::routes::report,
+        moderation::routes::blocks,
+        moderation::routes::block,
+        moderation::routes::unblock,
+        moderation::routes::change_password,
+        moderation::routes::reports,
+        moderation::routes::accounts,
+        moderation::routes::chat_by,
+        moderation::routes::resolve_report,
+        moderation::routes::delete_chat,
+        moderation::routes::hide_game,
+        moderation::routes::cancel_tournament,
+        moderation::routes::ban,
+        moderation::routes::unban,
+        moderation::routes::set_role,
+        moderation::routes::reset_password,
+        moderation::routes::sign_ups,
         openapi,
     ),
     components(schemas(bots::protocol::FromBot, bots::protocol::ToBot)),
@@ -63,6 +80,7 @@ use crate::hub::{accounts, bots, games, lobby, ratings, tournaments};
         (name = "play", description = "Moves, resignations, draws, aborts and claims, over HTTP or the WebSocket"),
         (name = "ratings", description = "Glicko-2 ratings: leaderboards and players"),
         (name = "bots", description = "Registered bots and their WebSocket (docs/protocol.md)"),
+        (name = "moderation", description = "Reports and blocks for everyone; under /api/admin, the acts of moderators and admins (docs/operations.md)"),
     )
 )]
 pub struct ApiDoc;

@@ -14,6 +14,7 @@ pub mod bots;
 pub mod chat;
 pub mod games;
 pub mod lobby;
+pub mod moderation;
 pub mod ratings;
 mod shared_limit;
 pub mod tournaments;
@@ -88,6 +89,7 @@ pub struct Hub {
     requests_by_address: SharedLimit<IpAddr>,
     accounts: accounts::AccountState,
     chat: chat::ChatState,
+    moderation: moderation::ModerationState,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
     stopping: watch::Sender<bool>,
@@ -157,6 +159,7 @@ impl Hub {
             ),
             accounts: accounts::AccountState::new(&limits),
             chat: chat::ChatState::new(),
+            moderation: moderation::ModerationState::new(),
             storage,
             limits,
             live: Mutex::new(HashMap::new()),
@@ -222,6 +225,7 @@ impl Hub {
         self.requests_by_address.forget_idle();
         self.accounts.forget_idle();
         self.chat.forget_idle();
+        self.moderation.reports.forget_idle();
     }
 
     /// Sets game `id` aside: its stored rows cannot be read. It is logged once and answered

@@ -20,7 +20,8 @@ use toroid_rules::GameKind;
 use crate::model::{GameSpec, Offer, Status, TimeControl};
 
 pub use rows::{
-    AccountRow, ArenaMember, BotRow, ChatRow, GameRow, MoveRow, RatingRow, SessionRow, Write,
+    AccountRow, ArenaMember, BotRow, ChatRow, GameRow, MoveRow, RatingRow, ReportRow, SessionRow,
+    Write,
 };
 
 /// Why the database refused or failed.
@@ -220,8 +221,8 @@ impl Storage {
             .collect())
     }
 
-    /// Games newest first; only those of `status` and of a player named `player` if given.
-    /// Damaged rows are returned as such.
+    /// Games newest first; only those of `status` and of a player named `player` if given,
+    /// and none a moderator took off the lists. Damaged rows are returned as such.
     pub async fn games(
         &self,
         status: Option<Status>,
@@ -230,7 +231,7 @@ impl Storage {
     ) -> Result<Vec<Result<GameRow, DamagedGame>>, StorageError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE ($1 = '' OR status = $1)
-                AND ($3 = '' OR black_name = $3 OR white_name = $3)
+                AND ($3 = '' OR black_name = $3 OR white_name = $3) AND hidden_at IS NULL
              ORDER BY created_at DESC, id DESC LIMIT $2"
         );
         let rows = sqlx::query(&sql)
@@ -510,6 +511,14 @@ async fn check_sqlite_file(url: &str, options: &AnyConnectOptions) -> Result<(),
 pub enum CreatedBy<'a> {
     Session(&'a str),
     Address(std::net::IpAddr),
+}
+
+/// How to find an account.
+#[derive(Copy, Clone, Debug)]
+pub enum AccountKey<'a> {
+    /// Its name's key (`model::name_key`).
+    NameKey(&'a str),
+    Id(&'a str),
 }
 
 /// How to find a session.

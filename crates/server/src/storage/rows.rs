@@ -140,6 +140,27 @@ pub struct ChatRow {
     pub author: String,
     pub body: String,
     pub at: i64,
+    /// When a moderator deleted it (nobody else sees it then).
+    pub deleted_at: Option<i64>,
+}
+
+/// A player's report of another player, or of a line they said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportRow {
+    pub id: String,
+    /// Who made it: an account's id, or a guest's session id (`SessionRow::owner_id`).
+    pub reporter: String,
+    pub reporter_name: String,
+    /// The reported player's name, and its key.
+    pub player: String,
+    pub player_key: String,
+    /// The chat line it is about, if any.
+    pub chat_id: Option<String>,
+    pub reason: String,
+    pub at: i64,
+    /// When a moderator dealt with it, and who (an account's name).
+    pub resolved_at: Option<i64>,
+    pub resolved_by: Option<String>,
 }
 
 /// A player's rating in a pool, and how many rated games it rests on.
@@ -207,10 +228,36 @@ pub enum Write {
         account: String,
         at: Option<i64>,
     },
-    /// Account `account`'s password is replaced (its sessions end).
+    /// Account `account`'s password is replaced: its sessions end, but for `keep` (the one
+    /// that changed it).
     SetPassword {
         account: String,
         password_hash: String,
+        keep: Option<String>,
+    },
+    /// A moderator deleted chat line `id` at `at`.
+    DeleteChat {
+        id: String,
+        at: i64,
+    },
+    /// A moderator took game `game_id` off the lists at `at`.
+    HideGame {
+        game_id: String,
+        at: i64,
+    },
+    Report(ReportRow),
+    /// A moderator (named `by`) dealt with report `id` at `at`.
+    ResolveReport {
+        id: String,
+        by: String,
+        at: i64,
+    },
+    /// `blocker` (`SessionRow::owner_id`) blocks the player whose name is `name` (from
+    /// `at`), or unblocks them (`at` is `None`).
+    Block {
+        blocker: String,
+        name: String,
+        at: Option<i64>,
     },
     /// The site's setting `name` is `value`.
     Setting {
@@ -356,6 +403,11 @@ impl Write {
             | Write::Ban { .. }
             | Write::SetPassword { .. }
             | Write::Setting { .. }
+            | Write::DeleteChat { .. }
+            | Write::HideGame { .. }
+            | Write::Report(_)
+            | Write::ResolveReport { .. }
+            | Write::Block { .. }
             | Write::Rating { .. }
             | Write::Tournament { .. }
             | Write::ArenaJoin { .. }

@@ -16,6 +16,8 @@ enum Step {
     SeatNames,
     /// Gives every account, bot and session its name's key (`model::name_key`).
     NameKeys,
+    /// Gives every chat line its author's name key.
+    ChatAuthorKeys,
 }
 
 use Step::Sql;
@@ -227,6 +229,36 @@ const MIGRATIONS: &[&[Step]] = &[
         name TEXT PRIMARY KEY,
         value TEXT NOT NULL)"),
     ],
+    // Moderation and self-protection: each chat line's author's name key (a moderator reads
+    // one player's lines; a blocked player's lines are not shown) and when a moderator
+    // deleted it; when a moderator took a game off the lists; the players' reports (who
+    // made it: an account or a guest session; whom it is about; a chat line it points at);
+    // and whom each person blocks (by name key).
+    &[
+        Sql("ALTER TABLE chat ADD COLUMN author_key TEXT"),
+        Sql("ALTER TABLE chat ADD COLUMN deleted_at BIGINT"),
+        Step::ChatAuthorKeys,
+        Sql("CREATE INDEX chat_by_author ON chat (author_key, at)"),
+        Sql("ALTER TABLE games ADD COLUMN hidden_at BIGINT"),
+        Sql("CREATE TABLE reports (
+        id TEXT PRIMARY KEY,
+        reporter TEXT NOT NULL,
+        reporter_name TEXT NOT NULL,
+        player TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        chat_id TEXT,
+        reason TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        resolved_at BIGINT,
+        resolved_by TEXT)"),
+        Sql("CREATE INDEX reports_by_time ON reports (at)"),
+        Sql("CREATE TABLE blocks (
+        blocker TEXT NOT NULL,
+        blocked_key TEXT NOT NULL,
+        blocked_name TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (blocker, blocked_key))"),
+    ],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one
@@ -268,6 +300,7 @@ pub async fn migrate(pool: &AnyPool, postgres: bool) -> Result<(), StorageError>
                 Step::HashInviteCodes => hash_invite_codes(&mut tx).await?,
                 Step::SeatNames => seat_names(&mut tx).await?,
                 Step::NameKeys => name_keys(&mut tx).await?,
+                Step::ChatAuthorKeys => chat_author_keys(&mut tx).await?,
             }
         }
         sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
@@ -379,6 +412,21 @@ async fn name_keys(tx: &mut Transaction<'_, Any>) -> Result<(), StorageError> {
         let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
         sqlx::query("UPDATE sessions SET name_key = $1 WHERE id = $2")
             .bind(name_key(&name))
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn chat_author_keys(tx: &mut Transaction<'_, Any>) -> Result<(), StorageError> {
+    let lines = sqlx::query("SELECT id, author FROM chat")
+        .fetch_all(&mut **tx)
+        .await?;
+    for row in lines {
+        let (id, author): (String, String) = (row.try_get("id")?, row.try_get("author")?);
+        sqlx::query("UPDATE chat SET author_key = $1 WHERE id = $2")
+            .bind(name_key(&author))
             .bind(id)
             .execute(&mut **tx)
             .await?;

@@ -177,12 +177,66 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         Write::SetPassword {
             account,
             password_hash,
+            keep,
         } => {
-            end_sessions_of(tx, account).await?;
+            sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND id <> $2")
+                .bind(account)
+                .bind(keep.as_deref().unwrap_or_default())
+                .execute(&mut **tx)
+                .await?;
             sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
                 .bind(password_hash)
                 .bind(account)
         }
+        Write::DeleteChat { id, at } => {
+            sqlx::query("UPDATE chat SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL")
+                .bind(at)
+                .bind(id)
+        }
+        Write::HideGame { game_id, at } => {
+            sqlx::query("UPDATE games SET hidden_at = $1 WHERE id = $2 AND hidden_at IS NULL")
+                .bind(at)
+                .bind(game_id)
+        }
+        Write::Report(r) => sqlx::query(
+            "INSERT INTO reports (id, reporter, reporter_name, player, player_key, chat_id,
+                reason, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&r.id)
+        .bind(&r.reporter)
+        .bind(&r.reporter_name)
+        .bind(&r.player)
+        .bind(&r.player_key)
+        .bind(&r.chat_id)
+        .bind(&r.reason)
+        .bind(r.at),
+        Write::ResolveReport { id, by, at } => sqlx::query(
+            "UPDATE reports SET resolved_at = $1, resolved_by = $2
+             WHERE id = $3 AND resolved_at IS NULL",
+        )
+        .bind(at)
+        .bind(by)
+        .bind(id),
+        Write::Block {
+            blocker,
+            name,
+            at: Some(at),
+        } => sqlx::query(
+            "INSERT INTO blocks (blocker, blocked_key, blocked_name, at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (blocker, blocked_key) DO NOTHING",
+        )
+        .bind(blocker)
+        .bind(name_key(name))
+        .bind(name)
+        .bind(at),
+        Write::Block {
+            blocker,
+            name,
+            at: None,
+        } => sqlx::query("DELETE FROM blocks WHERE blocker = $1 AND blocked_key = $2")
+            .bind(blocker)
+            .bind(name_key(name)),
         Write::Setting { name, value } => sqlx::query(
             "INSERT INTO settings (name, value) VALUES ($1, $2)
              ON CONFLICT (name) DO UPDATE SET value = excluded.value",
@@ -201,16 +255,22 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(address_hash)
         .bind(at),
         Write::Bot(b) => {
-            hold_name(tx, &name_key(&b.name), &format!("bot:{}", b.id), b.created_at).await?;
+            hold_name(
+                tx,
+                &name_key(&b.name),
+                &format!("bot:{}", b.id),
+                b.created_at,
+            )
+            .await?;
             sqlx::query(
-            "INSERT INTO bots (id, name, owner, token_hash, created_at)
+                "INSERT INTO bots (id, name, owner, token_hash, created_at)
              VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&b.id)
-        .bind(&b.name)
-        .bind(&b.owner)
-        .bind(&b.token_hash)
-        .bind(b.created_at)
+            )
+            .bind(&b.id)
+            .bind(&b.name)
+            .bind(&b.owner)
+            .bind(&b.token_hash)
+            .bind(b.created_at)
         }
         Write::BotToken { id, token_hash } => {
             sqlx::query("UPDATE bots SET token_hash = $1 WHERE id = $2")
@@ -428,12 +488,14 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(next)
         .bind(game_id),
         Write::Chat(c) => sqlx::query(
-            "INSERT INTO chat (id, game_id, room, author, body, at) VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO chat (id, game_id, room, author, author_key, body, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&c.id)
         .bind(&c.game_id)
         .bind(&c.room)
         .bind(&c.author)
+        .bind(name_key(&c.author))
         .bind(&c.body)
         .bind(c.at),
         Write::Game(g) => sqlx::query(
@@ -553,6 +615,12 @@ fn expect_one(write: &Write, done: sqlx::any::AnyQueryResult) -> Result<(), Stor
         // Marks of use: nothing to mark (a bot deleted, a later mark stored first) is no
         // failure.
         Write::BotSeen { .. } | Write::SessionSeen { .. } => return Ok(()),
+        // Acts already done (a player blocked or unblocked, a line deleted, a game hidden, a
+        // report dealt with): twice is once.
+        Write::Block { .. }
+        | Write::DeleteChat { .. }
+        | Write::HideGame { .. }
+        | Write::ResolveReport { .. } => return Ok(()),
         Write::Rating { .. } => StorageError::RatingChanged,
         Write::Tournament { .. } => StorageError::TournamentChanged,
         Write::ArenaGame { .. } => StorageError::ArenaChanged,

@@ -259,6 +259,14 @@ impl Client {
         }
     }
 
+    /// Starts tournament `id` (its creator's client): the id of its first round's first game.
+    pub async fn start_tournament(&self, id: &str) -> String {
+        let path = format!("/api/tournaments/{id}/start");
+        let started = self.post(&path, json!({})).await.success();
+        let game = &started["played"][0]["games"][0]["game_id"];
+        game.as_str().expect("a first game").to_string()
+    }
+
     /// Plays the first legal move in each of this person's games of tournament `id` until
     /// it is over (within `wait`); its final view.
     pub async fn play_tournament(&self, id: &str, wait: Duration) -> Value {
@@ -392,6 +400,11 @@ impl Client {
 
     pub async fn get(&self, path: &str) -> Answer {
         Client::answer(self.with_cookie(self.http.get(format!("{}{path}", self.base)))).await
+    }
+
+    pub async fn put(&self, path: &str, body: Value) -> Answer {
+        let request = self.http.put(format!("{}{path}", self.base)).json(&body);
+        Client::answer(self.with_cookie(request)).await
     }
 
     pub async fn delete(&self, path: &str) -> Answer {

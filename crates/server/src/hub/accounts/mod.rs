@@ -16,7 +16,7 @@ use std::net::IpAddr;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::ids::{hash_secret, new_id, new_secret, now_ms};
-use crate::storage::{AccountRow, SessionRow, Write};
+use crate::storage::{AccountKey, AccountRow, SessionRow, Write};
 
 use super::shared_limit::SharedLimit;
 use super::{Hub, HOUR, MINUTE};
@@ -89,7 +89,7 @@ const ENDED_SESSIONS: usize = 256;
 /// Shortest and longest password (the longest bounds the work of hashing one).
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
 
-fn check_password(password: &str) -> Result<(), ApiError> {
+pub(super) fn check_password(password: &str) -> Result<(), ApiError> {
     match PASSWORD_CHARS.contains(&password.chars().count()) {
         true => Ok(()),
         false => Err(ApiError::BadRequest(format!(
@@ -221,7 +221,7 @@ impl Hub {
         let possible = name.trim().chars().count() <= MAX_NAME
             && PASSWORD_CHARS.contains(&password.chars().count());
         let account = match possible {
-            true => self.storage.account(&key).await?,
+            true => self.storage.account(AccountKey::NameKey(&key)).await?,
             false => None,
         };
         let address_hash = address_hash(address);
@@ -276,6 +276,45 @@ impl Hub {
                 Err(ApiError::BadCredentials)
             }
         }
+    }
+
+    /// Whether `password` is `account`'s, checked on the hashing threads, within the limit
+    /// on sign-ins from `address` (a stolen cookie does not test passwords fast).
+    pub(super) async fn password_matches(
+        &self,
+        account: &AccountRow,
+        password: &str,
+        address: IpAddr,
+    ) -> Result<bool, ApiError> {
+        let by_address = &self.accounts.sign_ins_by_address;
+        if !by_address.allows(self.cluster.as_ref(), &address).await {
+            return Err(ApiError::Limit(
+                "too many password attempts; wait a minute".into(),
+            ));
+        }
+        if !PASSWORD_CHARS.contains(&password.chars().count()) {
+            return Ok(false);
+        }
+        let (password, hash) = (password.to_string(), account.password_hash.clone());
+        (self.accounts.hasher)
+            .run(address, move |memory| {
+                hashing::password_matches(&password, &hash, memory)
+            })
+            .await
+    }
+
+    /// `password`'s hash, made on the hashing threads.
+    pub(super) async fn hash_new_password(
+        &self,
+        password: &str,
+        address: IpAddr,
+    ) -> Result<String, ApiError> {
+        let password = password.to_string();
+        (self.accounts.hasher)
+            .run(address, move |memory| {
+                hashing::hash_password(&password, memory)
+            })
+            .await?
     }
 
     /// A new session (not yet stored) for `name`, signed in to `account` if given, within the

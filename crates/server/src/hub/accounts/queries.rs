@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use crate::storage::{AccountRow, SessionKey, SessionRow, Storage, StorageError};
+use crate::storage::{AccountKey, AccountRow, SessionKey, SessionRow, Storage, StorageError};
 
 impl Storage {
     pub async fn session(&self, by: SessionKey<'_>) -> Result<Option<SessionRow>, StorageError> {
@@ -68,14 +68,19 @@ impl Storage {
         Ok(row.map(|r| r.try_get("holder")).transpose()?)
     }
 
-    pub async fn account(&self, name_key: &str) -> Result<Option<AccountRow>, StorageError> {
-        let row = sqlx::query(
+    pub async fn account(&self, by: AccountKey<'_>) -> Result<Option<AccountRow>, StorageError> {
+        let (column, value) = match by {
+            AccountKey::NameKey(key) => ("name_key", key),
+            AccountKey::Id(id) => ("id", id),
+        };
+        let sql = format!(
             "SELECT id, name, name_key, password_hash, created_at, role, banned_at FROM accounts
-             WHERE name_key = $1",
-        )
-        .bind(name_key)
-        .fetch_optional(&self.readers)
-        .await?;
+             WHERE {column} = $1"
+        );
+        let row = sqlx::query(&sql)
+            .bind(value)
+            .fetch_optional(&self.readers)
+            .await?;
         row.map(|r| {
             Ok(AccountRow {
                 id: r.try_get("id")?,

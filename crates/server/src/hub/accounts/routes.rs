@@ -44,7 +44,7 @@ pub async fn create_session(
     Ok((
         StatusCode::CREATED,
         session_cookies(Some(&token), https),
-        Json(session_view(&session)),
+        Json(session_view(&state, &session).await?),
     ))
 }
 
@@ -65,7 +65,8 @@ pub async fn create_account(
         .create_account(guest, &request.name, &request.password, address.ip())
         .await?;
     let cookies = session_cookies(Some(&token), https);
-    Ok((StatusCode::CREATED, cookies, Json(session_view(&session))).into_response())
+    let view = session_view(&state, &session).await?;
+    Ok((StatusCode::CREATED, cookies, Json(view)).into_response())
 }
 
 /// The session's cookies: set to `token` for a year (a guest session has no password, the
@@ -104,19 +105,23 @@ fn session_cookies(
 /// The cookie that tells the page's script that a session cookie is set.
 const SIGNED_IN_COOKIE: &str = "toroid_signed_in";
 
-fn session_view(session: &SessionRow) -> SessionView {
-    SessionView {
+async fn session_view(state: &AppState, session: &SessionRow) -> Result<SessionView, ApiError> {
+    Ok(SessionView {
         id: session.id.clone(),
         name: session.name.clone(),
         account: session.account_id.is_some(),
-    }
+        role: state.hub.role(session).await?,
+    })
 }
 
 /// The session of the cookie.
 #[utoipa::path(get, path = "/api/session", tag = "sessions",
     responses((status = 200, body = SessionView), (status = 401, body = ErrorBody)))]
-pub async fn get_session(Player(session): Player) -> Json<SessionView> {
-    Json(session_view(&session))
+pub async fn get_session(
+    State(state): State<AppState>,
+    Player(session): Player,
+) -> Result<Json<SessionView>, ApiError> {
+    Ok(Json(session_view(&state, &session).await?))
 }
 
 /// Signs out: the session ends at once and its cookie is cleared. Its games keep their

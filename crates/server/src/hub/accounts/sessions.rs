@@ -95,15 +95,20 @@ impl Hub {
     pub async fn end_session(&self, session: &SessionRow) -> Result<(), ApiError> {
         let id = session.id.clone();
         self.storage.commit(vec![Write::EndSession { id }]).await?;
-        self.session_ended(&session.id);
+        self.end_session_everywhere(&session.id).await;
+        Ok(())
+    }
+
+    /// Closes the sockets of session `id`, ended in the database, on every node.
+    pub(in crate::hub) async fn end_session_everywhere(&self, id: &str) {
+        self.session_ended(id);
         if let Some(cluster) = &self.cluster {
             let event = Event::SessionEnded {
                 from: cluster.node.clone(),
-                session: session.id.clone(),
+                session: id.to_string(),
             };
             cluster.publish(&event).await;
         }
-        Ok(())
     }
 
     /// Tells this node's sockets that session `id` has ended.

@@ -30,4 +30,7 @@ pub struct SessionView {
     pub name: String,
     /// Whether the session is signed in to an account.
     pub account: bool,
+    /// The account's role (`none` for a guest): moderators and admins have the page at
+    /// `/admin`.
+    pub role: crate::hub::moderation::Role,
 }

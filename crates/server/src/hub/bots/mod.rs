@@ -119,7 +119,7 @@ impl Hub {
     }
 
     /// Ends bot `id`'s connections, on this node and on every other.
-    async fn revoke_everywhere(&self, id: &str) {
+    pub(in crate::hub) async fn revoke_everywhere(&self, id: &str) {
         self.bots.revoke(id);
         if let Some(cluster) = &self.cluster {
             let event = Event::BotRevoked {
@@ -252,6 +252,11 @@ impl Hub {
                 ));
             }
         }
+        let challenged = Seat::Bot {
+            bot: id.clone(),
+            name: name.to_string(),
+        };
+        self.check_not_blocked(person, &challenged).await?;
         if self.unfinished(|g| g.bots.contains(&id)) >= self.limits.games_per_session {
             return Err(ApiError::Declined(format!(
                 "{name} is playing too many games"
@@ -269,10 +274,7 @@ impl Hub {
             None => self.bots.challenge(&id, challenge_of(&request)).await?,
             Some(node) => self.challenge_elsewhere(node, &id, request).await?,
         }
-        Ok(Seat::Bot {
-            bot: id,
-            name: name.to_string(),
-        })
+        Ok(challenged)
     }
 
     /// Puts `request` to bot `bot` on node `node` and waits for the answer it relays.

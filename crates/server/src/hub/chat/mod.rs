@@ -175,6 +175,7 @@ impl Hub {
             author: line.author.clone(),
             body: line.text.clone(),
             at: line.at,
+            deleted_at: None,
         };
         self.storage.commit(vec![Write::Chat(row)]).await?;
         let _ = live.chat.send(line.clone());

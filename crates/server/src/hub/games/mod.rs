@@ -81,6 +81,13 @@ impl Hub {
     ) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
         self.reload(&mut game).await?;
+        // No rematch, offered or accepted, between two players one of whom blocks the other.
+        let mover = game.colors_of(actor).first().copied();
+        if let (Action::Rematch, Some(color), [Some(_), Some(_)]) = (action, mover, &game.seats) {
+            let seat = |c: Color| game.seats[c.index()].as_ref().expect("both seats taken");
+            self.check_not_blocked(seat(color), seat(color.opponent()))
+                .await?;
+        }
         let (now, at) = (Instant::now(), now_ms());
         let change = match action {
             Action::Resign => game.prepare_resign(actor, now, at)?,

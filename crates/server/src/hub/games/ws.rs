@@ -31,6 +31,7 @@ use crate::http::limits::message_limiter;
 use crate::http::AppState;
 use crate::hub::chat::{ChatLine, Room};
 use crate::hub::{Action, LiveGame};
+use crate::model::name_key;
 use crate::storage::SessionRow;
 use toroid_rules::Color;
 
@@ -163,6 +164,9 @@ async fn play(
     let mut pings = 0u32;
     let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
     let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
+    // The lines of players the viewer blocks are not shown to it.
+    let blocked = state.hub.blocked_keys(session).await;
+    let shown = |line: &ChatLine| !blocked.contains(&name_key(&line.author));
     if sink.send(state_message(live, viewer).await).await.is_err() {
         return;
     }
@@ -170,7 +174,8 @@ async fn play(
     // each line once (by id).
     let room = match state.hub.chat_on() {
         true => match state.hub.chat_history(live, viewer).await {
-            Ok((room, lines)) => {
+            Ok((room, mut lines)) => {
+                lines.retain(shown);
                 if sink
                     .send(text(&ServerMessage::Chat { room, lines }))
                     .await
@@ -235,7 +240,7 @@ async fn play(
                 None
             }
             line = chat.recv() => match line {
-                Ok(line) if Some(line.room) == room => Some(text(&ServerMessage::Chat {
+                Ok(line) if Some(line.room) == room && shown(&line) => Some(text(&ServerMessage::Chat {
                     room: line.room,
                     lines: vec![line],
                 })),

@@ -300,6 +300,9 @@ impl Hub {
         if game.rated && seat.rated_player().is_none() {
             return Err(guests_unrated());
         }
+        if let Some(other) = game.seats.iter().flatten().next() {
+            self.check_not_blocked(&seat, other).await?;
+        }
         let change = game.prepare_join(seat, code, Instant::now(), now_ms())?;
         self.commit(live, &mut game, change).await?;
         self.start_referee(live.clone());

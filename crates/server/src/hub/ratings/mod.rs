@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::ids::now_ms;
 use crate::model::{Seat, Status};
 use crate::rating::Rating;
-use crate::storage::{BotKey, RatingRow, StorageError, Write};
+use crate::storage::{AccountKey, BotKey, RatingRow, StorageError, Write};
 
 use super::Hub;
 use crate::model::name_key;
@@ -86,7 +86,11 @@ impl Hub {
     /// The page of the player called `name`: an account (whatever the case), else a
     /// registered bot, else a house level.
     pub async fn player(&self, name: &str) -> Result<PlayerPage, ApiError> {
-        let (player, kind, shown, bots) = match self.storage.account(&name_key(name)).await? {
+        let (player, kind, shown, bots) = match self
+            .storage
+            .account(AccountKey::NameKey(&name_key(name)))
+            .await?
+        {
             Some(account) => {
                 let bots = self.storage.bots_of(&account.id).await?;
                 let names = bots.into_iter().map(|b| b.name).collect();

@@ -61,14 +61,20 @@ pub enum Stage {
     Open,
     Running,
     Finished,
+    /// Cancelled while running: its director aborts the games of the round under way.
+    Cancelling,
+    /// Cancelled by a moderator: it ends without a winner.
+    Cancelled,
 }
 
 impl Stage {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Stage::Open => "open",
             Stage::Running => "running",
             Stage::Finished => "finished",
+            Stage::Cancelling => "cancelling",
+            Stage::Cancelled => "cancelled",
         }
     }
 }
@@ -107,8 +113,14 @@ pub struct Tournament {
 }
 
 impl Tournament {
+    /// The tournament stored as `state` (JSON).
+    pub(crate) fn read(state: &str) -> Result<Tournament, ApiError> {
+        serde_json::from_str(state)
+            .map_err(|e| ApiError::Storage(StorageError::Corrupt(e.to_string())))
+    }
+
     /// The write that stores it: new, or changed from the version `read_at`.
-    fn write(&self, read_at: Option<i64>) -> Write {
+    pub(crate) fn write(&self, read_at: Option<i64>) -> Write {
         Write::Tournament {
             id: self.id.clone(),
             state: serde_json::to_string(self).expect("tournaments serialize"),
@@ -224,10 +236,6 @@ impl Tournament {
     }
 }
 
-fn parse_state(state: &str) -> Result<Tournament, ApiError> {
-    serde_json::from_str(state).map_err(|e| ApiError::Storage(StorageError::Corrupt(e.to_string())))
-}
-
 fn result_word(result: GameResult) -> &'static str {
     match result {
         GameResult::WhiteWins => "white",
@@ -312,7 +320,7 @@ impl Hub {
             ));
         }
         let mine = (unfinished.iter())
-            .filter_map(|state| parse_state(state).ok())
+            .filter_map(|state| Tournament::read(state).ok())
             .filter(|t| t.creator == account)
             .count();
         if mine >= UNFINISHED_PER_ACCOUNT {
@@ -327,7 +335,7 @@ impl Hub {
     async fn stored_tournament(&self, id: &str) -> Result<(Tournament, i64), ApiError> {
         let (state, version) = (self.storage.tournament(id).await?)
             .ok_or_else(|| ApiError::NotFound(format!("tournament '{id}'")))?;
-        Ok((parse_state(&state)?, version))
+        Ok((Tournament::read(&state)?, version))
     }
 
     /// Tournament `id` as it stands.
@@ -340,7 +348,7 @@ impl Hub {
     pub async fn tournaments(&self, limit: u32) -> Result<Vec<TournamentSummary>, ApiError> {
         let states = self.storage.recent_tournaments(limit.min(MAX_LIST)).await?;
         Ok((states.iter())
-            .filter_map(|state| match parse_state(state) {
+            .filter_map(|state| match Tournament::read(state) {
                 Ok(t) => Some(t.summary()),
                 Err(error) => {
                     tracing::error!(%error, "a stored tournament cannot be read");
@@ -502,6 +510,9 @@ impl Hub {
     /// the next.
     async fn advance(self: &Arc<Hub>, id: &str) -> Result<(), ApiError> {
         let (tournament, _) = self.stored_tournament(id).await?;
+        if tournament.stage == Stage::Cancelling {
+            return self.wind_up(tournament).await;
+        }
         let Some((_, ids)) = tournament.current else {
             return Ok(());
         };
@@ -530,6 +541,28 @@ impl Hub {
             Ok(Some(tournament.next_round()))
         });
         advanced.await.map(drop)
+    }
+
+    /// Aborts the unfinished games of cancelled `tournament`'s round under way (no rating
+    /// changes by an abort), then marks it cancelled.
+    async fn wind_up(self: &Arc<Hub>, tournament: Tournament) -> Result<(), ApiError> {
+        let ids = tournament.current.map(|(_, ids)| ids).unwrap_or_default();
+        for id in &ids {
+            let live = self.find(id).await?;
+            let mut game = live.game.lock().await;
+            self.reload(&mut game).await?;
+            if let Some(change) = game.prepare_cancel(std::time::Instant::now(), now_ms()) {
+                self.commit(&live, &mut game, change).await?;
+            }
+        }
+        let cancelled = self.change_tournament(&tournament.id, |tournament| {
+            if tournament.stage != Stage::Cancelling {
+                return Ok(None);
+            }
+            tournament.stage = Stage::Cancelled;
+            Ok(Some(Vec::new()))
+        });
+        cancelled.await.map(drop)
     }
 
     /// Lets another node direct the tournaments that this one directed (it stops).

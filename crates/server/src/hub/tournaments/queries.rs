@@ -27,25 +27,28 @@ impl Storage {
         rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
     }
 
-    /// The states of the tournaments not finished (open or running).
+    /// The states of the tournaments not over (open, running or being cancelled).
     pub async fn unfinished_tournaments(&self) -> Result<Vec<String>, StorageError> {
-        let rows = sqlx::query("SELECT state FROM tournaments WHERE status <> 'finished'")
-            .fetch_all(&self.readers)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT state FROM tournaments WHERE status NOT IN ('finished', 'cancelled')",
+        )
+        .fetch_all(&self.readers)
+        .await?;
         rows.iter().map(|r| Ok(r.try_get("state")?)).collect()
     }
 
-    /// The running tournaments, oldest first.
+    /// The tournaments that need a director (running or being cancelled), oldest first.
     pub async fn running_tournaments(&self) -> Result<Vec<String>, StorageError> {
         let rows = sqlx::query(
-            "SELECT id FROM tournaments WHERE status = 'running' ORDER BY created_at, id",
+            "SELECT id FROM tournaments WHERE status IN ('running', 'cancelling')
+             ORDER BY created_at, id",
         )
         .fetch_all(&self.readers)
         .await?;
         rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }
 
-    /// Makes `node` the director of every running tournament that has none at `now_ms`
+    /// Makes `node` the director of every running (or cancelling) tournament that has none at `now_ms`
     /// (none ever had, or its lease expired), and renews its own leases until `until_ms`:
     /// the tournaments it directs.
     pub async fn direct_tournaments(
@@ -56,7 +59,7 @@ impl Storage {
     ) -> Result<Vec<String>, StorageError> {
         let rows = sqlx::query(
             "UPDATE tournaments SET director = $1, director_until = $2
-             WHERE status = 'running'
+             WHERE status IN ('running', 'cancelling')
                AND (director IS NULL OR director = $1 OR director_until < $3)
              RETURNING id",
         )

@@ -81,7 +81,8 @@ pub struct TournamentInfo {
     pub format: TournamentFormat,
     pub rounds: usize,
     pub rated: bool,
-    /// `open`, `running` or `finished`.
+    /// `open`, `running`, `finished`, `cancelling` (a moderator cancelled it; its games are
+    /// being aborted) or `cancelled`.
     pub stage: &'static str,
 }
 
