@@ -300,12 +300,24 @@ fn the_page_plays_spectates_replays_and_shows_every_board_in_chromium() {
     let serve = Serve::start(&dir.path().join("data"));
     let out = dir.path().join("screenshots");
     let started = std::time::SystemTime::now();
+    // The moderator of the tour's moderation steps, made as docs/operations.md says.
+    let made = Command::new(env!("CARGO_BIN_EXE_toroid"))
+        .args(["admin", "--data"])
+        .arg(dir.path().join("data"))
+        .args(["create-admin", "mona"])
+        .output()
+        .expect("toroid admin runs");
+    let said = String::from_utf8_lossy(&made.stdout);
+    assert!(made.status.success(), "create-admin: {said}");
+    let moderator = format!("mona:{}", said.trim().rsplit(' ').next().unwrap());
     node(&[
         "crates/server/tests/browser/run.mjs",
         "--base",
         &serve.base,
         "--out",
         out.to_str().unwrap(),
+        "--moderator",
+        &moderator,
     ]);
     for name in SCREENSHOTS {
         let shot = out.join(name);
@@ -453,14 +465,7 @@ async fn a_tournament_goes_on_after_a_restart() {
         .post(&format!("/api/tournaments/{id}/join"), json!({}))
         .await
         .success();
-    let started = alice
-        .post(&format!("/api/tournaments/{id}/start"), json!({}))
-        .await
-        .success();
-    let game = started["played"][0]["games"][0]["game_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let game = alice.start_tournament(&id).await;
     serve.kill();
 
     let serve = Serve::start(&data);

@@ -46,7 +46,7 @@ const gamePath = (id) => `/api/games/${encodeURIComponent(id)}`;
 
 export const api = {
   /**
-   * The signed-in session `{id, name, account}` (a guest's or an account's), or null. Asked
+   * The signed-in session `{id, name, account, role}` (a guest's or an account's), or null. Asked
    * only when the server has set the session's readable companion cookie, so that a first
    * visit makes no request that fails.
    */
@@ -94,6 +94,24 @@ export const api = {
   act: (id, action) => request('POST', `${gamePath(id)}/${action}`),
   analysis: (id, ms) => request('GET', `${gamePath(id)}/analysis?ms=${ms}`),
   sgfUrl: (id) => gamePath(id) + '/sgf',
+  /** Reports `{player}` or `{chat_line}` (an id) to the moderators, for `reason`. */
+  report: (about, reason) => request('POST', '/api/reports', { ...about, reason }),
+  blocks: () => request('GET', '/api/blocks'),
+  block: (name) => request('PUT', `/api/blocks/${encodeURIComponent(name)}`),
+  unblock: (name) => request('DELETE', `/api/blocks/${encodeURIComponent(name)}`),
+  changePassword: (current, next) => request('PUT', '/api/account/password', { current, new: next }),
+  /** The acts and lists of moderators and admins (`/api/admin`). */
+  admin: {
+    reports: (all) => request('GET', `/api/admin/reports${all ? '?all=true' : ''}`),
+    resolve: (id) => request('POST', `/api/admin/reports/${encodeURIComponent(id)}/resolve`),
+    accounts: () => request('GET', '/api/admin/accounts'),
+    chatBy: (name) => request('GET', `/api/admin/players/${encodeURIComponent(name)}/chat`),
+    deleteChat: (id) => request('DELETE', `/api/admin/chat/${encodeURIComponent(id)}`),
+    hideGame: (id) => request('DELETE', `/api/admin/games/${encodeURIComponent(id)}`),
+    cancelTournament: (id) => request('POST', `/api/admin/tournaments/${encodeURIComponent(id)}/cancel`),
+    ban: (name) => request('PUT', `/api/admin/accounts/${encodeURIComponent(name)}/ban`),
+    unban: (name) => request('DELETE', `/api/admin/accounts/${encodeURIComponent(name)}/ban`),
+  },
 };
 
 /**

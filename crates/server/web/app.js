@@ -1,6 +1,7 @@
 // The page's entry: the session (a guest's or an account's) and the routes `/` (lobby),
 // `/game/<id>` (play, spectate, replay), `/join/<code>` (accept an invitation), `/signin`,
-// `/signup`, `/leaderboard/<game>`, `/player/<name>`, `/tournaments` and `/tournament/<id>`.
+// `/signup`, `/leaderboard/<game>`, `/player/<name>`, `/tournaments`, `/tournament/<id>`,
+// `/settings` and (for moderators and admins) `/admin`.
 
 import { guestForm, showAccountForm, withNext } from './account.js';
 import { api } from './api.js';
@@ -9,6 +10,7 @@ import { playerHref } from './format.js';
 import { showGame } from './game.js';
 import { showInvitation } from './invitation.js';
 import { showLobby } from './lobby.js';
+import { showAdmin, showSettings } from './moderation.js';
 import { showLeaderboard, showPlayer } from './ratings.js';
 import { showTournament, showTournaments } from './tournaments.js';
 
@@ -33,9 +35,12 @@ function showSession() {
   const signOut = h('button', { type: 'button', class: 'sign-out', onclick: leave }, 'Sign out');
   if (!session) replaceChildren(who, signIn, signUp);
   else if (session.account) {
-    replaceChildren(who, h('a', { class: 'name', href: playerHref(session.name), title: 'your page' }, session.name), signOut);
+    const moderation = session.role !== 'none' ? h('a', { class: 'moderation', href: '/admin' }, 'Moderation') : null;
+    replaceChildren(who, h('a', { class: 'name', href: playerHref(session.name), title: 'your page' }, session.name),
+      moderation, h('a', { class: 'settings', href: '/settings' }, 'Settings'), signOut);
   } else {
-    replaceChildren(who, h('span', { class: 'name', title: 'your guest name' }, `${session.name} (guest)`), signUp, signIn);
+    replaceChildren(who, h('span', { class: 'name', title: 'your guest name' }, `${session.name} (guest)`),
+      h('a', { class: 'settings', href: '/settings' }, 'Settings'), signUp, signIn);
   }
 }
 
@@ -87,7 +92,7 @@ async function route() {
   const path = location.pathname;
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'game' && parts.length === 2) {
-    await mount(current, () => showGame(view, parts[1], navigate));
+    await mount(current, () => showGame(view, parts[1], navigate, session));
   } else if (parts[0] === 'join' && parts.length === 2) {
     await mount(current, () => showInvitation(view, parts[1], session, useSession, navigate));
   } else if ((parts[0] === 'signin' || parts[0] === 'signup') && parts.length === 1) {
@@ -95,11 +100,15 @@ async function route() {
   } else if (parts[0] === 'leaderboard' && parts.length === 2) {
     await mount(current, () => showLeaderboard(view, parts[1]));
   } else if (parts[0] === 'player' && parts.length === 2) {
-    await mount(current, () => showPlayer(view, parts[1]));
+    await mount(current, () => showPlayer(view, parts[1], session));
   } else if (parts[0] === 'tournaments' && parts.length === 1) {
     await mount(current, () => showTournaments(view, session, navigate));
   } else if (parts[0] === 'tournament' && parts.length === 2) {
     await mount(current, () => showTournament(view, parts[1], session));
+  } else if (parts[0] === 'settings' && parts.length === 1) {
+    await mount(current, () => showSettings(view, session));
+  } else if (parts[0] === 'admin' && parts.length === 1) {
+    await mount(current, () => showAdmin(view, session));
   } else if (parts.length === 0) {
     await mount(current, () => showLobby(view, session, navigate, (fresh) => {
       useSession(fresh);

@@ -9,6 +9,7 @@ import { api, openGameSocket } from './api.js';
 import { BoardView } from './board.js';
 import { h, replaceChildren } from './dom.js';
 import { clockText, colorName, otherColor, paramsText, playerHref, playerLabel, resultText } from './format.js';
+import { reportForm } from './moderation.js';
 import { CellNames } from './coords.js';
 import { rulesPanel } from './rules.js';
 import { Geometry } from './geometry.js';
@@ -39,7 +40,7 @@ const CHAT_REFUSALS = {
  * Shows game `id` in `root`; `navigate(path)` opens another page (a rematch). Returns a
  * function that tears it down.
  */
-export async function showGame(root, id, navigate) {
+export async function showGame(root, id, navigate, session) {
   replaceChildren(root, h('p', { class: 'loading' }, 'Loading the game…'));
   let first;
   let topology;
@@ -50,15 +51,16 @@ export async function showGame(root, id, navigate) {
       h('p', null, h('a', { href: '/' }, 'Back to the lobby')));
     return () => {};
   }
-  const page = new GamePage(root, first, topology, navigate);
+  const page = new GamePage(root, first, topology, navigate, session);
   return () => page.dispose();
 }
 
 class GamePage {
-  constructor(root, state, topology, navigate) {
+  constructor(root, state, topology, navigate, session) {
     const view = state.position;
     this.id = state.id;
     this.navigate = navigate;
+    this.session = session;
     this.geometry = new Geometry(view, topology);
     this.toBoard = (rows) => this.geometry.cells.map(([x, y]) => rows[y][x]);
     this.kind = state.game;
@@ -640,9 +642,27 @@ class GamePage {
       if (this.chatIds.has(line.id)) continue;
       this.chatIds.add(line.id);
       this.chatSent = false;
-      this.chatLog.append(h('li', { class: 'chat-line' }, h('span', { class: 'author' }, line.author), ' ', h('span', { class: 'text' }, line.text)));
+      this.chatLog.append(this.chatLine(line));
     }
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
+  }
+
+  // A chat line; another person's may be reported, and its author blocked.
+  chatLine(line) {
+    const item = h('li', { class: 'chat-line' }, h('span', { class: 'author' }, line.author), ' ', h('span', { class: 'text' }, line.text));
+    if (this.session && line.author !== this.session.name) {
+      const open = h('button', {
+        type: 'button', class: 'report-line', title: 'Report or block', 'aria-label': `Report ${line.author}'s line or block ${line.author}`,
+        onclick: () => {
+          open.hidden = true;
+          const form = reportForm(line.author, { chat_line: line.id }, () => { form.remove(); open.hidden = false; });
+          item.append(form);
+          form.querySelector('input').focus();
+        },
+      }, '⚑');
+      item.append(' ', open);
+    }
+    return item;
   }
 
   // The chat shows once the server has sent its room, unless turned off; a player talks

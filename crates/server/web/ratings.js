@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { h, s, replaceChildren } from './dom.js';
 import { gameItem } from './lobby.js';
 import { playerHref, playerLabel, whenText } from './format.js';
+import { reportForm } from './moderation.js';
 
 /** A rating as "1662" or "1500?" while provisional, as lichess writes it. */
 function ratingText(r) {
@@ -45,7 +46,7 @@ export async function showLeaderboard(root, game) {
 }
 
 /** The page of player `name`. */
-export async function showPlayer(root, name) {
+export async function showPlayer(root, name, session) {
   replaceChildren(root, h('p', { class: 'loading' }, 'Loading…'));
   let page;
   try {
@@ -71,8 +72,13 @@ export async function showPlayer(root, name) {
       ? h('p', { class: 'empty' }, 'No registered bot.')
       : h('ul', { class: 'bots' }, ...page.bots.map((b) => h('li', null, h('a', { href: playerHref(b) }, b))))]
     : [];
+  // Another person's or a bot's page: it may be reported, and the player blocked.
+  const others = session && page.kind !== 'house' && page.name !== session.name;
+  const report = others ? h('details', { class: 'report' }, h('summary', null, 'Report or block'),
+    reportForm(page.name, { player: page.name }, () => { report.open = false; })) : null;
   replaceChildren(root, h('section', { class: 'card player-page' },
     h('h1', null, page.name, ' ', h('small', { class: 'kind' }, kind)),
+    report,
     h('h2', null, 'Ratings'), pools,
     ...bots,
     h('h2', null, 'Recent games'), games));

@@ -118,7 +118,8 @@ export async function showTournament(root, id, session) {
         ? h('button', { type: 'button', onclick: act(api.startTournament) }, 'Start now') : null,
       open && !mine ? h('p', null, h('a', { href: withNext('/signin', location.pathname) }, 'Sign in'), ' to join.') : null,
     ];
-    const stageText = { open: 'open: players join until its creator starts it', running: `round ${t.played.length} of ${t.rounds} under way`, finished: 'finished' }[t.stage];
+    const stageText = { open: 'open: players join until its creator starts it', running: `round ${t.played.length} of ${t.rounds} under way`, finished: 'finished',
+      cancelling: 'cancelled by a moderator: its games are being stopped', cancelled: 'cancelled by a moderator' }[t.stage];
     replaceChildren(body,
       h('h1', null, t.name),
       h('p', { class: 'detail' }, settingsText(t), ` · created by ${t.creator}`),
@@ -128,7 +129,7 @@ export async function showTournament(root, id, session) {
       h('ul', { class: 'players' }, ...t.players.map((p) => h('li', null, playerLink(p)))),
       t.standings.length ? [h('h2', null, 'Standings'), standings(t), h('h2', null, 'Crosstable'), crosstable(t)] : null,
       t.played.length ? [h('h2', null, 'Rounds'), ...t.played.map(roundView)] : null);
-    if (t.stage !== 'finished' && !stopped) timer = setTimeout(refresh, REFRESH_MS);
+    if (!['finished', 'cancelled'].includes(t.stage) && !stopped) timer = setTimeout(refresh, REFRESH_MS);
   };
   const refresh = async () => {
     try {

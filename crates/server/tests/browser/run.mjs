@@ -4,7 +4,8 @@
 //   node run.mjs --base http://127.0.0.1:8080 [--out DIR]
 //
 // Options: --chromium PATH (default $CHROMIUM or /usr/bin/chromium), --level LEVEL (the house
-// bot, default random), --scenario cluster (instead of the tour below: through a load
+// bot, default random), --moderator NAME:PASSWORD (an account with a role, which the tour and
+// the accounts scenario need: `toroid admin create-admin NAME` makes one), --scenario cluster (instead of the tour below: through a load
 // balancer in front of several nodes, a person plays Go against a house bot to its end while
 // a spectator watches). In the tour, a person signs in, plays hex-torus against a house bot by clicking
 // while a second browser spectates, plays Go to the end and replays it from a fresh page,
@@ -28,10 +29,13 @@ const { values: opts } = parseArgs({
     chromium: { type: 'string', default: process.env.CHROMIUM || '/usr/bin/chromium' },
     level: { type: 'string', default: 'random' },
     scenario: { type: 'string', default: 'tour' },
+    moderator: { type: 'string' },
   },
 });
-if (!opts.base || !['tour', 'cluster', 'accounts'].includes(opts.scenario)) {
-  console.error('usage: node run.mjs --base URL [--out DIR] [--chromium PATH] [--level LEVEL] [--scenario tour|cluster|accounts]');
+const needsModerator = opts.scenario !== 'cluster';
+if (!opts.base || !['tour', 'cluster', 'accounts'].includes(opts.scenario)
+  || (needsModerator && !/^[^:]+:.+$/.test(opts.moderator || ''))) {
+  console.error('usage: node run.mjs --base URL [--out DIR] [--chromium PATH] [--level LEVEL] [--scenario tour|cluster|accounts] [--moderator NAME:PASSWORD (tour, accounts)]');
   process.exit(2);
 }
 
@@ -50,7 +54,7 @@ process.on('uncaughtException', failOutsideSteps);
 process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
-const ACCOUNT_STEPS = 5;
+const ACCOUNT_STEPS = 8;
 const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 31 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -958,6 +962,78 @@ async function accounts(page) {
     await page.click('form.sign-in button[type=submit]');
     await page.waitForSelector('#who a.name', WAIT);
     expect(await page.textContent('#who a.name') === name, 'signed in under another name');
+  });
+  let chatGame;
+  await step('report a chat line and block its author; their lines hide until unblocked in Settings', page, async () => {
+    const mallory = await (await newContext()).newPage();
+    await signIn(mallory, 'mallory');
+    chatGame = await createGame(page, { game: 'go', params: { size: 5 }, opponent: 'invite' });
+    await joinInvite(mallory, await page.inputValue('.invite-link'), chatGame);
+    await mallory.fill('#chat-text', 'you play like a potato');
+    await mallory.click('.chat-form button[type=submit]');
+    await expectText(page, '.chat-log', 'mallory you play like a potato');
+    await page.click('.chat-line button.report-line');
+    await page.fill('.report-form input[name=reason]', 'insults in the chat');
+    await page.click('.report-form button[type=submit]');
+    await expectText(page, '.report-status', 'Reported');
+    await page.click('.report-form button.block');
+    await expectText(page, '.report-status', 'mallory is blocked');
+    await page.reload();
+    await page.waitForSelector('.chat:not([hidden]) .chat-log', WAIT);
+    await page.waitForTimeout(500); // the history has arrived: the line must not be in it
+    expect(!(await page.textContent('.chat-log')).includes('potato'), 'a blocked player\'s line still shows');
+    await page.click('#who a.settings');
+    await page.waitForSelector('ul.blocked', WAIT);
+    await expectText(page, 'ul.blocked', 'mallory');
+    await page.click('ul.blocked button >> text=Unblock mallory');
+    await expectText(page, 'ul.blocked', 'You block nobody.');
+    await page.goto(`${BASE}/game/${chatGame}`);
+    await expectText(page, '.chat-log', 'mallory you play like a potato');
+    await mallory.context().close();
+  });
+  await step('a moderator reads the report, deletes the line and marks it dealt with', page, async () => {
+    const [name, secret] = [opts.moderator.slice(0, opts.moderator.indexOf(':')), opts.moderator.slice(opts.moderator.indexOf(':') + 1)];
+    // A browser that lets axe's script in past the page's CSP.
+    const mod = await (await newContext({ ...DESKTOP, bypassCSP: true })).newPage();
+    await mod.goto(`${BASE}/signin`);
+    await mod.fill('#account-name', name);
+    await mod.fill('#account-password', secret);
+    await mod.click('form.sign-in button[type=submit]');
+    await mod.click('#who a.moderation');
+    await mod.waitForSelector('.admin .reports', WAIT);
+    await expectText(mod, '.admin .reports', 'insults in the chat');
+    await expectText(mod, '.admin .reports', 'you play like a potato');
+    await audit(mod, 'the moderators\' page');
+    await mod.click('.admin .reports button >> text=Delete line');
+    await expectText(mod, '.admin-status', 'deleted mallory');
+    await mod.click('.admin .reports button >> text=Dealt with');
+    await expectText(mod, '.admin .reports', 'No report to deal with.');
+    await mod.fill('#lines-of', 'mallory');
+    await mod.click('.lines-form button[type=submit]');
+    await expectText(mod, '.admin .player-lines', '(deleted)');
+    await mod.click('#who a.settings');
+    await mod.waitForSelector('form.password-form', WAIT);
+    await audit(mod, 'the settings page');
+    await page.reload();
+    await page.waitForSelector('.chat:not([hidden]) .chat-log', WAIT);
+    await page.waitForTimeout(500);
+    expect(!(await page.textContent('.chat-log')).includes('potato'), 'a deleted line still shows');
+    await mod.context().close();
+  });
+  await step('change the password in Settings: the current one is asked', page, async () => {
+    await page.click('#who a.settings');
+    await page.waitForSelector('form.password-form', WAIT);
+    await page.fill('#password-current', 'not the password');
+    await page.fill('#password-new', 'a newer horse');
+    await page.click('form.password-form button[type=submit]');
+    await expectText(page, '.password-status', 'not your current password');
+    await page.fill('#password-current', password);
+    await page.click('form.password-form button[type=submit]');
+    await expectText(page, '.password-status', 'Your password is changed.');
+    const signedIn = await page.evaluate(async (p) => (await fetch('/api/session', { method: 'POST',
+      headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: p.name, password: p.password }) })).status,
+    { name, password: 'a newer horse' });
+    expect(signedIn === 201, `the new password does not sign in (${signedIn})`);
   });
   let id;
   await step('create a tournament of house bots and start it', page, async () => {
