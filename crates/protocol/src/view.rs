@@ -52,8 +52,8 @@ impl Serialize for ParamsView {
 
 impl ParamsView {
     /// Reads a rule set's parameter values from a JSON object, as the API and JSON records
-    /// give them: a number as a value, a string as its text (`"9"`, `"torus"`). Values left
-    /// out keep their defaults.
+    /// give them: a number as a value, a string as its text (`"9"`, `"torus"`), a boolean as
+    /// the choice it names (`true` for `"true"`). Values left out keep their defaults.
     pub fn read(kind: GameKind, json: &Map<String, Value>) -> Result<Params, ParamError> {
         let mut params = Params::defaults(kind.params());
         for (name, value) in json {
@@ -65,9 +65,12 @@ impl ParamsView {
                     }
                 },
                 Value::String(text) => params.assign_text(name, text)?,
+                Value::Bool(yes) => {
+                    params.assign_text(name, if *yes { "true" } else { "false" })?
+                }
                 other => {
                     return Err(ParamError::Invalid(format!(
-                        "parameter '{name}' must be a number or a string, not {other}"
+                        "parameter '{name}' must be a number, a string or a boolean, not {other}"
                     )))
                 }
             }

@@ -6,6 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_protocol::record::{read_sgf_result, sgf_result, Record, RecordError, SetupStone};
 use toroid_protocol::sgf::{self, GameTree};
+use toroid_protocol::view::ParamsView;
 use toroid_rules::params::{ParamDefault, ParamKind};
 use toroid_rules::{Cell, Color, Fault, GameKind, IllegalMove, Move, Outcome, Position, Reason};
 
@@ -336,7 +337,19 @@ fn json_records_read_and_write() {
     assert!(matches!(list, RecordError::Params(_)), "{list:?}");
     assert!(list
         .to_string()
-        .contains("'size' must be a number or a string"));
+        .contains("'size' must be a number, a string or a boolean"));
+    // A boolean names a yes-or-no choice, and only such a parameter takes one.
+    let swap = |value: serde_json::Value| {
+        let json = serde_json::json!({ "swap": value });
+        let params = ParamsView::read(GameKind::HexTorus, json.as_object().unwrap());
+        params.unwrap().choice("swap")
+    };
+    assert_eq!(swap(serde_json::json!(true)), Some("true"));
+    assert_eq!(swap(serde_json::json!(false)), Some("false"));
+    assert!(matches!(
+        bad(r#"{"game": "go", "params": {"size": true}, "moves": []}"#),
+        RecordError::Params(_)
+    ));
     assert!(matches!(
         bad(r#"{"game": "go", "params": {"size": 9.5}, "moves": []}"#),
         RecordError::Params(_)

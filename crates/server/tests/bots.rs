@@ -27,7 +27,33 @@ on_both_stores!(
     a_swiss_tournament_plays_itself_out,
     joins_and_starts_at_once_are_each_applied_once,
     sockets_answer_a_close_and_say_going_away_when_the_server_stops,
+    a_message_refused_for_its_rate_names_its_game,
 );
+
+/// A bot past its message rate is told which game's message was dropped (`game_id`), so it
+/// can send that move again rather than wait for an answer that never comes.
+async fn a_message_refused_for_its_rate_names_its_game(store: Store) {
+    let limits = Limits {
+        bot_messages_per_second: 1,
+        bot_message_burst: 2,
+        ..Limits::default()
+    };
+    let (_server, base, _dir) = common::server_with(store, limits).await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let mv = json!({"type": "move", "game_id": "g1", "move": "aa", "ply": 0});
+    for _ in 0..3 {
+        bot.send(mv.clone()).await;
+    }
+    let mut codes = Vec::new();
+    for _ in 0..3 {
+        let refused = bot.expect("error").await;
+        assert_eq!(refused["game_id"], "g1", "{refused}");
+        codes.push(refused["code"].as_str().unwrap().to_string());
+    }
+    assert!(codes.iter().any(|c| c == "rate-limited"), "{codes:?}");
+}
 
 async fn start(store: Store) -> (Server, String, common::Site) {
     common::server_with(store, Limits::default()).await
@@ -1346,6 +1372,17 @@ async fn a_swiss_tournament_plays_itself_out(store: Store) {
         .post(&format!("/api/tournaments/{id}/start"), json!({}))
         .await;
     assert_eq!(started.body["stage"], "running", "{:?}", started.body);
+    // A bot that comes late is told the tournament has started (not that it is missing).
+    let late_token = register(&guest, "Latecomer").await;
+    let mut late = Bot::connect(&base, &late_token, "Latecomer").await;
+    late.send(json!({"type": "join-tournament", "tournament": id}))
+        .await;
+    let refused = late.expect("error").await;
+    assert_eq!(refused["code"], "conflict", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("has started"),
+        "{refused}"
+    );
 
     // Alice plays her games with the first legal move, until the tournament is over.
     let view = alice

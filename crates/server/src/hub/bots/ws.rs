@@ -65,6 +65,16 @@ async fn close_with(sink: &mut SplitSink<WebSocket, Message>, why: &ApiError) {
     let _ = sink.send(closed_by(why)).await;
 }
 
+/// The game a message names (its `game_id`), read without the rest of it: a message
+/// refused unread is still answered with the game it was for.
+fn addressed_game(body: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Addressed {
+        game_id: Option<String>,
+    }
+    serde_json::from_str::<Addressed>(body).ok()?.game_id
+}
+
 fn error(error: &ApiError, game_id: Option<String>) -> ToBot {
     ToBot::Error {
         code: error.code(),
@@ -177,7 +187,7 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
                 match incoming {
                     Some(Ok(Message::Text(body))) => {
                         if limiter.check().is_err() {
-                            replies.push(error(&ApiError::RateLimited, None));
+                            replies.push(error(&ApiError::RateLimited, addressed_game(&body)));
                         } else {
                             replies.extend(connection.message(&body).await);
                         }
