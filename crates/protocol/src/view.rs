@@ -12,7 +12,7 @@ use toroid_rules::{
 };
 
 /// One number per player.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct PerColor<T> {
     pub black: T,
     pub white: T,

@@ -1140,6 +1140,16 @@ async fn rated_seeks_make_rated_games_between_bots(store: Store) {
     two.expect("seeking").await;
     let start = one.next_of("start").await;
     assert_eq!(start["clock"]["initial_s"], 60.0);
+    // The context: rated, both new players at 1500, no tournament.
+    assert_eq!(
+        (&start["rated"], &start["ratings"], &start["tournament"]),
+        (
+            &json!(true),
+            &json!({"black": 1500.0, "white": 1500.0}),
+            &Value::Null
+        ),
+        "{start}"
+    );
     let id = start["game_id"].clone();
     assert_eq!(two.next_of("start").await["game_id"], id);
     // Two moves each (a game resigned sooner changes no rating); then `one` resigns on its
@@ -1148,7 +1158,16 @@ async fn rated_seeks_make_rated_games_between_bots(store: Store) {
     tokio::join!(one.play_turns(2), two.play_turns(twos));
     one.next_of("your-turn").await;
     one.send(json!({"type": "resign", "game_id": id})).await;
-    one.next_of("game-over").await;
+    // The end says what it did to both ratings: the loser's down, the winner's up.
+    let over = one.next_of("game-over").await;
+    let (mine, theirs) = match start["color"].as_str() {
+        Some("black") => ("black", "white"),
+        _ => ("white", "black"),
+    };
+    let change = |color: &str| &over["rating_changes"][color];
+    assert_eq!(change(mine)["before"], 1500.0, "{over}");
+    assert!(change(mine)["after"].as_f64() < Some(1500.0), "{over}");
+    assert!(change(theirs)["after"].as_f64() > Some(1500.0), "{over}");
     let board = owner.get("/api/leaderboard/torus").await.body;
     let names: Vec<&str> = (board.as_array().unwrap().iter())
         .map(|e| e["name"].as_str().unwrap())
@@ -1306,9 +1325,14 @@ async fn the_arena_pairs_bots_continuously(store: Store) {
 }
 
 /// Plays the first legal move for `bot` at every turn, forever.
-async fn first_moves(mut bot: Bot) {
+/// Plays the first legal move whenever `bot` is to move; each game's `start` must name
+/// tournament `tournament`.
+async fn first_moves(mut bot: Bot, tournament: Value) {
     loop {
         let message = bot.next().await;
+        if message["type"] == "start" {
+            assert_eq!(message["tournament"], tournament, "{message}");
+        }
         if message["type"] == "your-turn" {
             let (id, ply) = (&message["game_id"], &message["ply"]);
             let mv = message["position"]["legal_moves"][0].clone();
@@ -1363,7 +1387,7 @@ async fn a_swiss_tournament_plays_itself_out(store: Store) {
         ant.expect("tournament-joined").await["tournament"],
         id.as_str()
     );
-    let ant = tokio::spawn(first_moves(ant));
+    let ant = tokio::spawn(first_moves(ant, json!(id)));
     let not_creator = guest
         .post(&format!("/api/tournaments/{id}/start"), json!({}))
         .await;
@@ -1388,6 +1412,7 @@ async fn a_swiss_tournament_plays_itself_out(store: Store) {
     let view = alice
         .play_tournament(&id, std::time::Duration::from_secs(90))
         .await;
+    assert!(!ant.is_finished(), "the bot stopped: {:?}", ant.await);
     ant.abort();
     let rounds = view["played"].as_array().unwrap();
     assert_eq!(rounds.len(), 3);

@@ -4,11 +4,13 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use toroid_protocol::view::{GameView, ParamsView};
+use toroid_protocol::view::{GameView, ParamsView, PerColor};
 use toroid_rules::{Color, GameKind, Outcome};
 use utoipa::ToSchema;
 
-use crate::api::{ClocksView, NewGame, PlayerView, Players, ResultSchema, SeekClock, SeekParams};
+use crate::api::{
+    ClocksView, NewGame, PlayerView, Players, RatingChange, ResultSchema, SeekClock, SeekParams,
+};
 use crate::hub::Action;
 use crate::model::TimeControl;
 
@@ -188,6 +190,14 @@ pub enum ToBot {
         position: Arc<GameView>,
         #[schema(value_type = Option<String>)]
         draw_offer: Option<Color>,
+        /// Whether the game changes its players' ratings.
+        rated: bool,
+        /// Both players' ratings in the rule set's pool as the game starts (null for a
+        /// guest; a player not yet rated at the rating it enters at).
+        #[schema(value_type = Object)]
+        ratings: PerColor<Option<f64>>,
+        /// The tournament it is a game of.
+        tournament: Option<String>,
     },
     /// A move of either side: `ply` moves have been played with it; the clocks now.
     Moved {
@@ -220,6 +230,11 @@ pub enum ToBot {
         result: Option<Outcome>,
         #[schema(value_type = Object)]
         position: Arc<GameView>,
+        /// What the game did to each player's rating (`{"before","after"}`), null for a
+        /// player whose rating it did not change (an unrated game, or one that does not
+        /// count: docs/server.md, "Fair play").
+        #[schema(value_type = Object)]
+        rating_changes: PerColor<Option<RatingChange>>,
     },
     Error {
         #[schema(value_type = String)]

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
+use toroid_protocol::view::PerColor;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -403,6 +404,12 @@ impl Connection {
         let state = game.state(None, Instant::now());
         let game_id = || id.to_string();
         let mut out = Vec::new();
+        let hub = &self.state.hub;
+        // The ratings as it starts, read only for the first message of a game.
+        let ratings = match self.games.contains_key(id) {
+            true => PerColor::default(),
+            false => (hub.ratings_of_seats(&game.seats, state.game).await).unwrap_or_default(),
+        };
         let seen = self.games.entry(game_id()).or_insert_with(|| {
             let opponent = game.seats[color.opponent().index()].as_ref();
             out.push(ToBot::Start {
@@ -417,6 +424,9 @@ impl Connection {
                 ply: game.moves.len(),
                 position: state.position.clone(),
                 draw_offer: state.draw_offer,
+                rated: game.rated,
+                ratings,
+                tournament: game.tournament.clone(),
             });
             Seen {
                 moves: game.moves.len(),
@@ -448,10 +458,15 @@ impl Connection {
         }
         if game.status == Status::Finished {
             seen.over = true;
+            let rating_changes = match game.rated {
+                true => (hub.rating_changes(id, &game.seats).await).unwrap_or_default(),
+                false => PerColor::default(),
+            };
             out.push(ToBot::GameOver {
                 game_id: game_id(),
                 result: state.result,
                 position: state.position,
+                rating_changes,
             });
         } else {
             let ply = game.moves.len();

@@ -7,7 +7,9 @@ pub mod wire;
 use toroid_rules::{Color, GameKind, Outcome, Position, Reason};
 use toroid_search::Level;
 
-use crate::api::{PlayerPage, PoolRating, RatingPoint, RatingView};
+use toroid_protocol::view::PerColor;
+
+use crate::api::{PlayerPage, PoolRating, RatingChange, RatingPoint, RatingView};
 use crate::error::ApiError;
 use crate::game::Game;
 use crate::ids::now_ms;
@@ -261,6 +263,47 @@ impl Hub {
     ) -> Result<(Rating, i64), StorageError> {
         let stored = self.storage.rating(player, pool).await?;
         Ok(stored.map_or((first_rating(seat, pool), 0), |r| (r.rating, r.games)))
+    }
+
+    /// The ratings in `pool` of the players of `seats` (black's, white's), as they stand: a
+    /// player not yet rated at the rating it would enter at; a guest (who plays no rated
+    /// game) and an open seat without one.
+    pub async fn ratings_of_seats(
+        &self,
+        seats: &[Option<Seat>; 2],
+        pool: GameKind,
+    ) -> Result<PerColor<Option<f64>>, ApiError> {
+        let mut ratings = [None, None];
+        for (i, seat) in seats.iter().enumerate() {
+            if let Some((seat, player)) = seat.as_ref().and_then(|s| Some((s, s.rated_player()?))) {
+                let (rating, _) = self.standing(seat, &player, pool).await?;
+                ratings[i] = Some(tenth(rating.rating));
+            }
+        }
+        Ok(PerColor::from_array(ratings))
+    }
+
+    /// What finished game `game_id` (between `seats`) did to its players' ratings, by colour:
+    /// `None` for a player whose rating it did not change (an unrated game, or one that did
+    /// not count).
+    pub async fn rating_changes(
+        &self,
+        game_id: &str,
+        seats: &[Option<Seat>; 2],
+    ) -> Result<PerColor<Option<RatingChange>>, ApiError> {
+        let changes = self.storage.rating_changes(game_id).await?;
+        let of = |seat: &Option<Seat>| {
+            let player = seat.as_ref()?.rated_player()?;
+            let (_, before, after) = changes.iter().find(|(p, _, _)| *p == player)?;
+            Some(RatingChange {
+                before: tenth(before.rating),
+                after: tenth(after.rating),
+            })
+        };
+        Ok(PerColor {
+            black: of(&seats[0]),
+            white: of(&seats[1]),
+        })
     }
 
     /// Who owns the player on `seat`: a person's account, a bot's owner; `None` for a house

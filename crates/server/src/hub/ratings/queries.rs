@@ -61,6 +61,28 @@ impl Storage {
         Ok(row.try_get("n")?)
     }
 
+    /// The rating changes game `game_id` made: each player's, before and after.
+    pub async fn rating_changes(
+        &self,
+        game_id: &str,
+    ) -> Result<Vec<(String, crate::rating::Rating, crate::rating::Rating)>, StorageError> {
+        let rows =
+            sqlx::query("SELECT player, before, after FROM rating_history WHERE game_id = $1")
+                .bind(game_id)
+                .fetch_all(&self.readers)
+                .await?;
+        rows.iter()
+            .map(|r| {
+                let player = r.try_get("player")?;
+                Ok((
+                    player,
+                    stored_rating(r, "before")?,
+                    stored_rating(r, "after")?,
+                ))
+            })
+            .collect()
+    }
+
     /// `player`'s ratings in every pool it has played.
     pub async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StorageError> {
         let rows = sqlx::query(&format!(
@@ -89,8 +111,7 @@ impl Storage {
         .await?;
         rows.iter()
             .map(|r| {
-                let after = from_json(Some(r.try_get::<String, _>("after")?))?
-                    .ok_or_else(|| StorageError::Corrupt("a rating".into()))?;
+                let after = stored_rating(r, "after")?;
                 Ok((r.try_get("game_id")?, r.try_get("at")?, after))
             })
             .collect()
@@ -104,9 +125,14 @@ fn rating_row(r: &AnyRow) -> Result<RatingRow, StorageError> {
         player: r.try_get("player")?,
         pool: game_kind(r, "pool")?,
         name: r.try_get("name")?,
-        rating: from_json(Some(r.try_get::<String, _>("rating")?))?
-            .ok_or_else(|| StorageError::Corrupt("a rating".into()))?,
+        rating: stored_rating(r, "rating")?,
         games: r.try_get("games")?,
         updated_at: r.try_get("updated_at")?,
     })
+}
+
+/// The rating stored as JSON in `column`.
+fn stored_rating(r: &AnyRow, column: &str) -> Result<crate::rating::Rating, StorageError> {
+    from_json(Some(r.try_get::<String, _>(column)?))?
+        .ok_or_else(|| StorageError::Corrupt("a rating".into()))
 }

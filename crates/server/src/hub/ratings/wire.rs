@@ -55,3 +55,10 @@ pub struct PlayerPage {
     pub games: Vec<GameSummary>,
     pub bots: Vec<String>,
 }
+
+/// What a rated game did to a player's rating.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, ToSchema)]
+pub struct RatingChange {
+    pub before: f64,
+    pub after: f64,
+}
