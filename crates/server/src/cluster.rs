@@ -60,11 +60,14 @@ pub enum Event {
     },
     /// Node `from` stops and has given up its leases: referee its games now.
     Handover { from: String },
-    /// A line said in game `game_id`'s chat: pass it to the game's followers here.
+    /// A line said in game `game_id`'s chat: pass it to the game's followers here, and to
+    /// the bots among `bots` (the registered bots that play it) connected here.
     Chat {
         from: String,
         game_id: String,
         line: crate::hub::chat::ChatLine,
+        #[serde(default)]
+        bots: Vec<String>,
     },
     /// For node `to`: put `challenge` to bot `bot`, connected there.
     Challenge {

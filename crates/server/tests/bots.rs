@@ -28,7 +28,66 @@ on_both_stores!(
     joins_and_starts_at_once_are_each_applied_once,
     sockets_answer_a_close_and_say_going_away_when_the_server_stops,
     a_message_refused_for_its_rate_names_its_game,
+    bots_read_and_write_the_players_chat,
 );
+
+/// A bot reads its game's players' room (its own lines too) and writes to it under its name,
+/// with people's limits; the spectators' room and other games are not its to read or write.
+async fn bots_read_and_write_the_players_chat(store: Store) {
+    let (_server, base, _dir) = start(store).await;
+    let alice = Client::person(&base, "alice").await;
+    let token = register(&alice, "Hexer").await;
+    let mut bot = Bot::connect(&base, &token, "Hexer").await;
+    let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
+    let id = created.success()["id"].as_str().unwrap().to_string();
+    bot.expect("start").await;
+    let (mut hers, _) = alice.watch(&id).await;
+    assert_eq!(hers.chat().await["lines"], json!([]));
+    let carol = Client::person(&base, "carol").await;
+    let (mut spectator, _) = carol.watch(&id).await;
+    let _ = spectator.chat().await;
+    spectator
+        .send(json!({"type": "chat", "text": "spectating"}))
+        .await;
+    hers.send(json!({"type": "chat", "text": "good luck"}))
+        .await;
+    assert_eq!(hers.chat().await["lines"][0]["text"], "good luck");
+    let heard = bot.next_of("chat").await;
+    assert_eq!(
+        (&heard["game_id"], &heard["author"], &heard["text"]),
+        (&json!(id), &json!("alice"), &json!("good luck")),
+        "{heard}"
+    );
+    bot.send(json!({"type": "chat", "game_id": id, "text": "you too"}))
+        .await;
+    let line = hers.chat().await;
+    assert_eq!(
+        (&line["lines"][0]["author"], &line["lines"][0]["text"]),
+        (&json!("Hexer"), &json!("you too"))
+    );
+    assert_eq!(bot.next_of("chat").await["text"], "you too");
+    for (game, text, code) in [
+        ("no-such-game", "hi", "not-found"),
+        (id.as_str(), "", "bad-request"),
+        (id.as_str(), &"x".repeat(281), "bad-request"),
+    ] {
+        bot.send(json!({"type": "chat", "game_id": game, "text": text}))
+            .await;
+        let refused = bot.expect("error").await;
+        assert_eq!(
+            (&refused["code"], &refused["game_id"]),
+            (&json!(code), &json!(game))
+        );
+    }
+    // A game the bot does not play: not its chat.
+    let other = alice
+        .create(json!({"game": "go", "params": {"size": 5}, "opponent": {"kind": "house", "level": "random"}}))
+        .await;
+    let other = other["id"].as_str().unwrap();
+    bot.send(json!({"type": "chat", "game_id": other, "text": "hi"}))
+        .await;
+    assert_eq!(bot.expect("error").await["code"], "not-a-player");
+}
 
 /// A bot past its message rate is told which game's message was dropped (`game_id`), so it
 /// can send that move again rather than wait for an answer that never comes.

@@ -744,7 +744,12 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
                 id, bots, moved, ..
             })) => hub.changed_elsewhere(&id, &bots, moved.as_ref()).await,
             Some(Some(Event::Handover { .. })) => hub.orphans.notify_one(),
-            Some(Some(Event::Chat { game_id, line, .. })) => hub.heard(&game_id, line),
+            Some(Some(Event::Chat {
+                game_id,
+                line,
+                bots,
+                ..
+            })) => hub.heard(&game_id, line, &bots),
             Some(Some(Event::BotRevoked { bot, .. })) => hub.bots.revoke(&bot),
             Some(Some(Event::SessionEnded { session, .. })) => hub.session_ended(&session),
             Some(Some(Event::Challenge {

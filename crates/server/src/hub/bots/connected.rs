@@ -25,6 +25,8 @@ pub const CHALLENGE_WAIT: Duration = Duration::from_secs(10);
 pub enum BotEvent {
     /// A game the bot plays changed (it started, a move, the end).
     Changed(String),
+    /// A line said in the players' room of a game the bot plays.
+    Chat(String, crate::hub::chat::ChatLine),
     /// Someone challenges the bot; it accepts (`Ok`) or declines, saying why.
     Challenge(Challenge, oneshot::Sender<Result<(), String>>),
     /// Another connection of the same bot took over.
@@ -142,6 +144,15 @@ impl Bots {
     pub fn notify(&self, id: &str, game: &str) {
         if let Some(link) = lock(&self.online).get(id) {
             let _ = link.events.send(BotEvent::Changed(game.to_string()));
+        }
+    }
+
+    /// Passes `line`, said in the players' room of game `game`, to bot `id` if connected.
+    pub fn tell_chat(&self, id: &str, game: &str, line: &crate::hub::chat::ChatLine) {
+        if let Some(link) = lock(&self.online).get(id) {
+            let _ = link
+                .events
+                .send(BotEvent::Chat(game.to_string(), line.clone()));
         }
     }
 

@@ -73,6 +73,12 @@ pub enum FromBot {
         mv: String,
         ply: u64,
     },
+    /// Says `text` in the players' room of a game the bot plays (the limits of people's
+    /// lines: 280 characters, 5 at once then one every 2 seconds).
+    Chat {
+        game_id: String,
+        text: String,
+    },
     Resign {
         game_id: String,
     },
@@ -223,6 +229,16 @@ pub enum ToBot {
         #[schema(value_type = Object)]
         position: Arc<GameView>,
         clocks: Option<ClocksView>,
+    },
+    /// A line said in the players' room of a game the bot plays, its own included.
+    Chat {
+        game_id: String,
+        /// The line's id.
+        id: String,
+        author: String,
+        text: String,
+        /// Milliseconds since the Unix epoch.
+        at: i64,
     },
     GameOver {
         game_id: String,

@@ -2,6 +2,7 @@
 //! `hello` the bot is online: people can challenge it, it can seek games against other bots,
 //! and it is sent `start`, `your-turn` and `game-over` for each of its games.
 
+use crate::hub::chat::Speaker;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use toroid_protocol::view::PerColor;
@@ -224,6 +225,13 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
             },
             event = events.recv() => match event {
                 Some(BotEvent::Changed(id)) => replies.extend(connection.changed(&id).await),
+                Some(BotEvent::Chat(game_id, line)) => replies.push(ToBot::Chat {
+                    game_id,
+                    id: line.id,
+                    author: line.author,
+                    text: line.text,
+                    at: line.at,
+                }),
                 Some(BotEvent::Challenge(challenge, answer)) => {
                     replies.push(connection.challenged(challenge, answer));
                 }
@@ -303,6 +311,17 @@ impl Connection {
                     Ok(_) => vec![ToBot::SeekCancelled],
                     Err(e) => vec![error(&e, None)],
                 };
+            }
+            FromBot::Chat { game_id, text } => {
+                let result = match hub.find(&game_id).await {
+                    Ok(live) => hub.say(&live, Speaker::Bot(&self.bot), &text).await,
+                    Err(e) => Err(e),
+                };
+                return result
+                    .err()
+                    .map(|e| error(&e, Some(game_id)))
+                    .into_iter()
+                    .collect();
             }
             FromBot::Move { game_id, mv, ply } => {
                 let result = match hub.find(&game_id).await {

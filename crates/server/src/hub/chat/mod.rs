@@ -12,10 +12,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
+use crate::game::Actor;
 use crate::game::Game;
 use crate::ids::{new_id, now_ms};
 use crate::model::text::shows_as_typed;
-use crate::storage::{ChatRow, SessionRow, Write};
+use crate::storage::{BotRow, ChatRow, SessionRow, Write};
 
 use super::{Hub, LiveGame};
 
@@ -143,12 +144,13 @@ impl Hub {
         ))
     }
 
-    /// `session` says `text` in its room of game `live`: stored, then passed to everyone
-    /// who reads the room, here and on the other nodes.
+    /// `speaker` says `text` in its room of game `live`: stored, then passed to everyone
+    /// who reads the room, here and on the other nodes, and to the registered bots that play
+    /// the game when it is the players' room.
     pub async fn say(
         &self,
         live: &LiveGame,
-        session: &SessionRow,
+        speaker: Speaker<'_>,
         text: &str,
     ) -> Result<(), ApiError> {
         if !self.chat_on() {
@@ -157,14 +159,23 @@ impl Hub {
             ));
         }
         let text = checked(text)?;
-        if self.chat.lines.check_key(&session.id).is_err() {
+        if self.chat.lines.check_key(&speaker.key()).is_err() {
             return Err(ApiError::RateLimited);
         }
-        let room = Room::of(&*live.game.lock().await, Some(&session.id));
+        let room = {
+            let game = live.game.lock().await;
+            match speaker {
+                Speaker::Person(session) => Room::of(&game, Some(&session.id)),
+                Speaker::Bot(bot) if game.colors_of(Actor::Bot(&bot.id)).is_empty() => {
+                    return Err(ApiError::NotAPlayer)
+                }
+                Speaker::Bot(_) => Room::Players,
+            }
+        };
         let line = ChatLine {
             id: new_id(),
             room,
-            author: session.name.clone(),
+            author: speaker.name().to_string(),
             text: text.to_string(),
             at: now_ms(),
         };
@@ -179,24 +190,62 @@ impl Hub {
         };
         self.storage.commit(vec![Write::Chat(row)]).await?;
         let _ = live.chat.send(line.clone());
+        self.tell_bots(&live.id, &line, &live.bots);
         if let Some(cluster) = &self.cluster {
             let from = cluster.node.clone();
             let game_id = live.id.clone();
+            let bots = live.bots.clone();
             cluster
                 .publish(&crate::cluster::Event::Chat {
                     from,
                     game_id,
                     line,
+                    bots,
                 })
                 .await;
         }
         Ok(())
     }
 
-    /// A line another node's player said in game `game`: passed to its followers here.
-    pub(super) fn heard(&self, game: &str, line: ChatLine) {
+    /// A line another node's player said in game `game`: passed to its followers here, and
+    /// to those of `bots` (the game's) connected here.
+    pub(super) fn heard(&self, game: &str, line: ChatLine, bots: &[String]) {
+        self.tell_bots(game, &line, bots);
         if let Some(live) = self.held(game) {
             let _ = live.chat.send(line);
+        }
+    }
+
+    /// Passes a line of the players' room of game `game` to its bots `bots` connected here.
+    fn tell_bots(&self, game: &str, line: &ChatLine, bots: &[String]) {
+        if line.room == Room::Players {
+            for bot in bots {
+                self.bots.tell_chat(bot, game, line);
+            }
+        }
+    }
+}
+
+/// Who says a line: a person (by their session) or a registered bot playing the game.
+#[derive(Copy, Clone)]
+pub enum Speaker<'a> {
+    Person(&'a SessionRow),
+    Bot(&'a BotRow),
+}
+
+impl<'a> Speaker<'a> {
+    /// What its rate of lines is counted by.
+    fn key(self) -> String {
+        match self {
+            Speaker::Person(session) => session.id.clone(),
+            Speaker::Bot(bot) => format!("bot:{}", bot.id),
+        }
+    }
+
+    fn name(self) -> &'a str {
+        match self {
+            Speaker::Person(session) => &session.name,
+            Speaker::Bot(bot) => &bot.name,
         }
     }
 }

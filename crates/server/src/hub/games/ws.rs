@@ -29,7 +29,7 @@ use crate::http::extract::Viewer;
 use crate::http::heartbeat::{closed_by, going_away, Beat, Heartbeat};
 use crate::http::limits::message_limiter;
 use crate::http::AppState;
-use crate::hub::chat::{ChatLine, Room};
+use crate::hub::chat::{ChatLine, Room, Speaker};
 use crate::hub::{Action, LiveGame};
 use crate::model::name_key;
 use crate::storage::SessionRow;
@@ -308,7 +308,9 @@ async fn act(
         ClientMessage::DeclineRematch {} => {
             state.hub.act(live, actor, Action::DeclineRematch).await?
         }
-        ClientMessage::Chat { text } => return state.hub.say(live, session, &text).await,
+        ClientMessage::Chat { text } => {
+            return state.hub.say(live, Speaker::Person(session), &text).await
+        }
     };
     Ok(())
 }
