@@ -1129,7 +1129,9 @@ async fn idle(bot: &mut Bot, ms: u64) -> bool {
 }
 
 /// A person whose game WebSocket is open stays present (renewed at every ping), so the bot
-/// cannot claim victory; once the socket has been closed for the grace time, it can.
+/// cannot claim victory; the bot is told when she leaves (with the seconds before it may
+/// claim) and when she comes back; once her socket has been closed for the grace time, it
+/// claims.
 async fn victory_is_claimed_over_a_person_only_once_her_socket_is_gone(store: Store) {
     let (_server, base, _dir) = common::server_with(
         store,
@@ -1159,9 +1161,23 @@ async fn victory_is_claimed_over_a_person_only_once_her_socket_is_gone(store: St
     bot.send(claim.clone()).await;
     let refused = bot.next_of("error").await;
     assert_eq!(refused["code"], "conflict", "{refused}");
-    // She closes the page; after the grace time the bot may claim.
+    // She closes the page: the bot is told she is gone, and when it may claim.
     page.abort();
     let _ = page.await;
+    let gone = bot.next_of("opponent-gone").await;
+    assert_eq!(gone["game_id"], id.as_str());
+    assert!(gone["claim_in_s"].as_u64() <= Some(1), "{gone}");
+    // She opens it again: back. She closes it for good; after the grace the bot may claim.
+    let (mut socket, _) = alice.watch(&id).await;
+    let page = tokio::spawn(async move {
+        loop {
+            socket.next().await;
+        }
+    });
+    assert_eq!(bot.next_of("opponent-back").await["game_id"], id.as_str());
+    page.abort();
+    let _ = page.await;
+    bot.next_of("opponent-gone").await;
     assert!(idle(&mut bot, 1000).await, "no message meanwhile");
     bot.send(claim).await;
     let over = bot.next_of("game-over").await;

@@ -467,7 +467,8 @@ impl Client {
 /// A WebSocket of a game.
 pub struct Socket(
     WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// Chat messages that came while other messages were awaited.
+    /// Messages kept aside while others were awaited: chat on a game's socket, the
+    /// opponent's presence on a bot's.
     std::collections::VecDeque<Value>,
 );
 
@@ -698,9 +699,22 @@ impl Bot {
         self.0.send(message).await;
     }
 
-    /// The next text message (panics after [`WAIT`] without one; the server's pings do not
-    /// count); `Value::Null` once the server closed the connection.
+    /// The next text message but the opponent's presence (`opponent-gone`, `opponent-back`,
+    /// kept for [`Bot::next_of`], which asks for them: a person who plays over HTTP is gone
+    /// between requests, whenever a slow machine makes them far apart); panics after
+    /// [`WAIT`] without one (the server's pings do not count); `Value::Null` once the server
+    /// closed the connection.
     pub async fn next(&mut self) -> Value {
+        loop {
+            let message = self.message().await;
+            match message["type"].as_str() {
+                Some("opponent-gone" | "opponent-back") => self.0 .1.push_back(message),
+                _ => return message,
+            }
+        }
+    }
+
+    async fn message(&mut self) -> Value {
         let next = tokio::time::timeout(WAIT, async {
             loop {
                 match self.0 .0.next().await {
@@ -734,8 +748,15 @@ impl Bot {
 
     /// The next message of type `kind`, skipping others.
     pub async fn next_of(&mut self, kind: &str) -> Value {
+        let presence = matches!(kind, "opponent-gone" | "opponent-back");
+        if let Some(at) = self.0 .1.iter().position(|m| m["type"] == kind) {
+            return self.0 .1.remove(at).expect("kept");
+        }
         loop {
-            let message = self.next().await;
+            let message = match presence {
+                true => self.message().await,
+                false => self.next().await,
+            };
             assert_ne!(message, Value::Null, "closed while waiting for {kind}");
             if message["type"] == kind {
                 return message;

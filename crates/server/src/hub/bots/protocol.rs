@@ -230,6 +230,17 @@ pub enum ToBot {
         position: Arc<GameView>,
         clocks: Option<ClocksView>,
     },
+    /// The bot's opponent in a live game has left (a person closed the game, a bot
+    /// disconnected): victory may be claimed (`claim-victory`) in `claim_in_s` seconds,
+    /// unless it comes back. As lichess's `opponentGone`.
+    OpponentGone {
+        game_id: String,
+        claim_in_s: u64,
+    },
+    /// The opponent said gone is back.
+    OpponentBack {
+        game_id: String,
+    },
     /// A line said in the players' room of a game the bot plays, its own included.
     Chat {
         game_id: String,

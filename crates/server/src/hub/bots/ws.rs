@@ -94,6 +94,8 @@ struct Seen {
     /// The ply `your-turn` was sent for.
     turn: Option<usize>,
     over: bool,
+    /// Whether the bot was told its opponent is gone (and not yet that it is back).
+    opponent_gone: bool,
 }
 
 /// How often challenges put to the bot are checked for challengers that stopped waiting.
@@ -220,6 +222,7 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
                     if sink.send(ping).await.is_err() {
                         break;
                     }
+                    replies.extend(connection.presence().await);
                 }
                 Beat::Drop => break,
             },
@@ -405,6 +408,46 @@ impl Connection {
         }
     }
 
+    /// Whether the opponent of each live game has left or come back since the bot was last
+    /// told (`opponent-gone`, `opponent-back`); asked at every ping.
+    async fn presence(&mut self) -> Vec<ToBot> {
+        let hub = &self.state.hub;
+        let grace = hub.leave_grace().as_millis() as i64;
+        let mut out = Vec::new();
+        for (id, seen) in self.games.iter_mut().filter(|(_, seen)| !seen.over) {
+            let Ok(live) = hub.find(id).await else {
+                continue;
+            };
+            let game = live.game.lock().await;
+            let Some(&color) = game.colors_of(Actor::Bot(&self.bot.id)).first() else {
+                continue;
+            };
+            if game.status != Status::Live {
+                continue;
+            }
+            let gone = hub
+                .gone_since(&live, &game, color.opponent())
+                .await
+                .ok()
+                .flatten();
+            match (gone, seen.opponent_gone) {
+                (Some(since), false) => {
+                    let left = (grace - (now_ms() - since)).max(0) as u64;
+                    out.push(ToBot::OpponentGone {
+                        game_id: id.clone(),
+                        claim_in_s: left.div_ceil(1000),
+                    });
+                }
+                (None, true) => out.push(ToBot::OpponentBack {
+                    game_id: id.clone(),
+                }),
+                _ => {}
+            }
+            seen.opponent_gone = gone.is_some();
+        }
+        out
+    }
+
     /// What the bot is told after game `id` changed: the whole game the first time
     /// (`start`), then each move (`moved`), a change of the draw offer, `your-turn` once per
     /// ply it is to move, and the end.
@@ -452,6 +495,7 @@ impl Connection {
                 offer: state.draw_offer,
                 turn: None,
                 over: false,
+                opponent_gone: false,
             }
         });
         if seen.over {

@@ -118,7 +118,7 @@ impl Hub {
     }
 
     /// A person who acts in a game is present in it.
-    async fn acted(&self, live: &LiveGame, game: &Game, actor: Actor<'_>) {
+    pub(super) async fn acted(&self, live: &LiveGame, game: &Game, actor: Actor<'_>) {
         if let Actor::Session(session) = actor {
             if let Some(color) = game.color_of(session) {
                 self.player_seen(live, color).await;
@@ -139,10 +139,8 @@ impl Hub {
         }
     }
 
-    /// Whether `actor`'s opponent in `game` has been gone for `Limits::leave_grace`: a
-    /// registered bot disconnected that long, or a person with no WebSocket open on the game
-    /// and no action that long (counted from the game's creation at most). A house bot
-    /// never leaves.
+    /// Whether `actor`'s opponent in `game` has been gone for `Limits::leave_grace`
+    /// ([`Hub::gone_since`]).
     async fn check_opponent_gone(
         &self,
         live: &LiveGame,
@@ -150,30 +148,51 @@ impl Hub {
         actor: Actor<'_>,
     ) -> Result<(), ApiError> {
         let grace = self.limits.leave_grace;
-        let present = Err(GameError::OpponentPresent(grace).into());
         let mine = game.colors_of(actor);
-        let Some(color) = Color::BOTH.into_iter().find(|c| !mine.contains(c)) else {
-            return present;
+        let opponent = Color::BOTH.into_iter().find(|c| !mine.contains(c));
+        let since = match opponent {
+            Some(color) => self.gone_since(live, game, color).await?,
+            None => None,
         };
+        match since {
+            Some(since) if now_ms() - since >= grace.as_millis() as i64 => Ok(()),
+            _ => Err(GameError::OpponentPresent(grace).into()),
+        }
+    }
+
+    /// Since when (ms since the epoch) the player of `color` in `game` has been gone: a
+    /// registered bot since it disconnected; a person since they were last present (a
+    /// WebSocket of theirs on the game, renewed at every ping, or an action; counted from
+    /// the game's creation at most), once two pings have passed without them. `None` while
+    /// present, and for a house bot, which never leaves.
+    pub async fn gone_since(
+        &self,
+        live: &LiveGame,
+        game: &Game,
+        color: Color,
+    ) -> Result<Option<i64>, ApiError> {
         let last_seen = match &game.seats[color.index()] {
-            Some(Seat::Bot { bot, .. }) => {
-                if self.bot_online(bot).await? {
-                    return present;
-                }
-                self.storage.bot_seen_until(bot).await?
-            }
+            Some(Seat::Bot { bot, .. }) => match self.bot_online(bot).await? {
+                true => return Ok(None),
+                false => self.storage.bot_seen_until(bot).await?,
+            },
             Some(Seat::Person { .. }) => match &self.cluster {
                 Some(cluster) => (cluster.player_last_seen(&live.id, color).await)
                     .map_err(super::bots::unreachable)?,
                 None => lock(&live.seen)[color.index()],
             },
-            Some(Seat::House { .. }) | None => return present,
+            Some(Seat::House { .. }) | None => return Ok(None),
         };
         let since = last_seen.unwrap_or(game.created_at).max(game.created_at);
-        match now_ms() - since >= grace.as_millis() as i64 {
-            true => Ok(()),
-            false => present,
-        }
+        let away = now_ms() - since;
+        let person = matches!(game.seats[color.index()], Some(Seat::Person { .. }));
+        let missed_pings = away > 2 * self.limits.ping_interval.as_millis() as i64;
+        Ok((!person || missed_pings).then_some(since))
+    }
+
+    /// How long the opponent of a player may be gone before that player claims victory.
+    pub fn leave_grace(&self) -> std::time::Duration {
+        self.limits.leave_grace
     }
 
     /// Ends the game if its deadline has passed (`Game::prepare_timeout`); whether it did.

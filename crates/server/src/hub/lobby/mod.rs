@@ -49,6 +49,7 @@ impl Hub {
         let creator = Some((session.id.clone(), address));
         let live = self.new_game(person, request, creator).await?;
         let game = live.game.lock().await;
+        self.acted(&live, &game, Actor::Session(&session.id)).await;
         Ok(game.state(Some(&session.id), Instant::now()))
     }
 
@@ -306,6 +307,7 @@ impl Hub {
         let change = game.prepare_join(seat, code, Instant::now(), now_ms())?;
         self.commit(live, &mut game, change).await?;
         self.start_referee(live.clone());
+        self.acted(live, &game, Actor::Session(&session.id)).await;
         Ok(game.state(Some(&session.id), Instant::now()))
     }
 }
