@@ -65,6 +65,9 @@ pub struct LiveGame {
     seen: Mutex<[Option<i64>; 2]>,
     /// The game's chat lines as they are said, in both rooms.
     pub chat: broadcast::Sender<chat::ChatLine>,
+    /// When the game's latest chat line was said (ms): each line is stamped after the one
+    /// before, so two lines in one millisecond keep their order.
+    last_chat_at: std::sync::atomic::AtomicI64,
 }
 
 pub struct Hub {
@@ -133,6 +136,7 @@ impl LiveGame {
                 .collect(),
             updates: broadcast::channel(16).0,
             chat: broadcast::channel(64).0,
+            last_chat_at: std::sync::atomic::AtomicI64::new(0),
             wake: Notify::new(),
             seen: Mutex::new([None, None]),
             game: tokio::sync::Mutex::new(game),

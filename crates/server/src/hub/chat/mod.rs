@@ -5,6 +5,7 @@
 mod queries;
 
 use std::num::NonZeroU32;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -177,7 +178,7 @@ impl Hub {
             room,
             author: speaker.name().to_string(),
             text: text.to_string(),
-            at: now_ms(),
+            at: next_chat_at(live, now_ms()),
         };
         let row = ChatRow {
             id: line.id.clone(),
@@ -212,6 +213,7 @@ impl Hub {
     pub(super) fn heard(&self, game: &str, line: ChatLine, bots: &[String]) {
         self.tell_bots(game, &line, bots);
         if let Some(live) = self.held(game) {
+            live.last_chat_at.fetch_max(line.at, Ordering::Relaxed);
             let _ = live.chat.send(line);
         }
     }
@@ -224,6 +226,16 @@ impl Hub {
             }
         }
     }
+}
+
+/// The time to stamp a line of `live`'s said at `now`: after its latest line, so that lines
+/// said in one millisecond are read in the order they were said.
+fn next_chat_at(live: &LiveGame, now: i64) -> i64 {
+    let after = |latest: i64| Some(now.max(latest + 1));
+    let latest = (live.last_chat_at)
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, after)
+        .expect("always updated");
+    now.max(latest + 1)
 }
 
 /// Who says a line: a person (by their session) or a registered bot playing the game.
