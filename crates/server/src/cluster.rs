@@ -87,6 +87,13 @@ pub enum Event {
     BotRevoked { from: String, bot: String },
     /// Session `session` ended (signed out, expired): close its sockets.
     SessionEnded { from: String, session: String },
+    /// Tournament `tournament` started, went on to a round, finished or was cancelled: tell
+    /// its registered bots `bots` connected here.
+    Tournament {
+        from: String,
+        tournament: String,
+        bots: Vec<String>,
+    },
 }
 
 impl Event {
@@ -99,7 +106,8 @@ impl Event {
             | Event::Challenge { from, .. }
             | Event::Answer { from, .. }
             | Event::BotRevoked { from, .. }
-            | Event::SessionEnded { from, .. } => from,
+            | Event::SessionEnded { from, .. }
+            | Event::Tournament { from, .. } => from,
         }
     }
 }

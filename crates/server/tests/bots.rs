@@ -1401,12 +1401,19 @@ async fn the_arena_pairs_bots_continuously(store: Store) {
 
 /// Plays the first legal move for `bot` at every turn, forever.
 /// Plays the first legal move whenever `bot` is to move; each game's `start` must name
-/// tournament `tournament`.
-async fn first_moves(mut bot: Bot, tournament: Value) {
+/// tournament `tournament`, whose news (`tournament` messages) go to `news`.
+async fn first_moves(
+    mut bot: Bot,
+    tournament: Value,
+    news: tokio::sync::mpsc::UnboundedSender<Value>,
+) {
     loop {
         let message = bot.next().await;
         if message["type"] == "start" {
             assert_eq!(message["tournament"], tournament, "{message}");
+        }
+        if message["type"] == "tournament" {
+            let _ = news.send(message["tournament"].clone());
         }
         if message["type"] == "your-turn" {
             let (id, ply) = (&message["game_id"], &message["ply"]);
@@ -1462,7 +1469,8 @@ async fn a_swiss_tournament_plays_itself_out(store: Store) {
         ant.expect("tournament-joined").await["tournament"],
         id.as_str()
     );
-    let ant = tokio::spawn(first_moves(ant, json!(id)));
+    let (news, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    let ant = tokio::spawn(first_moves(ant, json!(id), news));
     let not_creator = guest
         .post(&format!("/api/tournaments/{id}/start"), json!({}))
         .await;
@@ -1488,6 +1496,31 @@ async fn a_swiss_tournament_plays_itself_out(store: Store) {
         .play_tournament(&id, std::time::Duration::from_secs(90))
         .await;
     assert!(!ant.is_finished(), "the bot stopped: {:?}", ant.await);
+    // The bot was told of each round as it began, and of the end with the standings.
+    let mut rounds_begun = 0;
+    let finished = loop {
+        let view = tokio::time::timeout(WAIT, heard.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(view["id"], id.as_str(), "{view}");
+        if view["stage"] == "finished" {
+            break view;
+        }
+        assert_eq!(view["stage"], "running", "{view}");
+        rounds_begun += 1;
+        assert_eq!(
+            view["played"].as_array().unwrap().len(),
+            rounds_begun,
+            "{view}"
+        );
+    };
+    assert_eq!(rounds_begun, 3);
+    assert_eq!(
+        finished["standings"].as_array().unwrap().len(),
+        6,
+        "{finished}"
+    );
     ant.abort();
     let rounds = view["played"].as_array().unwrap();
     assert_eq!(rounds.len(), 3);

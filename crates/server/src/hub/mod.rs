@@ -756,6 +756,13 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
             })) => hub.heard(&game_id, line, &bots),
             Some(Some(Event::BotRevoked { bot, .. })) => hub.bots.revoke(&bot),
             Some(Some(Event::SessionEnded { session, .. })) => hub.session_ended(&session),
+            Some(Some(Event::Tournament {
+                tournament, bots, ..
+            })) => {
+                for bot in &bots {
+                    hub.bots.tell_tournament(bot, &tournament);
+                }
+            }
             Some(Some(Event::Challenge {
                 from,
                 to,

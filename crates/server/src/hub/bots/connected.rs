@@ -27,6 +27,8 @@ pub enum BotEvent {
     Changed(String),
     /// A line said in the players' room of a game the bot plays.
     Chat(String, crate::hub::chat::ChatLine),
+    /// A tournament the bot plays in started, went on to a round, finished or was cancelled.
+    Tournament(String),
     /// Someone challenges the bot; it accepts (`Ok`) or declines, saying why.
     Challenge(Challenge, oneshot::Sender<Result<(), String>>),
     /// Another connection of the same bot took over.
@@ -153,6 +155,15 @@ impl Bots {
             let _ = link
                 .events
                 .send(BotEvent::Chat(game.to_string(), line.clone()));
+        }
+    }
+
+    /// Tells bot `id`, if connected, that tournament `tournament` moved on.
+    pub fn tell_tournament(&self, id: &str, tournament: &str) {
+        if let Some(link) = lock(&self.online).get(id) {
+            let _ = link
+                .events
+                .send(BotEvent::Tournament(tournament.to_string()));
         }
     }
 

@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use crate::api::{
     ClocksView, NewGame, PlayerView, Players, RatingChange, ResultSchema, SeekClock, SeekParams,
+    TournamentView,
 };
 use crate::hub::Action;
 use crate::model::TimeControl;
@@ -229,6 +230,12 @@ pub enum ToBot {
         #[schema(value_type = Object)]
         position: Arc<GameView>,
         clocks: Option<ClocksView>,
+    },
+    /// A tournament the bot plays in started, went on to its next round, finished or was
+    /// cancelled: the whole of it (`GET /api/tournaments/{id}`), standings included.
+    Tournament {
+        #[schema(value_type = Object)]
+        tournament: Box<TournamentView>,
     },
     /// The bot's opponent in a live game has left (a person closed the game, a bot
     /// disconnected): victory may be claimed (`claim-victory`) in `claim_in_s` seconds,

@@ -228,6 +228,11 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
             },
             event = events.recv() => match event {
                 Some(BotEvent::Changed(id)) => replies.extend(connection.changed(&id).await),
+                Some(BotEvent::Tournament(id)) => {
+                    if let Ok(view) = state.hub.tournament(&id).await {
+                        replies.push(ToBot::Tournament { tournament: Box::new(view) });
+                    }
+                }
                 Some(BotEvent::Chat(game_id, line)) => replies.push(ToBot::Chat {
                     game_id,
                     id: line.id,

@@ -381,11 +381,34 @@ impl Hub {
             for row in games {
                 self.play_stored_game(row, None).await?;
             }
+            self.tell_bots_of(&tournament).await;
             return Ok(tournament);
         }
         Err(ApiError::Conflict(
             "the tournament is changing too fast: try again".into(),
         ))
+    }
+
+    /// Tells the registered bots of `tournament`, on every node, that it moved on (once it
+    /// has started: joins are not news).
+    async fn tell_bots_of(&self, tournament: &Tournament) {
+        if tournament.stage == Stage::Open {
+            return;
+        }
+        let bots: Vec<String> = (tournament.players.iter())
+            .filter_map(|seat| seat.bot_id().map(str::to_string))
+            .collect();
+        for bot in &bots {
+            self.bots.tell_tournament(bot, &tournament.id);
+        }
+        if let Some(cluster) = &self.cluster {
+            let event = cluster::Event::Tournament {
+                from: cluster.node.clone(),
+                tournament: tournament.id.clone(),
+                bots,
+            };
+            cluster.publish(&event).await;
+        }
     }
 
     /// The person of `session` (an account) joins open tournament `id`.
