@@ -168,6 +168,64 @@ async fn gnu_go_plays_the_rust_example_through_two_bridges() {
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
 
+/// A bridge's seek keeps to its clock filters: with `--clocked-only --min-initial 60s
+/// --max-initial 5m` it asks for a clock of one to five minutes, so a seek without a clock
+/// does not pair with it and one of two minutes does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bridges_seek_keeps_to_its_clock_filters() {
+    let (_server, base, _dir) = common::server_with(Store::Sqlite, Limits::default()).await;
+    let owner = Client::person(&base, "owner").await;
+    let snake = register(&owner, "snake").await;
+    let marker = "clock-filters";
+    let filters = [
+        "--seek",
+        "torus",
+        "--clocked-only",
+        "--min-initial",
+        "60s",
+        "--max-initial",
+        "5m",
+        "--quit-after",
+        "1",
+    ];
+    let bridged = bridge(&base, &snake, &python_bot(), &filters, marker);
+    let seek = common::eventually("the bridge seeks", || async {
+        let seeks = owner.get("/api/bots/seeks").await.success();
+        seeks.as_array().unwrap().first().cloned()
+    })
+    .await;
+    assert_eq!(
+        seek["clock"],
+        json!({"min_initial_s": 60.0, "max_initial_s": 300.0}),
+        "{seek}"
+    );
+    let other = register(&owner, "other").await;
+    let mut other = common::Bot::connect(&base, &other, "other").await;
+    other
+        .send(json!({"type": "seek", "game": "torus", "clock": null}))
+        .await;
+    other.expect("seeking").await;
+    let seeks = owner.get("/api/bots/seeks").await.success();
+    assert_eq!(
+        seeks.as_array().unwrap().len(),
+        2,
+        "paired without a clock: {seeks}"
+    );
+    other
+        .send(json!({"type": "seek", "game": "torus", "clock": {"initial_s": 120}}))
+        .await;
+    other.expect("seeking").await;
+    let start = other.next_of("start").await;
+    assert_eq!(start["clock"]["initial_s"], 120.0, "{start}");
+    let game_id = start["game_id"].clone();
+    other
+        .send(json!({"type": "resign", "game_id": game_id}))
+        .await;
+    other.next_of("game-over").await;
+    all_end(vec![bridged]).await;
+    assert_eq!(left_behind(marker), Vec::<String>::new());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_and_rust_examples_play_hex_torus_through_two_bridges() {
     let (_server, base, _dir) = common::server_with(Store::Sqlite, Limits::default()).await;

@@ -274,17 +274,32 @@ impl Bridge {
         if let Some(kind) = self.args.seek {
             if self.games.len() < self.args.max_games {
                 let rated = self.args.rated == RatedGames::Only;
-                // A rated game has a clock: three to ten minutes (two such seeks meet at
-                // three), or another seek's clock in that range.
-                let clock = match rated {
-                    true => json!({"min_initial_s": 180, "max_initial_s": 600}),
-                    false => Value::Null,
-                };
+                let clock = self.seek_clock(rated);
                 self.send(
                     json!({"type": "seek", "game": kind.name(), "rated": rated, "clock": clock}),
                 );
             }
         }
+    }
+
+    /// The clock its seeks ask for, as its clock filters allow: a range of initial times
+    /// between `--min-initial` and `--max-initial` when either is given or `--clocked-only`
+    /// is; for a rated game, which has a clock, three to ten minutes where they say nothing
+    /// (two such seeks meet at three); else none.
+    fn seek_clock(&self, rated: bool) -> Value {
+        let seconds = |d: Option<humantime::Duration>| d.map(|d| d.as_secs_f64());
+        let (min, max) = (
+            seconds(self.args.min_initial),
+            seconds(self.args.max_initial),
+        );
+        let (min, max) = match rated {
+            true => (min.unwrap_or(180.0), max.unwrap_or(600.0)),
+            false if self.args.clocked_only || min.is_some() || max.is_some() => {
+                (min.unwrap_or(1.0), max.unwrap_or(86_400.0))
+            }
+            false => return Value::Null,
+        };
+        json!({"min_initial_s": min, "max_initial_s": max})
     }
 
     /// Acts on one message from the server; whether the bridge is done.
