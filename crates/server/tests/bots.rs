@@ -29,7 +29,48 @@ on_both_stores!(
     sockets_answer_a_close_and_say_going_away_when_the_server_stops,
     a_message_refused_for_its_rate_names_its_game,
     bots_read_and_write_the_players_chat,
+    bots_create_and_start_tournaments_for_their_owners,
 );
+
+/// A bot creates a tournament for its owner (an account; a guest's bot may not) and starts
+/// it; a bot of another owner may not start it.
+async fn bots_create_and_start_tournaments_for_their_owners(store: Store) {
+    let (_server, base, _dir) = start(store).await;
+    let alice = Client::account(&base, "alice").await;
+    let guest = Client::person(&base, "guest").await;
+    let mut organizer =
+        Bot::connect(&base, &register(&alice, "Organizer").await, "Organizer").await;
+    let mut stranger = Bot::connect(&base, &register(&guest, "Stranger").await, "Stranger").await;
+    let request = json!({"type": "create-tournament", "name": "Bot Cup", "game": "torus",
+        "format": "round-robin", "rounds": 1, "clock": {"initial_s": 60}, "house": ["random"]});
+    stranger.send(request.clone()).await;
+    let refused = stranger.expect("error").await;
+    assert_eq!(refused["code"], "bad-request", "{refused}");
+    organizer.send(request).await;
+    let id = organizer.expect("tournament-created").await["tournament"].clone();
+    let view = alice
+        .get(&format!("/api/tournaments/{}", id.as_str().unwrap()))
+        .await
+        .success();
+    assert_eq!(
+        (&view["creator"], &view["stage"]),
+        (&json!("Organizer"), &json!("open"))
+    );
+    organizer
+        .send(json!({"type": "join-tournament", "tournament": id}))
+        .await;
+    organizer.expect("tournament-joined").await;
+    stranger
+        .send(json!({"type": "start-tournament", "tournament": id}))
+        .await;
+    assert_eq!(stranger.expect("error").await["code"], "not-a-player");
+    organizer
+        .send(json!({"type": "start-tournament", "tournament": id}))
+        .await;
+    let news = organizer.next_of("tournament").await;
+    assert_eq!(news["tournament"]["stage"], "running", "{news}");
+    organizer.next_of("start").await;
+}
 
 /// A bot reads its game's players' room (its own lines too) and writes to it under its name,
 /// with people's limits; the spectators' room and other games are not its to read or write.

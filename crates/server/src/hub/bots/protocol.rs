@@ -9,8 +9,8 @@ use toroid_rules::{Color, GameKind, Outcome};
 use utoipa::ToSchema;
 
 use crate::api::{
-    ClocksView, NewGame, PlayerView, Players, RatingChange, ResultSchema, SeekClock, SeekParams,
-    TournamentView,
+    ClocksView, NewGame, NewTournament, PlayerView, Players, RatingChange, ResultSchema, SeekClock,
+    SeekParams, TournamentView,
 };
 use crate::hub::Action;
 use crate::model::TimeControl;
@@ -62,6 +62,13 @@ pub enum FromBot {
     LeaveArena {},
     /// Joins an open tournament (`POST /api/tournaments`); its games come as `start`.
     JoinTournament {
+        tournament: String,
+    },
+    /// Creates a tournament for the bot's owner (an account): the body of `POST
+    /// /api/tournaments`. The bot is not in it until it joins.
+    CreateTournament(NewTournament),
+    /// Starts a tournament that the bot's owner created.
+    StartTournament {
         tournament: String,
     },
     /// Asks for a game: against a house bot (it starts at once), a registered bot (which
@@ -236,6 +243,10 @@ pub enum ToBot {
     Tournament {
         #[schema(value_type = Object)]
         tournament: Box<TournamentView>,
+    },
+    /// The tournament the bot created: its id.
+    TournamentCreated {
+        tournament: String,
     },
     /// The bot's opponent in a live game has left (a person closed the game, a bot
     /// disconnected): victory may be claimed (`claim-victory`) in `claim_in_s` seconds,

@@ -302,6 +302,28 @@ impl Connection {
                     Err(e) => vec![error(&e, None)],
                 };
             }
+            FromBot::CreateTournament(request) => {
+                return match hub.create_tournament_as_bot(&self.bot, request).await {
+                    Ok(view) => vec![ToBot::TournamentCreated {
+                        tournament: view.info.id,
+                    }],
+                    Err(e) => vec![error(&e, None)],
+                };
+            }
+            FromBot::StartTournament { tournament } => {
+                // Answered with the tournament, as its players hear of it (once: a bot that
+                // plays in it hears the news anyway).
+                return match hub
+                    .start_tournament(Some(&self.bot.owner), &tournament)
+                    .await
+                {
+                    Ok(view) if view.players.iter().any(|p| p.name == self.bot.name) => Vec::new(),
+                    Ok(view) => vec![ToBot::Tournament {
+                        tournament: Box::new(view),
+                    }],
+                    Err(e) => vec![error(&e, None)],
+                };
+            }
             FromBot::JoinTournament { tournament } => {
                 return match hub.join_tournament_as_bot(&self.bot, &tournament).await {
                     Ok(_) => vec![ToBot::TournamentJoined { tournament }],

@@ -36,7 +36,7 @@ use crate::hub::tournaments::pairing::{round_robin, History, Result as GameResul
 use crate::ids::{new_id, now_ms};
 use crate::model::text::shows_as_typed;
 use crate::model::{stored_millis, GameSpec, Seat, Status, TimeControl};
-use crate::storage::{BotRow, CreatedBy, GameRow, SessionRow, StorageError, Write};
+use crate::storage::{AccountKey, BotRow, CreatedBy, GameRow, SessionRow, StorageError, Write};
 
 use super::lobby::new_game_row;
 use super::{Hub, MAX_LIST};
@@ -244,6 +244,15 @@ fn result_word(result: GameResult) -> &'static str {
     }
 }
 
+/// Who creates a tournament: an account (by a person or by one of its bots), shown by `name`;
+/// the address a person created it from, whose limit on unfinished games its games count
+/// against.
+struct Creator {
+    account: String,
+    name: String,
+    address: Option<IpAddr>,
+}
+
 /// What a change makes of a tournament: new games to store with it, or nothing to store.
 type Changed = Result<Option<Vec<GameRow>>, ApiError>;
 
@@ -259,6 +268,45 @@ impl Hub {
         let account = creator.account_id.clone().ok_or_else(|| {
             ApiError::BadRequest("tournaments are created by accounts: POST /api/accounts".into())
         })?;
+        let creator = Creator {
+            account,
+            name: creator.name.clone(),
+            address: Some(address),
+        };
+        self.new_tournament(creator, request).await
+    }
+
+    /// A new tournament created by registered bot `bot` for its owner, an account (whose
+    /// people or bots may start it).
+    pub async fn create_tournament_as_bot(
+        &self,
+        bot: &BotRow,
+        request: NewTournament,
+    ) -> Result<TournamentView, ApiError> {
+        if self
+            .storage
+            .account(AccountKey::Id(&bot.owner))
+            .await?
+            .is_none()
+        {
+            return Err(ApiError::BadRequest(
+                "tournaments are created for accounts: the bot's owner is a guest".into(),
+            ));
+        }
+        let creator = Creator {
+            account: bot.owner.clone(),
+            name: bot.name.clone(),
+            address: None,
+        };
+        self.new_tournament(creator, request).await
+    }
+
+    async fn new_tournament(
+        &self,
+        creator: Creator,
+        request: NewTournament,
+    ) -> Result<TournamentView, ApiError> {
+        let account = creator.account;
         self.room_for_a_tournament(&account).await?;
         let (game, clock) = (request.game, request.clock);
         if request.rounds == 0 {
@@ -296,8 +344,8 @@ impl Hub {
             rounds: request.rounds,
             rated: request.rated,
             creator: account,
-            creator_name: creator.name.clone(),
-            creator_address: Some(address),
+            creator_name: creator.name,
+            creator_address: creator.address,
             stage: Stage::Open,
             players,
             history: History::new(0),
@@ -378,10 +426,11 @@ impl Hub {
                 Err(StorageError::TournamentChanged) => continue,
                 Err(error) => return Err(error.into()),
             }
+            // The news of a round before its games: a bot reads the pairings, then plays.
+            self.tell_bots_of(&tournament).await;
             for row in games {
                 self.play_stored_game(row, None).await?;
             }
-            self.tell_bots_of(&tournament).await;
             return Ok(tournament);
         }
         Err(ApiError::Conflict(
@@ -460,11 +509,11 @@ impl Hub {
         Ok(joined.await?.view())
     }
 
-    /// Its creator (`session`) starts tournament `id`: the first round is paired and
-    /// its games begin.
+    /// Its creator (`account`: a person's, or a bot's owner's) starts tournament `id`: the
+    /// first round is paired and its games begin.
     pub async fn start_tournament(
         self: &Arc<Hub>,
-        session: &SessionRow,
+        account: Option<&str>,
         id: &str,
     ) -> Result<TournamentView, ApiError> {
         // Its games count against the creator's address's limit: the first round's must fit.
@@ -480,7 +529,7 @@ impl Hub {
             }
         }
         let started = self.change_tournament(id, |tournament| {
-            if session.account_id.as_deref() != Some(tournament.creator.as_str()) {
+            if account != Some(tournament.creator.as_str()) {
                 return Err(ApiError::NotAPlayer);
             }
             if tournament.stage != Stage::Open {

@@ -79,7 +79,8 @@ pub async fn start_tournament(
     Player(session): Player,
     Path(id): Path<String>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    Ok(Json(state.hub.start_tournament(&session, &id).await?))
+    let account = session.account_id.as_deref();
+    Ok(Json(state.hub.start_tournament(account, &id).await?))
 }
 
 /// Adds the routes of tournaments to the API's router (paths under `/api`).
