@@ -658,16 +658,7 @@ async fn an_operator_bans_resets_passwords_and_closes_sign_ups(store: Store) {
     assert!(!ok && said.contains("account 'nobody' not found"), "{said}");
 
     // The first admin of a site, whose password works once shown.
-    let (ok, said) = admin(&site, &["create-admin", "root"]);
-    assert!(ok && said.contains("root is an admin"), "{said}");
-    let root_password = said.trim().rsplit(' ').next().unwrap();
-    let root = from(5)
-        .new_session(
-            "/api/session",
-            json!({"name": "root", "password": root_password}),
-        )
-        .await
-        .unwrap();
+    let root = first_admin(&site, &from(5)).await;
     assert_eq!(root.get("/api/session").await.success()["role"], "admin");
     let (ok, said) = admin(&site, &["create-admin", "Root"]);
     assert!(!ok && said.contains("taken"), "{said}");
@@ -706,6 +697,16 @@ async fn an_operator_bans_resets_passwords_and_closes_sign_ups(store: Store) {
     assert!(!ok && said.contains("is cancelled"), "{said}");
 }
 
+/// The admin `root` that `toroid admin create-admin` makes on `site`, signed in from
+/// `client` with the password it printed.
+async fn first_admin(site: &Site, client: &Client) -> Client {
+    let (ok, said) = admin(site, &["create-admin", "root"]);
+    assert!(ok && said.contains("root is an admin"), "{said}");
+    let password = said.trim().rsplit(' ').next().unwrap();
+    let body = json!({"name": "root", "password": password});
+    client.new_session("/api/session", body).await.unwrap()
+}
+
 /// `socket`'s person reads their room's history and says `text` there.
 async fn say(socket: &mut common::Socket, text: &str) {
     let history = socket.chat().await;
@@ -720,16 +721,7 @@ async fn say(socket: &mut common::Socket, text: &str) {
 async fn moderators_and_admins_act_through_the_api(store: Store) {
     let (serve, site) = serve(store, &[]).await;
     let from = |last: u8| Client::anonymous_from(&serve.base, [127, 0, 0, last].into());
-    let (ok, said) = admin(&site, &["create-admin", "root"]);
-    assert!(ok, "{said}");
-    let password = said.trim().rsplit(' ').next().unwrap().to_string();
-    let root = from(2)
-        .new_session(
-            "/api/session",
-            json!({"name": "root", "password": password}),
-        )
-        .await
-        .unwrap();
+    let root = first_admin(&site, &from(2)).await;
     let moderator = from(3).new_account("mod").await;
     let alice = from(4).new_account("alice").await;
     let bob = from(5).new_account("bob").await;
