@@ -599,9 +599,9 @@ fn admin(site: &Site, args: &[&str]) -> (bool, String) {
     (out.status.success(), said.into_owned())
 }
 
-/// Issue 61's first acts of `toroid admin`, on a running server's database: a ban signs
-/// the player out (their open game socket closes at its next message, which changes
-/// nothing) and refuses their sign-in until it is lifted; a reset password replaces the
+/// Issue 61's acts of `toroid admin`, on a running server's database: a ban signs the
+/// player out (their open game socket and their bot's connection close within the
+/// server's look for new bans) and refuses their sign-in until it is lifted; a reset password replaces the
 /// old one; closed sign-ups refuse new accounts; a role is given to an account only.
 async fn an_operator_bans_resets_passwords_and_closes_sign_ups(store: Store) {
     let (serve, site) = serve(store, &[]).await;
@@ -616,14 +616,17 @@ async fn an_operator_bans_resets_passwords_and_closes_sign_ups(store: Store) {
         async move { client.new_session("/api/session", body).await }
     };
 
+    let token = common::register(&alice, "alicebot").await;
+    let mut bot = Bot::connect(&serve.base, &token, "alicebot").await;
     let (ok, said) = admin(&site, &["ban", "alice"]);
     assert!(ok && said.contains("banned"), "{said}");
-    socket.send(json!({"type": "resign"})).await;
-    assert_eq!(socket.error().await, "no-session");
+    // The server finds the ban in the database (within 2 s): her game socket and her bot's
+    // connection close without a word from either.
     assert_eq!(
         socket.close_frame().await,
         Some((4401, "no-session".into()))
     );
+    assert_eq!(bot.close_frame().await, Some((4401, "bad-token".into())));
     let game = bob.get(&format!("/api/games/{id}")).await.success();
     assert_eq!(game["status"], "live");
     let refused = sign_in("correct horse").await.unwrap_err();

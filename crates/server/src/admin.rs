@@ -1,9 +1,10 @@
 //! `toroid admin`: the operator's acts on a server's data, run on its database directly
 //! (the SQLite file of a data folder, or PostgreSQL), while servers may be running on it.
 //! The acts are those of the admin API ([`crate::hub::moderation`]), done as the operator.
-//! What an act ends (a banned player's sessions, their bots' tokens) ends for the servers
-//! too: a session's socket closes at its next message or within a minute, a bot's at its
-//! next connection. (The admin API's acts close them at once.)
+//! What an act ends ends for the servers too: a banned player's sockets and bot connections
+//! close within 2 seconds, when each node looks for new bans (the admin API's acts close
+//! them at once); a session ended by a reset password closes its sockets at their next
+//! message or within a minute.
 
 use std::fmt;
 use std::path::Path;

@@ -419,6 +419,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
             "DROP TABLE blocks",
             "DROP TABLE reports",
+            "DROP INDEX accounts_by_banned_at",
             "ALTER TABLE games DROP COLUMN hidden_at",
             "DROP TABLE settings",
             "ALTER TABLE accounts DROP COLUMN role",
@@ -495,6 +496,7 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
         for sql in [
             "DROP TABLE blocks",
             "DROP TABLE reports",
+            "DROP INDEX accounts_by_banned_at",
             "ALTER TABLE games DROP COLUMN hidden_at",
             "DROP INDEX chat_by_author",
             "ALTER TABLE chat DROP COLUMN deleted_at",

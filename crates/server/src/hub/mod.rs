@@ -184,6 +184,7 @@ impl Hub {
         }
         tokio::spawn(bots::arena::run_arena(hub.clone()));
         tokio::spawn(tournaments::run_tournaments(hub.clone()));
+        tokio::spawn(moderation::watch_bans(hub.clone()));
         if let Some(cluster) = &hub.cluster {
             if let Err(error) = cluster.heartbeat().await {
                 tracing::warn!(%error, "cannot tell the cluster this node lives");

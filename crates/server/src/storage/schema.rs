@@ -233,7 +233,7 @@ const MIGRATIONS: &[&[Step]] = &[
     // one player's lines; a blocked player's lines are not shown) and when a moderator
     // deleted it; when a moderator took a game off the lists; the players' reports (who
     // made it: an account or a guest session; whom it is about; a chat line it points at);
-    // and whom each person blocks (by name key).
+    // whom each person blocks (by name key); and bans found by their time.
     &[
         Sql("ALTER TABLE chat ADD COLUMN author_key TEXT"),
         Sql("ALTER TABLE chat ADD COLUMN deleted_at BIGINT"),
@@ -252,6 +252,9 @@ const MIGRATIONS: &[&[Step]] = &[
         resolved_at BIGINT,
         resolved_by TEXT)"),
         Sql("CREATE INDEX reports_by_time ON reports (at)"),
+        // Each node looks for the accounts banned lately (`toroid admin` reaches only the
+        // database).
+        Sql("CREATE INDEX accounts_by_banned_at ON accounts (banned_at)"),
         Sql("CREATE TABLE blocks (
         blocker TEXT NOT NULL,
         blocked_key TEXT NOT NULL,

@@ -161,6 +161,9 @@ async fn play(
     let mut updates = live.updates.subscribe();
     let mut chat = live.chat.subscribe();
     let mut ended = state.hub.ended_sessions();
+    let banned = session
+        .and_then(|s| s.account_id.as_ref())
+        .map(|a| format!("account:{a}"));
     let mut pings = 0u32;
     let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
     let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
@@ -228,7 +231,8 @@ async fn play(
             }
             ended_id = ended.recv(), if viewer.is_some() => {
                 let own = match ended_id {
-                    Ok(id) => viewer == Some(id.as_str()),
+                    // A session that ended, or every session of a banned account.
+                    Ok(id) => viewer == Some(id.as_str()) || banned.as_deref() == Some(id.as_str()),
                     // Fallen behind: the database says whether its own session ended.
                     Err(RecvError::Lagged(_)) => session_gone(state, viewer).await,
                     Err(RecvError::Closed) => return,

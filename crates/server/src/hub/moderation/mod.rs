@@ -13,6 +13,9 @@ pub mod wire;
 
 use std::collections::HashSet;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 pub use acts::{perform, Act, By, Done, Role};
 
@@ -35,18 +38,37 @@ const ADMIN_LIST: u32 = 100;
 /// Reports one person makes in an hour at most.
 const REPORTS_PER_HOUR: u32 = 20;
 
+/// How often each node looks for accounts banned from the command line (`toroid admin`
+/// reaches only the database): their sockets close and their bots go offline within it.
+const BAN_WATCH: Duration = Duration::from_secs(2);
+/// How far back each look reaches before the previous one: a ban stamped by a machine
+/// whose clock is behind this node's is still found.
+const BAN_CLOCK_SKEW_MS: i64 = 10_000;
+
 /// What moderation keeps in memory: how many reports each person made lately (counted on
-/// all the nodes together).
+/// all the nodes together), and until when bans have been looked for.
 pub struct ModerationState {
     pub(super) reports: SharedLimit<String>,
+    bans_seen_until: AtomicI64,
 }
 
 impl ModerationState {
     pub(super) fn new() -> ModerationState {
         ModerationState {
             reports: SharedLimit::new("report", REPORTS_PER_HOUR, HOUR),
+            bans_seen_until: AtomicI64::new(now_ms()),
         }
     }
+}
+
+/// Looks for new bans every [`BAN_WATCH`] until the hub stops.
+pub(super) async fn watch_bans(hub: Arc<Hub>) {
+    super::every(
+        hub,
+        BAN_WATCH,
+        |hub| async move { hub.close_banned().await },
+    )
+    .await;
 }
 
 impl Hub {
@@ -223,6 +245,30 @@ impl Hub {
         tracing::info!(target: "toroid::audit", account = %account, client = %address,
             "password changed");
         Ok(())
+    }
+
+    /// Ends on this node what the bans made since the last look end: the sockets of the
+    /// banned accounts' sessions and their bots' connections. (A ban through the API has
+    /// done so on every node already; ending them again is harmless.)
+    async fn close_banned(&self) {
+        let until = now_ms();
+        let since = self
+            .moderation
+            .bans_seen_until
+            .swap(until, Ordering::Relaxed);
+        let banned = match self.storage.banned_since(since - BAN_CLOCK_SKEW_MS).await {
+            Ok(banned) => banned,
+            Err(error) => {
+                tracing::warn!(%error, "cannot look for new bans");
+                return;
+            }
+        };
+        for account in banned {
+            self.session_ended(&format!("account:{account}"));
+            for bot in self.storage.bots_of(&account).await.unwrap_or_default() {
+                self.bots.revoke(&bot.id);
+            }
+        }
     }
 
     /// The role of `session`'s account (none for a guest).

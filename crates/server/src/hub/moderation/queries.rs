@@ -48,6 +48,15 @@ impl Storage {
         Ok(row.is_some())
     }
 
+    /// The accounts banned at `since` (ms since the epoch) or later.
+    pub async fn banned_since(&self, since: i64) -> Result<Vec<String>, StorageError> {
+        let rows = sqlx::query("SELECT id FROM accounts WHERE banned_at >= $1")
+            .bind(since)
+            .fetch_all(&self.readers)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
     /// The ids of the sessions signed in to account `account`.
     pub async fn sessions_of(&self, account: &str) -> Result<Vec<String>, StorageError> {
         let rows = sqlx::query("SELECT id FROM sessions WHERE account_id = $1")
