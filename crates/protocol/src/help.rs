@@ -147,6 +147,9 @@ fn text(game: GameKind) -> (&'static [&'static str], &'static [Example]) {
                 "Two passes in a row (or the move limit) end the game. The score counts area \
                  (stones and the empty points they surround) or territory, as chosen, with \
                  komi added to white.",
+                "Dead stones are not taken off: every stone on the board when the game ends \
+                 counts as it stands, as in the Tromp-Taylor rules. Capture the stones you \
+                 see as dead before you pass.",
                 GO_SURFACES,
             ],
             &[Example {
