@@ -244,13 +244,7 @@ impl Hub {
         let hash = account
             .as_ref()
             .map_or(hashing::NO_ACCOUNT.to_string(), |a| a.password_hash.clone());
-        let password = password.to_string();
-        let matches = possible
-            && (self.accounts.hasher)
-                .run(address, move |memory| {
-                    hashing::password_matches(&password, &hash, memory)
-                })
-                .await?;
+        let matches = possible && self.hash_matches(password, hash, address).await?;
         match account {
             Some(account) if matches && account.banned_at.is_some() => {
                 signed_in("banned").increment(1);
@@ -295,7 +289,17 @@ impl Hub {
         if !PASSWORD_CHARS.contains(&password.chars().count()) {
             return Ok(false);
         }
-        let (password, hash) = (password.to_string(), account.password_hash.clone());
+        (self.hash_matches(password, account.password_hash.clone(), address)).await
+    }
+
+    /// Whether `password` matches `hash`, checked on the hashing threads for `address`.
+    async fn hash_matches(
+        &self,
+        password: &str,
+        hash: String,
+        address: IpAddr,
+    ) -> Result<bool, ApiError> {
+        let password = password.to_string();
         (self.accounts.hasher)
             .run(address, move |memory| {
                 hashing::password_matches(&password, &hash, memory)

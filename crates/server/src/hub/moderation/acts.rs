@@ -141,7 +141,7 @@ pub async fn perform(storage: &Storage, by: &By, act: Act) -> Result<Done, ApiEr
                 ));
             }
             let name = PlayerName::new(&name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-            let password = new_secret()[..20].to_string();
+            let password = new_password();
             let account = AccountRow {
                 id: new_id(),
                 name: name.as_str().to_string(),
@@ -220,7 +220,7 @@ pub async fn perform(storage: &Storage, by: &By, act: Act) -> Result<Done, ApiEr
         Act::ResetPassword { name } => {
             admins_only("reset passwords")?;
             let account = account(storage, &name).await?;
-            let password = new_secret()[..20].to_string();
+            let password = new_password();
             let sessions_ended = storage.sessions_of(&account.id).await?;
             storage
                 .commit(vec![Write::SetPassword {
@@ -291,6 +291,11 @@ pub async fn perform(storage: &Storage, by: &By, act: Act) -> Result<Done, ApiEr
     tracing::info!(target: "toroid::audit", by = %by.name(),
         act = %done.said.split(':').next().unwrap_or(""), "administration");
     Ok(done)
+}
+
+/// A random password for an account an act made or reset (shown once): 20 hex digits.
+fn new_password() -> String {
+    new_secret()[..20].to_string()
 }
 
 async fn account(storage: &Storage, name: &str) -> Result<AccountRow, ApiError> {
