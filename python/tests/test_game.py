@@ -130,6 +130,7 @@ def test_params_resolve_defaults():
         "scoring": "area",
         "ko": "simple",
         "max_moves": 147,
+        "scoring_phase": "none",
     }
     assert (game.width, game.height, game.name) == (7, 7, "go")
 

@@ -78,7 +78,15 @@ fn games_json_lists_the_six_rule_sets_with_their_parameters() {
         .collect();
     assert_eq!(
         params,
-        ["size", "topology", "komi", "scoring", "ko", "max_moves"]
+        [
+            "size",
+            "topology",
+            "komi",
+            "scoring",
+            "ko",
+            "max_moves",
+            "scoring_phase"
+        ]
     );
     let size = &go["params"][0];
     assert_eq!(size["kind"], "int");
@@ -333,7 +341,7 @@ fn replay_json_of_a_fresh_go_game() {
     assert_eq!(
         g["params"],
         serde_json::json!({"size": 9, "topology": "plane", "komi": 7.5, "scoring": "area",
-                           "ko": "simple", "max_moves": 243})
+                           "ko": "simple", "max_moves": 243, "scoring_phase": "none"})
     );
     assert_eq!(
         (g["width"].as_u64(), g["height"].as_u64()),

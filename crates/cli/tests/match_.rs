@@ -147,7 +147,7 @@ fn the_table_shows_both_sides_and_the_colour_results() {
         "--seed", "7",
     ]);
     assert!(
-        table.starts_with("go (size=5, topology=plane, komi=7.5, scoring=area, ko=simple, max_moves=75): 4 games,"),
+        table.starts_with("go (size=5, topology=plane, komi=7.5, scoring=area, ko=simple, max_moves=75, scoring_phase=none): 4 games,"),
         "{table}"
     );
     assert!(

@@ -147,9 +147,13 @@ fn text(game: GameKind) -> (&'static [&'static str], &'static [Example]) {
                 "Two passes in a row (or the move limit) end the game. The score counts area \
                  (stones and the empty points they surround) or territory, as chosen, with \
                  komi added to white.",
-                "Dead stones are not taken off: every stone on the board when the game ends \
-                 counts as it stands, as in the Tromp-Taylor rules. Capture the stones you \
-                 see as dead before you pass.",
+                "Dead stones are not taken off by themselves; the game's scoring phase says \
+                 what follows two passes. none: the game ends and every stone counts as it \
+                 stands (Tromp-Taylor), so capture the dead ones before you pass. cleanup: \
+                 play goes on until two more passes, and the stones captured then count as \
+                 dead. agreement: both players mark the dead stones and accept them; a \
+                 dispute goes on as cleanup. Games between people use agreement, games with \
+                 bots cleanup.",
                 GO_SURFACES,
             ],
             &[Example {

@@ -7,8 +7,8 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 use toroid_rules::params::{ParamDefault, ParamKind};
 use toroid_rules::{
-    Cell, Color, GameKind, Gluing, Lattice, Move, ParamError, ParamSpec, ParamValue, Params,
-    Position, Reason, Topology,
+    Cell, Color, EndPhase, GameKind, Gluing, Lattice, Move, ParamError, ParamSpec, ParamValue,
+    Params, Position, Reason, Topology,
 };
 
 /// One number per player.
@@ -132,6 +132,10 @@ pub struct GameView {
     /// in a row.
     pub movers: String,
     pub ply: usize,
+    /// Play goes on after two passes to capture the dead stones (Go's scoring phase
+    /// `cleanup`, or `agreement` disputed): the stones captured until the next two passes
+    /// count as dead. GTP engines are asked `kgs-genmove_cleanup` then.
+    pub cleanup: bool,
     /// The cells that decided the game (a winning loop, a surrounded stone).
     pub highlight: Vec<String>,
     pub lattice: &'static str,
@@ -172,6 +176,7 @@ impl GameView {
             moves: history.iter().map(|(_, mv)| notation(mv)).collect(),
             movers: history.iter().map(|(color, _)| color.letter()).collect(),
             ply: game.ply(),
+            cleanup: game.end_phase() != EndPhase::Play,
             highlight: game
                 .highlight()
                 .into_iter()

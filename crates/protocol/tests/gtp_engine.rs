@@ -340,7 +340,7 @@ fn the_extension_plays_every_game() {
     let lines: Vec<&str> = rules.text.lines().collect();
     assert_eq!(lines.len(), 6);
     assert!(
-        lines.contains(&"go size=9 topology=plane komi=7.5 scoring=area ko=simple max_moves=243")
+        lines.contains(&"go size=9 topology=plane komi=7.5 scoring=area ko=simple max_moves=243 scoring_phase=none")
     );
     assert!(lines.iter().any(|l| l.starts_with("hex-torus ")));
     script(

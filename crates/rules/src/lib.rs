@@ -38,6 +38,6 @@ pub use games::{AnyGame, BoardSize, GameKind, NamedRules, RuleSet, UnknownGame, 
 pub use moves::{IllegalMove, Move, ParseMoveError};
 pub use outcome::{Fault, Outcome, Reason, UnknownReason};
 pub use params::{ParamError, ParamSpec, ParamValue, Params};
-pub use position::{random_playout, uniform_playout, Position};
+pub use position::{random_playout, uniform_playout, EndPhase, Position};
 pub use setup::{SetupChange, SetupError};
 pub use topology::{Gluing, Lattice, Neighbor, Seam, Surface, Topology};

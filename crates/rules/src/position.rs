@@ -12,6 +12,19 @@ use crate::params::Params;
 use crate::setup::{SetupChange, SetupError};
 use crate::topology::Topology;
 
+/// Where a game stands after two passes (what follows them is Go's `scoring_phase`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndPhase {
+    /// Moves as usual: no two passes yet, or none that start a phase.
+    Play,
+    /// Two passes have just been played under `agreement`: the players agree on the dead
+    /// stones of this board, or one of them disputes and play goes on as in cleanup.
+    Counting,
+    /// Play goes on after two passes until two more; the stones of the board the first two
+    /// left that are captured meanwhile count as dead on it.
+    Cleanup,
+}
+
 /// A game in progress: the board, whose turn it is, and everything the rules need to judge
 /// the next move. Cloning is cheap (the topology is shared), so search can copy positions.
 pub trait Position: Clone + Send + Sync + 'static {
@@ -99,6 +112,24 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// The score by the game's scoring method (`go` only), indexed by [`Color::index`].
     fn score(&self) -> Option<[f64; 2]> {
         None
+    }
+
+    /// Where the game stands after two passes (Go's scoring phase, docs/rules.md).
+    fn end_phase(&self) -> EndPhase {
+        EndPhase::Play
+    }
+
+    /// The result if the stones on `dead` cells (any cell of a dead chain) are agreed dead on
+    /// the board that two passes left: `Some` while the phase is [`EndPhase::Counting`] or
+    /// [`EndPhase::Cleanup`], which count that board.
+    fn outcome_with_dead(&self, _dead: &[Cell]) -> Option<Outcome> {
+        None
+    }
+
+    /// The cells of the chain of stones through `cell` (connected stones of one colour),
+    /// which live or die together; empty where `cell` holds no stone.
+    fn chain(&self, cell: Cell) -> Vec<Cell> {
+        self.stone(cell).map(|_| vec![cell]).unwrap_or_default()
     }
 
     /// The owner of each cell that the score counts as territory: an empty region that

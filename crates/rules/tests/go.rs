@@ -1003,3 +1003,96 @@ fn scoring_on_the_projective_plane_counts_the_identified_corners() {
         assert_eq!(g.score(), Some([black, 1.5]), "{topology}: {:?}", board(&g));
     }
 }
+
+/// White's wall with a dead black stone in white's corner: black's column and its stone
+/// against white's wall and the rest.
+const DEAD_IN_THE_CORNER: [&str; 5] = [".bw..", ".bw..", ".bw..", ".bw..", ".bw.b"];
+
+/// A game of `DEAD_IN_THE_CORNER` under `scoring_phase`, ended by two passes (white's
+/// first, so white is to move again after them).
+fn passed_out(phase: &str, scoring: &str) -> Go {
+    let mut g = go(&[
+        "size=5",
+        "komi=0.5",
+        &format!("scoring={scoring}"),
+        &format!("scoring_phase={phase}"),
+    ]);
+    position(&mut g, &DEAD_IN_THE_CORNER, Color::White);
+    play(&mut g, "pass pass");
+    g
+}
+
+#[test]
+fn without_a_scoring_phase_dead_stones_count_as_they_stand() {
+    let g = passed_out("none", "area");
+    assert_eq!(g.end_phase(), toroid_rules::EndPhase::Play);
+    // The stone at ee spoils white's corner: black 5 + 5 + 1, white 5 + 0.5.
+    let end = g.outcome().unwrap();
+    assert_eq!(
+        (end.winner, end.reason),
+        (Some(Color::Black), Reason::TwoPasses)
+    );
+    assert_eq!(g.outcome_with_dead(&[cell(&g, "ee")]), None);
+}
+
+#[test]
+fn under_agreement_two_passes_wait_for_the_dead_stones_and_a_dispute_goes_on_as_cleanup() {
+    for (scoring, margin) in [("area", 5.5), ("japanese", 6.5)] {
+        let g = passed_out("agreement", scoring);
+        assert_eq!(g.end_phase(), toroid_rules::EndPhase::Counting);
+        assert_eq!((g.outcome(), g.turn()), (None, Some(Color::White)));
+        // Agreed dead, the stone is taken off (a prisoner under Japanese counting).
+        let agreed = g.outcome_with_dead(&[cell(&g, "ee")]).unwrap();
+        assert_eq!(agreed.winner, Some(Color::White), "{scoring}");
+        assert_eq!(agreed.margin, Some(margin), "{scoring}");
+        // Nothing agreed dead: as the stones stand.
+        let as_they_stand = g.outcome_with_dead(&[]).unwrap();
+        assert_eq!(as_they_stand.winner, Some(Color::Black), "{scoring}");
+        // A dispute is a move: play goes on, and the phase is cleanup.
+        let mut disputed = g.clone();
+        play(&mut disputed, "pass");
+        assert_eq!(disputed.end_phase(), toroid_rules::EndPhase::Cleanup);
+        assert_eq!(disputed.outcome(), None);
+        assert_ne!(disputed.hash(), g.hash());
+    }
+}
+
+#[test]
+fn under_cleanup_the_stones_captured_after_two_passes_count_as_dead_on_the_board_they_left() {
+    for (scoring, margin) in [("area", 5.5), ("japanese", 6.5)] {
+        let mut g = passed_out("cleanup", scoring);
+        assert_eq!(g.end_phase(), toroid_rules::EndPhase::Cleanup);
+        assert_eq!(g.outcome(), None, "two passes start the cleanup");
+        // White fills the stone's two liberties and takes it; black's stones inside count
+        // nothing, and white's placements cost nothing under either scoring.
+        play(&mut g, "de pass ed");
+        assert_eq!(g.captures(), [0, 1]);
+        play(&mut g, "pass");
+        assert_eq!(g.end_phase(), toroid_rules::EndPhase::Cleanup);
+        assert_eq!(g.outcome(), None, "one pass");
+        play(&mut g, "pass");
+        let end = g.outcome().unwrap();
+        assert_eq!(
+            (end.winner, end.reason),
+            (Some(Color::White), Reason::TwoPasses),
+            "{scoring}"
+        );
+        assert_eq!(end.margin, Some(margin), "{scoring}");
+        // The same as agreeing on that stone.
+        let agreed = passed_out("agreement", scoring).outcome_with_dead(&[cell(&g, "ee")]);
+        assert_eq!(agreed, Some(end), "{scoring}");
+    }
+}
+
+#[test]
+fn a_chain_is_its_connected_stones_and_toggling_one_stone_marks_all() {
+    let g = passed_out("agreement", "area");
+    assert_eq!(
+        sorted(g.chain(cell(&g, "cb"))),
+        points(&g, "ca cb cc cd ce")
+    );
+    assert_eq!(g.chain(cell(&g, "dd")), Vec::<Cell>::new());
+    // Marking one stone of white's wall marks the wall: black owns the board but ee.
+    let wall = g.outcome_with_dead(&[cell(&g, "cc")]).unwrap();
+    assert_eq!(wall.winner, Some(Color::Black));
+}

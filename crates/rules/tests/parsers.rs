@@ -103,7 +103,7 @@ proptest! {
         assignments in proptest::collection::vec(
             prop_oneof![
                 any::<String>(),
-                "(size|width|height|komi|ko|scoring|topology|target|max_moves|x)=?[-+0-9a-z.eE]{0,6}",
+                "(size|width|height|komi|ko|scoring|topology|target|max_moves|scoring_phase|x)=?[-+0-9a-z.eE]{0,6}",
             ],
             0..4,
         ),
@@ -197,7 +197,7 @@ fn constructors_refuse_parameters_of_another_rule_set() {
         Go::capture_go(&Params::defaults(GO_PARAMS)).err(),
         Some(unknown(
             "target",
-            "size, topology, komi, scoring, ko, max_moves"
+            "size, topology, komi, scoring, ko, max_moves, scoring_phase"
         ))
     );
     // Through the registry, parameters of the wrong rule set are refused as a whole, even

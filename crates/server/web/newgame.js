@@ -116,8 +116,11 @@ function paramField(param) {
   const id = `param-${param.name}`;
   let input;
   if (param.kind === 'choice') {
-    input = h('select', { id, name: param.name },
-      ...param.choices.map((c) => h('option', { value: c, selected: c === param.default }, c)));
+    // A derived default (Go's scoring phase, which the server chooses by the players) is
+    // the empty choice, sent as no value.
+    const derived = param.default_derived ? [h('option', { value: '', selected: true }, `default: ${param.default}`)] : [];
+    input = h('select', { id, name: param.name }, ...derived,
+      ...param.choices.map((c) => h('option', { value: c, selected: !param.default_derived && c === param.default }, c)));
   } else {
     input = h('input', {
       id,

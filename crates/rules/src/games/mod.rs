@@ -11,7 +11,7 @@ use crate::color::Color;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::Outcome;
 use crate::params::{ParamError, ParamSpec, Params};
-use crate::position::Position;
+use crate::position::{EndPhase, Position};
 use crate::setup::{SetupChange, SetupError};
 use crate::topology::Topology;
 
@@ -242,6 +242,15 @@ impl Position for AnyGame {
     }
     fn territory(&self) -> Option<Vec<Option<Color>>> {
         with_game!(self, g => g.territory())
+    }
+    fn end_phase(&self) -> EndPhase {
+        with_game!(self, g => g.end_phase())
+    }
+    fn outcome_with_dead(&self, dead: &[Cell]) -> Option<Outcome> {
+        with_game!(self, g => g.outcome_with_dead(dead))
+    }
+    fn chain(&self, cell: Cell) -> Vec<Cell> {
+        with_game!(self, g => g.chain(cell))
     }
     fn ring_code(&self, cell: Cell) -> u32 {
         with_game!(self, g => g.ring_code(cell))

@@ -27,6 +27,9 @@ pub struct RuleSet {
     pub pass_always_legal: bool,
     /// The parameter that holds komi, which SGF's `KM` and GTP's `komi` set.
     pub komi: Option<&'static str>,
+    /// The parameter that chooses what follows two passes (Go's scoring phase: `none`,
+    /// `cleanup` or `agreement`), which a server sets per game.
+    pub scoring_phase: Option<&'static str>,
     /// The standard rule names of SGF's `RU` that it knows, and the parameters each means.
     pub named_rules: &'static [NamedRules],
     /// Every reason a game of it can end by its rules.

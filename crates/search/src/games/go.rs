@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use rand::Rng;
 use toroid_rules::games::go::Scoring;
 use toroid_rules::games::Go;
-use toroid_rules::{Cell, Color, Move, Position, Reason, SetupChange};
+use toroid_rules::{Cell, Color, EndPhase, Move, Position, Reason, SetupChange};
 
 use crate::budget::Stop;
 use crate::knowledge::{captured, Knowledge};
@@ -321,9 +321,20 @@ enum Ending {
 ///   referee has counted such a group dead though one stone joined it to a living wall
 ///   (docs/strength.md, "Securing weak chains before the last pass"); under area scoring
 ///   the stone costs nothing.
+///
+/// After two passes under a scoring phase (cleanup) nothing is taken off: the pass ends the
+/// game as the rules count it then, so `me` plays on (capturing the dead stones) unless
+/// that count wins.
 fn ending(go: &Go, me: Color, stop: &Stop) -> Ending {
     if go.score().is_none() || stop.now() {
         return Ending::Pass;
+    }
+    if go.end_phase() != EndPhase::Play {
+        let mut ended = go.clone();
+        return match ended.play(Move::Pass).ok().and(ended.outcome()) {
+            Some(end) if end.winner == Some(me) => Ending::Pass,
+            _ => Ending::PlayOn,
+        };
     }
     // Judged with the opponent to move, as a referee finds the board after the pass: with
     // `me` to move, every playout would give `me` a free move to save its weak stones.

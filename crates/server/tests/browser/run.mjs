@@ -378,7 +378,7 @@ async function tour() {
 
   await step('rules help: each rule set explained in the lobby, with a diagram the rules drew', page, async () => {
     const words = {
-      torus: 'diagonal', 'hex-torus': 'helix', 'm-torus': 'in reverse', ctor: 'Turnovers', 'capture-go': 'across the seams', go: 'Dead stones are not taken off',
+      torus: 'diagonal', 'hex-torus': 'helix', 'm-torus': 'in reverse', ctor: 'Turnovers', 'capture-go': 'across the seams', go: 'Dead stones are not taken off by themselves',
     };
     for (const [game, word] of Object.entries(words)) {
       await page.selectOption('#new-game', game);

@@ -53,6 +53,7 @@ pub const CAPTURE_GO_RULE_SET: RuleSet = RuleSet {
     go_like: true,
     pass_always_legal: true,
     komi: None,
+    scoring_phase: None,
     named_rules: &[],
     reasons: &[Reason::CaptureTarget, Reason::TwoPasses],
 };

@@ -20,6 +20,7 @@ impl Ctor {
         go_like: false,
         pass_always_legal: false,
         komi: None,
+    scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::BoardFull],
     };

@@ -343,6 +343,23 @@ impl Board {
         }
     }
 
+    /// A board holding `stones` (indexed by point), every chain of which has a liberty (a
+    /// set-up, or a counted board with dead stones taken off): black's stones are placed
+    /// first, so no placement captures.
+    pub(crate) fn with_stones(geometry: Arc<Geometry>, stones: &[Option<Color>]) -> Board {
+        let mut board = Board::new(geometry);
+        for color in Color::BOTH {
+            for (p, _) in stones
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| **s == Some(color))
+            {
+                board.place(p, code(color));
+            }
+        }
+        board
+    }
+
     pub(crate) fn topology(&self) -> &Topology {
         &self.geometry.topology
     }

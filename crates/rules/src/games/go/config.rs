@@ -1,7 +1,7 @@
 //! What `go` takes and says about itself: its parameters, read once into a [`GoConfig`], and
 //! its [`RuleSet`] descriptor. `capture-go` shares the board parameters read here.
 
-use super::{KoRule, Scoring};
+use super::{KoRule, Scoring, ScoringPhase};
 use crate::games::rule_set::{BoardSize, NamedRules, RuleSet};
 use crate::outcome::Reason;
 use crate::params::{ParamDefault, ParamError, ParamKind, ParamSpec, ParamValue, Params};
@@ -19,13 +19,16 @@ pub struct GoConfig {
     pub komi: f64,
     pub scoring: Scoring,
     pub ko: KoRule,
+    /// What follows two passes.
+    pub phase: ScoringPhase,
     /// The game ends after this many moves, passes included.
     pub max_moves: u32,
     params: Params,
 }
 
 impl GoConfig {
-    /// Reads `go`'s parameters; `max_moves` defaults to 3 × the number of points.
+    /// Reads `go`'s parameters; `max_moves` defaults to 3 × the number of points, and
+    /// `scoring_phase` to `none`.
     pub fn read(params: &Params) -> Result<GoConfig, ParamError> {
         let (size, surface) = read_board(params)?;
         let mut params = params.clone();
@@ -33,12 +36,16 @@ impl GoConfig {
             // A derived default is checked like any value.
             params.assign("max_moves", ParamValue::Int(3 * (size * size) as i64))?;
         }
+        if params.choice("scoring_phase").is_none() {
+            params.assign("scoring_phase", ParamValue::Choice("none"))?;
+        }
         Ok(GoConfig {
             size,
             surface,
             komi: params.required_float("komi")?,
             scoring: params.required_choice("scoring", Scoring::from_name)?,
             ko: params.required_choice("ko", KoRule::from_name)?,
+            phase: params.required_choice("scoring_phase", ScoringPhase::from_name)?,
             max_moves: params.required_int("max_moves")? as u32,
             params,
         })
@@ -97,6 +104,7 @@ pub const GO_RULE_SET: RuleSet = RuleSet {
     go_like: true,
     pass_always_legal: true,
     komi: Some("komi"),
+    scoring_phase: Some("scoring_phase"),
     named_rules: &[
         NamedRules {
             name: "Japanese",
@@ -156,5 +164,12 @@ pub const GO_PARAMS: &[ParamSpec] = &[
         },
         default: ParamDefault::Derived("3 × number of points"),
         help: "the game ends after this many moves (passes count)",
+    },
+    // Derived: a server chooses by the players where the game's creator does not.
+    ParamSpec {
+        name: "scoring_phase",
+        kind: ParamKind::Choice(&["none", "cleanup", "agreement"]),
+        default: ParamDefault::Derived("none; toroid serve: agreement between people, cleanup with bots"),
+        help: "after two passes: none (the game ends, stones count as they stand), cleanup (play goes on until the next two passes; stones captured then count as dead) or agreement (the players agree on dead stones; a dispute goes on as cleanup)",
     },
 ];

@@ -28,7 +28,7 @@ use crate::games::GameKind;
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{Outcome, Reason};
 use crate::params::{ParamError, Params};
-use crate::position::Position;
+use crate::position::{EndPhase, Position};
 use crate::setup::{self, SetupChange, SetupError};
 use crate::topology::{Lattice, Topology};
 use crate::zobrist::{self, WHITE_TO_MOVE};
@@ -39,11 +39,12 @@ use repetition::KeySet;
 pub(crate) use config::{read_board, BOARD_SIZE, BOARD_TOPOLOGY};
 pub use config::{GoConfig, GO_PARAMS, GO_RULE_SET};
 pub use repetition::KoRule;
-pub use scoring::Scoring;
+pub use scoring::{Scoring, ScoringPhase};
 
 /// Hash keys for the rule state besides stones and turn (see [`Go::hash`]).
 const ONE_PASS: u64 = 0xF2A7_4DE4_52E6_B438;
 const GAME_OVER: u64 = 0x6513_270E_269E_0D37;
+const AFTER_TWO_PASSES: u64 = 0x3B9E_1F47_8C0D_62A5;
 const CAPTURE_KEYS: [u64; 2] = [0x0C5C_7FD0_A6A3_A450, 0xD23F_0824_128B_2F33];
 
 /// Which of the two rule sets a game follows, with its parameters: fixed for a game and
@@ -86,6 +87,17 @@ pub struct Go {
     outcome: Option<Outcome>,
     /// Under superko, the key of every position of the game so far.
     seen: KeySet,
+    /// Under a scoring phase, the board the first two passes left, which the score counts
+    /// (shared: positions are copied in searches' inner loops).
+    two_passes: Option<Arc<TwoPassBoard>>,
+}
+
+/// The board that two passes left under a scoring phase, and what had been captured then.
+#[derive(Debug)]
+struct TwoPassBoard {
+    ply: u32,
+    board: Board,
+    captures: [u32; 2],
 }
 
 impl Clone for Go {
@@ -102,6 +114,7 @@ impl Clone for Go {
             last_placement: self.last_placement,
             outcome: self.outcome,
             seen: self.seen.clone(),
+            two_passes: self.two_passes.clone(),
         }
     }
 
@@ -121,6 +134,7 @@ impl Clone for Go {
         self.last_placement = source.last_placement;
         self.outcome = source.outcome;
         self.seen.clone_from(&source.seen);
+        self.two_passes.clone_from(&source.two_passes);
     }
 }
 
@@ -162,6 +176,7 @@ impl Go {
             last_placement: (NO_POINT, Placed::NOTHING),
             outcome: None,
             seen: KeySet::default(),
+            two_passes: None,
         };
         go.remember_position();
         go
@@ -190,13 +205,6 @@ impl Go {
     pub fn capture_next_to(&self, cell: Cell) -> Option<Cell> {
         let p = self.stone_point(cell)?;
         self.board.capture_next_to(p).map(|a| Cell(a as u16))
-    }
-
-    /// The stones of the chain on `cell` (empty if there is no stone).
-    pub fn chain(&self, cell: Cell) -> Vec<Cell> {
-        self.stone_point(cell).map_or_else(Vec::new, |p| {
-            self.board.chain_points(p).map(|s| Cell(s as u16)).collect()
-        })
     }
 
     /// How many stones the last move took, when it was a placement on `cell` (else 0).
@@ -393,7 +401,52 @@ impl Go {
         self.ply += 1;
         self.to_move = mover.opponent();
         self.remember_position();
+        if self.passes >= 2 && self.two_passes.is_none() && self.phase() != ScoringPhase::None {
+            // The first two passes start the scoring phase: the board they left is counted.
+            self.two_passes = Some(Arc::new(TwoPassBoard {
+                ply: self.ply,
+                board: self.board.clone(),
+                captures: self.captures,
+            }));
+            self.passes = 0;
+        }
         self.outcome = self.judge(mover);
+    }
+
+    fn phase(&self) -> ScoringPhase {
+        match &*self.rules {
+            Rules::Go(config) => config.phase,
+            Rules::CaptureGo(_) => ScoringPhase::None,
+        }
+    }
+
+    /// The score of the board two passes left with the stones on `dead` points taken off
+    /// as the opponent's prisoners.
+    fn score_without(
+        config: &GoConfig,
+        counted: &TwoPassBoard,
+        dead: impl Iterator<Item = usize>,
+    ) -> [f64; 2] {
+        let mut captures = counted.captures;
+        let mut stones = vec![None; counted.board.len()];
+        counted.board.stones(&mut stones);
+        for p in dead {
+            if let Some(color) = stones.get_mut(p).and_then(Option::take) {
+                captures[color.opponent().index()] += 1;
+            }
+        }
+        let board = Board::with_stones(counted.board.geometry(), &stones);
+        config.scoring.score(&board, captures, config.komi)
+    }
+
+    /// The stones of the board two passes left that no longer stand: captured in cleanup.
+    fn captured_in_cleanup<'a>(
+        &'a self,
+        counted: &'a TwoPassBoard,
+    ) -> impl Iterator<Item = usize> + 'a {
+        (0..counted.board.len()).filter(move |&p| {
+            counted.board.color(p) != EMPTY && self.board.color(p) != counted.board.color(p)
+        })
     }
 
     /// Whether the move just played by `mover` ended the game, and how.
@@ -421,9 +474,14 @@ impl Go {
                 } else {
                     return None;
                 };
-                let [black, white] = config
-                    .scoring
-                    .score(&self.board, self.captures, config.komi);
+                let [black, white] = match &self.two_passes {
+                    Some(counted) => {
+                        Go::score_without(config, counted, self.captured_in_cleanup(counted))
+                    }
+                    None => config
+                        .scoring
+                        .score(&self.board, self.captures, config.komi),
+                };
                 Some(Outcome::by_score(black, white, reason))
             }
         }
@@ -473,6 +531,13 @@ impl Go {
     fn is_playout_candidate(&self, p: usize, color: u8) -> bool {
         self.board.is_sensible(p, color) && self.check_repetition(p, color).is_ok()
     }
+}
+
+/// The points of the chain through `cell` on `board` (none where it holds no stone).
+fn chain_at(board: &Board, cell: Cell) -> impl Iterator<Item = usize> + '_ {
+    let p = cell.index();
+    let stone = p < board.len() && board.color(p) != EMPTY;
+    stone.then(|| board.chain_points(p)).into_iter().flatten()
 }
 
 /// The key under which a superko rule remembers a position.
@@ -636,6 +701,9 @@ impl Position for Go {
         if self.outcome.is_some() {
             hash ^= GAME_OVER;
         }
+        if self.two_passes.is_some() {
+            hash ^= AFTER_TWO_PASSES;
+        }
         if let Rules::CaptureGo(_) = *self.rules {
             for (count, key) in self.captures.iter().zip(CAPTURE_KEYS) {
                 hash ^= (*count as u64 + 1).wrapping_mul(key);
@@ -657,23 +725,14 @@ impl Position for Go {
         if has_chain_without_liberties(self.topology(), &stones) {
             return Err(SetupError::NoLiberties);
         }
-        let mut board = Board::new(self.board.geometry());
-        for color in Color::BOTH {
-            for (p, _) in stones
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| **s == Some(color))
-            {
-                board.place(p, code(color));
-            }
-        }
-        self.board = board;
+        self.board = Board::with_stones(self.board.geometry(), &stones);
         self.to_move = to_move;
         self.passes = 0;
         self.ko_point = NO_POINT;
         // The set-up board has no last move (`captured_by` reads the last one's captures).
         self.last_placement = (NO_POINT, Placed::NOTHING);
         self.seen.clear();
+        self.two_passes = None;
         self.remember_position();
         Ok(())
     }
@@ -691,6 +750,31 @@ impl Position for Go {
             )),
             Rules::CaptureGo(_) => None,
         }
+    }
+
+    fn end_phase(&self) -> EndPhase {
+        match &self.two_passes {
+            None => EndPhase::Play,
+            Some(counted) if counted.ply == self.ply && self.phase() == ScoringPhase::Agreement => {
+                EndPhase::Counting
+            }
+            Some(_) => EndPhase::Cleanup,
+        }
+    }
+
+    fn outcome_with_dead(&self, dead: &[Cell]) -> Option<Outcome> {
+        let (Rules::Go(config), Some(counted)) = (&*self.rules, &self.two_passes) else {
+            return None;
+        };
+        let dead = dead.iter().flat_map(|&cell| chain_at(&counted.board, cell));
+        let [black, white] = Go::score_without(config, counted, dead);
+        Some(Outcome::by_score(black, white, Reason::TwoPasses))
+    }
+
+    fn chain(&self, cell: Cell) -> Vec<Cell> {
+        chain_at(&self.board, cell)
+            .map(|p| Cell(p as u16))
+            .collect()
     }
 
     fn territory(&self) -> Option<Vec<Option<Color>>> {

@@ -57,3 +57,27 @@ impl Scoring {
         [points[0] as f64, points[1] as f64 + komi]
     }
 }
+
+/// What follows two passes in `go` (docs/rules.md, "Dead stones").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScoringPhase {
+    /// The game ends: every stone counts as it stands (Tromp–Taylor).
+    None,
+    /// Play goes on from the same board until two more passes; the stones of the board the
+    /// first two passes left that are captured meanwhile count as dead on it (KGS's cleanup).
+    Cleanup,
+    /// The players agree on the dead stones of the board the two passes left; a dispute
+    /// goes on as [`ScoringPhase::Cleanup`].
+    Agreement,
+}
+
+impl ScoringPhase {
+    pub(crate) fn from_name(name: &str) -> Option<ScoringPhase> {
+        match name {
+            "none" => Some(ScoringPhase::None),
+            "cleanup" => Some(ScoringPhase::Cleanup),
+            "agreement" => Some(ScoringPhase::Agreement),
+            _ => None,
+        }
+    }
+}

@@ -20,6 +20,7 @@ impl HexTorus {
         go_like: false,
         pass_always_legal: false,
         komi: None,
+    scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::Ring, Reason::Bracelet, Reason::RightHelix, Reason::LeftHelix],
     };

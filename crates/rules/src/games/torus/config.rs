@@ -21,6 +21,7 @@ impl Torus {
         // A pass is legal only without a legal placement.
         pass_always_legal: false,
         komi: None,
+    scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::Surrounded, Reason::TwoPasses],
     };
