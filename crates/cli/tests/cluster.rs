@@ -527,10 +527,19 @@ async fn a_node_dies_and_another_referees_its_game() {
 }
 
 /// Alice (black) plays game `id` against its house bot from `state_now` to the end (passing
-/// after ply 40), watching it on `socket`.
+/// after ply 40, then accepting the dead stones the house proposes), watching it on
+/// `socket`.
 async fn play_to_the_end(alice: &Client, id: &str, socket: &mut common::Socket, state: Value) {
     let mut state_now = state;
     while state_now["status"] == "live" {
+        if state_now["counting"].is_object() {
+            let dead = state_now["counting"]["dead"].clone();
+            let path = format!("/api/games/{id}/accept-dead");
+            let accepted = alice.post(&path, json!({ "dead": dead })).await;
+            assert_eq!(accepted.status, 200, "{:?}", accepted.body);
+            state_now = socket.state_until(|s| s["status"] != "live").await;
+            continue;
+        }
         let ply = state_now["position"]["ply"].as_u64().unwrap();
         if state_now["position"]["to_move"] == "black" {
             let mv = match ply > 40 {

@@ -143,7 +143,9 @@ impl From<GameError> for ApiError {
             GameError::NotAPlayer => ApiError::NotAPlayer,
             GameError::NotYourTurn(color) => ApiError::NotYourTurn(color.name()),
             GameError::StalePly { current, sent } => ApiError::StalePly { current, sent },
-            GameError::NotAMove(_) => ApiError::BadRequest(error.to_string()),
+            GameError::NotAMove(_) | GameError::NoStone(_) => {
+                ApiError::BadRequest(error.to_string())
+            }
             GameError::OffBoard(_) | GameError::Illegal { .. } => {
                 ApiError::IllegalMove(error.to_string())
             }
@@ -159,6 +161,9 @@ impl From<GameError> for ApiError {
             | GameError::NothingToTakeBack
             | GameError::NoRematch
             | GameError::RematchStarted
+            | GameError::Counting
+            | GameError::NotCounting
+            | GameError::StaleCounting
             | GameError::OpponentPresent(_) => ApiError::Conflict(error.to_string()),
         }
     }

@@ -7,13 +7,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use toroid_protocol::record::Record;
-use toroid_protocol::view::{GameView, HistoryView, ParamsView};
-use toroid_rules::{AnyGame, Color, Move, Outcome, ParseMoveError, Position, Reason};
+use toroid_protocol::view::{GameView, HistoryView, ParamsView, PerColor};
+use toroid_rules::{
+    AnyGame, Cell, Color, EndPhase, Move, Outcome, ParseMoveError, Position, Reason,
+};
 
-use crate::api::{ClocksView, GameState, PlayerView, Players};
+use crate::api::{ClocksView, CountingView, GameState, PlayerView, Players};
 use crate::clock::Clock;
 use crate::ids::{hash_secret, new_secret, now_ms};
-use crate::model::{GameSpec, Offer, Seat, Status};
+use crate::model::{Counting, GameSpec, Offer, Seat, Status};
 use crate::storage::{GameRow, MoveRow, StorageError, Write};
 
 /// Who asks to act: a guest session, a registered bot, or the program playing a colour (a
@@ -70,6 +72,16 @@ pub enum GameError {
     NoRematch,
     #[error("this game's rematch has started already")]
     RematchStarted,
+    #[error(
+        "the players are agreeing on the dead stones: accept them, mark others, or resume play"
+    )]
+    Counting,
+    #[error("the players are not agreeing on dead stones: that comes after two passes in a game whose scoring phase is 'agreement'")]
+    NotCounting,
+    #[error("the dead stones have changed since you saw them: accept the ones marked now")]
+    StaleCounting,
+    #[error("'{0}' holds no stone")]
+    NoStone(String),
     #[error("your opponent has not left: victory can be claimed only against a registered bot disconnected for {}s", .0.as_secs())]
     OpponentPresent(Duration),
 }
@@ -89,6 +101,18 @@ pub enum RematchStep {
 pub enum MoveInput<'a> {
     Text(&'a str),
     Move(Move),
+}
+
+/// What a player does while the players agree on the dead stones.
+#[derive(Clone, Debug)]
+pub enum CountingAct<'a> {
+    /// Marks the chain on this point dead, or alive again if it is marked.
+    Toggle(&'a str),
+    /// Accepts the dead stones marked, which must be these (in any order).
+    Accept(&'a [String]),
+    /// Disputes them: play goes on, and the stones captured until the next two passes
+    /// count as dead (cleanup).
+    Resume,
 }
 
 /// An offer in words.
@@ -126,6 +150,7 @@ impl Change {
             seat: None,
             offers: Vec::new(),
             rematch: None,
+            counting: None,
             end: None,
             at,
             writes: Vec::new(),
@@ -155,6 +180,8 @@ pub struct Change {
     offers: Vec<(Offer, Option<Color>)>,
     /// The game a rematch opened.
     rematch: Option<String>,
+    /// The agreement on dead stones after the change (`Some(None)`: none under way).
+    counting: Option<Option<Counting>>,
     end: Option<Outcome>,
     at: i64,
     pub writes: Vec<Write>,
@@ -202,6 +229,9 @@ pub struct Game {
     /// The tournament it is a game of: it cannot be aborted, and a player who never makes
     /// a first move loses it.
     pub tournament: Option<String>,
+    /// The dead stones its players agree on after two passes (`scoring_phase=agreement`):
+    /// while they do, no clock runs and no move is played; kept once they have.
+    pub counting: Option<Counting>,
 }
 
 /// When a restored game's running clock runs from.
@@ -288,6 +318,7 @@ impl Game {
             rematch: row.rematch_id,
             rated: row.rated,
             tournament: row.tournament,
+            counting: row.counting,
         };
         game.start_clock(clock_from);
         Ok(game)
@@ -315,11 +346,15 @@ impl Game {
         true
     }
 
-    /// Runs the clock of the player to move, if the game is live.
+    /// Runs the clock of the player to move, if the game is live and its players are not
+    /// agreeing on dead stones.
     fn start_clock(&mut self, now: Instant) {
-        if let (Status::Live, Some(clock), Some(turn)) =
-            (self.status, self.clock.as_mut(), self.position.turn())
-        {
+        if let (Status::Live, None, Some(clock), Some(turn)) = (
+            self.status,
+            &self.counting,
+            self.clock.as_mut(),
+            self.position.turn(),
+        ) {
             clock.start(turn, now);
         }
     }
@@ -418,6 +453,9 @@ impl Game {
         at: i64,
     ) -> Result<Change, GameError> {
         let colors = self.check_player(actor)?;
+        if self.counting.is_some() {
+            return Err(GameError::Counting);
+        }
         if ply != self.moves.len() as u64 {
             return Err(GameError::StalePly {
                 current: self.moves.len(),
@@ -437,7 +475,12 @@ impl Game {
             notation: mv.notation(self.position.topology()).to_string(),
             reason,
         })?;
-        let clock = match self.clock.map(|c| c.after_move(now, position.turn())) {
+        // Two passes under `agreement` stop the clocks: the players agree on the dead stones
+        // that the house bots' judgement proposes.
+        let counting = (position.end_phase() == EndPhase::Counting)
+            .then(|| Counting::proposed(&toroid_search::ownership::house_judgement(&position)));
+        let next = position.turn().filter(|_| counting.is_none());
+        let clock = match self.clock.map(|c| c.after_move(now, next)) {
             // The flag fell before the move came: the referee ends the game on time.
             Some(Err(_)) => return Err(GameError::GameOver),
             Some(Ok(clock)) => Some(clock),
@@ -451,10 +494,15 @@ impl Game {
             clocks: clock.map(|c| c.left(now)),
             at,
         };
+        let mut writes = vec![Write::Move(row)];
+        if let Some(counting) = &counting {
+            writes.push(self.counting_write(self.moves.len() as i64 + 1, None, Some(counting)));
+        }
         let mut change = Change {
             played: Some((position, turn, mv)),
             clock,
-            writes: vec![Write::Move(row)],
+            counting: counting.map(Some),
+            writes,
             ..Change::at(at)
         };
         // Moving declines the opponent's draw offer (the mover's own stands), and withdraws
@@ -469,6 +517,77 @@ impl Game {
         if let Some(end) = end {
             self.finish(&mut change, end, now);
         }
+        Ok(change)
+    }
+
+    /// The write that changes the dead stones agreed on at `plies` moves from `before` to
+    /// `after`.
+    fn counting_write(
+        &self,
+        plies: i64,
+        before: Option<&Counting>,
+        after: Option<&Counting>,
+    ) -> Write {
+        Write::Counting {
+            game_id: self.id.clone(),
+            plies,
+            before: before.map(Counting::stored),
+            after: after.map(Counting::stored),
+        }
+    }
+
+    /// `actor` marks, accepts or disputes the dead stones while the players agree on them.
+    /// Both accepting ends the game, scored with the marked stones taken off.
+    pub fn prepare_counting(
+        &self,
+        actor: Actor,
+        act: CountingAct,
+        now: Instant,
+        at: i64,
+    ) -> Result<Change, GameError> {
+        let colors = self.check_player(actor)?;
+        let counting = self.counting.as_ref().ok_or(GameError::NotCounting)?;
+        let after = match act {
+            CountingAct::Toggle(point) => {
+                let chain = self.position.chain(self.read_point(point)?);
+                if chain.is_empty() {
+                    return Err(GameError::NoStone(point.to_string()));
+                }
+                Some(counting.toggled(&chain))
+            }
+            CountingAct::Accept(dead) => {
+                let dead = (dead.iter())
+                    .map(|p| self.read_point(p))
+                    .collect::<Result<Vec<Cell>, _>>()?;
+                if !counting.marks(&dead) {
+                    return Err(GameError::StaleCounting);
+                }
+                Some(counting.accepted_by(&colors))
+            }
+            CountingAct::Resume => None,
+        };
+        let plies = self.moves.len() as i64;
+        let mut change = Change {
+            writes: vec![self.counting_write(plies, Some(counting), after.as_ref())],
+            ..Change::at(at)
+        };
+        match &after {
+            Some(agreed) if agreed.agreed() => {
+                let end = (self.position.outcome_with_dead(&agreed.dead()))
+                    .expect("a game whose players agree on dead stones counts them");
+                self.finish(&mut change, end, now);
+            }
+            Some(_) => {}
+            None => {
+                // Play goes on: the clock of the player to move runs again.
+                let mut clock = self.clock;
+                if let (Some(clock), Some(turn)) = (clock.as_mut(), self.position.turn()) {
+                    clock.start(turn, now);
+                }
+                change.clock = clock;
+            }
+        }
+        change.counting = Some(after);
         Ok(change)
     }
 
@@ -740,11 +859,12 @@ impl Game {
         Some(self.ending(end, now, at))
     }
 
-    /// The end of a game without a clock that nobody has touched for `idle_ms` at `at`: it
-    /// is abandoned, aborted without a result (a clocked game ends by its clock instead).
+    /// The end of a game without a clock, or whose players agree on dead stones (no clock
+    /// runs then), that nobody has touched for `idle_ms` at `at`: it is abandoned, aborted
+    /// without a result (a clocked game ends by its clock instead).
     pub fn prepare_abandon(&self, idle_ms: i64, now: Instant, at: i64) -> Option<Change> {
         let idle = self.status != Status::Finished
-            && self.clock.is_none()
+            && (self.clock.is_none() || self.counting.is_some())
             && at - self.last_change_at >= idle_ms;
         idle.then(|| self.ending(Outcome::abort(), now, at))
     }
@@ -799,6 +919,8 @@ impl Game {
             self.view = Arc::new(GameView::new(&self.position, &self.moves));
         }
         if let Some((position, keep)) = change.rewind {
+            // A takeback goes back before the two passes.
+            self.counting = None;
             self.position = position;
             self.moves.truncate(keep);
             self.view = Arc::new(GameView::new(&self.position, &self.moves));
@@ -819,6 +941,9 @@ impl Game {
         }
         if change.rematch.is_some() {
             self.rematch = change.rematch;
+        }
+        if let Some(counting) = change.counting {
+            self.counting = counting;
         }
         if let Some(end) = change.end {
             self.draw_offer = None;
@@ -868,6 +993,18 @@ impl Game {
             first_move_ms: self.first_move_left(now),
             created_at: self.created_at,
             finished_at: self.finished_at,
+            counting: self.counting.as_ref().map(|counting| {
+                let dead = counting.dead();
+                let topology = self.position.topology();
+                CountingView {
+                    dead: dead
+                        .iter()
+                        .map(|&c| topology.point_name(c).to_string())
+                        .collect(),
+                    accepted: PerColor::from_array(Color::BOTH.map(|c| counting.accepts(c))),
+                    result: self.position.outcome_with_dead(&dead),
+                }
+            }),
         }
     }
 
@@ -880,6 +1017,14 @@ impl Game {
         let (color, since) = self.clock?.running_since()?;
         let end = (!self.has_moved(color)).then_some(since + FIRST_MOVE_WAIT)?;
         Some(end.saturating_duration_since(now).as_millis() as i64)
+    }
+
+    /// A point a client names, read against this game's board.
+    fn read_point(&self, text: &str) -> Result<Cell, GameError> {
+        match self.read_move(text)? {
+            Move::Place(cell) => Ok(cell),
+            _ => Err(GameError::NotAMove(text.to_string())),
+        }
     }
 
     /// A client's move, read against this game's board.
@@ -986,6 +1131,7 @@ mod tests {
             rematch_id: None,
             rated: false,
             tournament: None,
+            counting: None,
         }
     }
 

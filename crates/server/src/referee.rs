@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use tokio::time::Instant as TokioInstant;
 use toroid_rules::{Color, Position};
+use toroid_search::ownership::house_judgement;
 
 use crate::error::ApiError;
-use crate::game::{Actor, MoveInput};
+use crate::game::{Actor, CountingAct, MoveInput};
 use crate::hub::{Hub, LiveGame};
 use crate::model::{Seat, Status};
 
@@ -16,25 +17,53 @@ pub async fn run(hub: Arc<Hub>, live: Arc<LiveGame>, seats: [Option<Seat>; 2]) {
     let levels = seats.map(|s| s.and_then(|s| s.house_level()));
     let mut backoff = Backoff::default();
     loop {
-        let (deadline, think) = {
+        let (deadline, think, counting) = {
             let game = live.game.lock().await;
             if game.status != Status::Live {
                 return;
             }
             let deadline = game.deadline();
-            let think = game.position.turn().and_then(|turn| {
-                levels[turn.index()].map(|level| {
-                    (
-                        turn,
-                        level,
-                        game.position.clone(),
-                        game.moves.len(),
-                        game.clock,
-                    )
-                })
+            // While the players agree on dead stones, a house bot accepts the marks that are
+            // its own judgement (its proposal) and waits while they are not.
+            let counting = (game.counting.as_ref()).map(|counting| {
+                let waiting: Vec<Color> = (Color::BOTH.into_iter())
+                    .filter(|c| levels[c.index()].is_some() && !counting.accepts(*c))
+                    .collect();
+                (waiting, counting.clone(), game.position.clone())
             });
-            (deadline, think)
+            let think = game
+                .position
+                .turn()
+                .filter(|_| counting.is_none())
+                .and_then(|turn| {
+                    levels[turn.index()].map(|level| {
+                        (
+                            turn,
+                            level,
+                            game.position.clone(),
+                            game.moves.len(),
+                            game.clock,
+                        )
+                    })
+                });
+            (deadline, think, counting)
         };
+        if let Some((waiting, counting, position)) = counting {
+            if !waiting.is_empty() && counting.marks(&house_judgement(&position)) {
+                let topology = position.topology();
+                let dead: Vec<String> = (counting.dead().into_iter())
+                    .map(|c| topology.point_name(c).to_string())
+                    .collect();
+                for color in waiting {
+                    let act = CountingAct::Accept(&dead);
+                    if let Err(error) = hub.count(&live, Actor::Seat(color), act).await {
+                        report(&live, color, &error);
+                        backoff.wait_if_storage(&error).await;
+                    }
+                }
+                continue;
+            }
+        }
         let deadline_passes = async {
             match deadline {
                 Some(at) => tokio::time::sleep_until(TokioInstant::from_std(at)).await,

@@ -94,6 +94,7 @@ on_both_stores!(
     rated_games_change_ratings_and_casual_ones_do_not,
     my_games_are_mine_alone,
     takebacks_go_back_a_turn_when_the_opponent_agrees,
+    people_agree_on_dead_stones_and_a_dispute_goes_on_as_cleanup,
     chat_has_a_room_for_players_and_one_for_spectators,
     a_rematch_between_people_opens_when_both_agree,
     quiet_games_leave_the_list_of_live_games,
@@ -397,7 +398,17 @@ async fn a_whole_game_against_a_house_bot_over_the_websocket(store: Store) {
     // A change may be announced twice (it raced the socket's first state): answer once.
     let mut answered = None;
     while state["status"] == "live" {
-        if to_move(&state, "white") && answered != Some(ply(&state)) {
+        // Two passes between a person and a house bot: the person accepts the dead stones
+        // the house proposes, and the house bot its own judgement.
+        let counting = &state["counting"];
+        if counting.is_object() {
+            if counting["accepted"]["white"] == false {
+                let dead = counting["dead"].clone();
+                socket
+                    .send(json!({"type": "accept-dead", "dead": dead}))
+                    .await;
+            }
+        } else if to_move(&state, "white") && answered != Some(ply(&state)) {
             answered = Some(ply(&state));
             let mv = some_move(&state);
             socket
@@ -1158,6 +1169,133 @@ async fn people_game(base: &str, game: Value, clock: Value) -> (Client, Client, 
         .await;
     assert_eq!(joined.status, 200, "{:?}", joined.body);
     (alice, bob, id)
+}
+
+/// Plays `moves` in turn, black (`players[0]`) first, from ply `from`; the last state.
+async fn play_in_turn(players: [&Client; 2], id: &str, from: u64, moves: &str) -> Value {
+    let mut state = Value::Null;
+    for (i, mv) in moves.split_whitespace().enumerate() {
+        let ply = from + i as u64;
+        let player = players[(ply % 2) as usize];
+        let played = (player.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": mv, "ply": ply}),
+        ))
+        .await;
+        assert_eq!(played.status, 200, "{mv}: {:?}", played.body);
+        state = played.body;
+    }
+    state
+}
+
+/// Black's column, white's wall, and a black stone in white's corner (at `ee`), then two
+/// passes: white to move.
+const DEAD_IN_THE_CORNER: &str = "ba ca bb cb bc cc bd cd be ce ee pass pass";
+
+async fn people_agree_on_dead_stones_and_a_dispute_goes_on_as_cleanup(store: Store) {
+    let run = start(store, loose()).await;
+    let clock = json!({"initial_s": 600, "increment_s": 0});
+    let go = json!({"game": "go", "params": {"size": 5}});
+    let (alice, bob, id) = people_game(&run.base, go.clone(), clock.clone()).await;
+    let path = |action: &str| format!("/api/games/{id}/{action}");
+    let counting = play_in_turn([&alice, &bob], &id, 0, DEAD_IN_THE_CORNER).await;
+    // Between people the phase is agreement: the house bots' judgement is proposed, and no
+    // clock runs.
+    assert_eq!(counting["params"]["scoring_phase"], "agreement");
+    assert_eq!(counting["counting"]["dead"], json!(["ee"]));
+    assert_eq!(counting["counting"]["result"]["winner"], "white");
+    assert_eq!(counting["clocks"]["running"], Value::Null);
+    let (mut alice_ws, _) = alice.watch(&id).await;
+    let refused = bob
+        .post(&path("moves"), json!({"move": "de", "ply": 13}))
+        .await;
+    assert_eq!(refused.code(), "conflict", "{:?}", refused.body);
+
+    // Marks change for both and withdraw acceptances; an acceptance of other marks fails.
+    let accepted = alice
+        .post(&path("accept-dead"), json!({"dead": ["ee"]}))
+        .await
+        .success();
+    assert_eq!(
+        accepted["counting"]["accepted"],
+        json!({"black": true, "white": false})
+    );
+    let toggled = bob
+        .post(&path("toggle-dead"), json!({"point": "cc"}))
+        .await
+        .success();
+    assert_eq!(
+        toggled["counting"]["dead"].as_array().unwrap().len(),
+        6,
+        "the whole wall and ee: {toggled}"
+    );
+    assert_eq!(
+        toggled["counting"]["accepted"],
+        json!({"black": false, "white": false})
+    );
+    assert_eq!(toggled["counting"]["result"]["winner"], "black");
+    alice_ws
+        .state_until(|s| {
+            s["counting"]["dead"]
+                .as_array()
+                .is_some_and(|d| d.len() == 6)
+        })
+        .await;
+    let stale = alice
+        .post(&path("accept-dead"), json!({"dead": ["ee"]}))
+        .await;
+    assert_eq!(stale.code(), "conflict", "{:?}", stale.body);
+    let empty = bob.post(&path("toggle-dead"), json!({"point": "dd"})).await;
+    assert_eq!(empty.status, 400, "{:?}", empty.body);
+    let spectator = Client::person(&run.base, "carol").await;
+    let not_a_player = spectator
+        .post(&path("toggle-dead"), json!({"point": "ee"}))
+        .await;
+    assert_eq!(not_a_player.status, 403);
+    bob.post(&path("toggle-dead"), json!({"point": "ca"}))
+        .await
+        .success();
+
+    // Both accept: the game ends, scored with the stone taken off, and stays so.
+    alice
+        .post(&path("accept-dead"), json!({"dead": ["ee"]}))
+        .await
+        .success();
+    let over = bob
+        .post(&path("accept-dead"), json!({"dead": ["ee"]}))
+        .await
+        .success();
+    assert_eq!(over["status"], "finished");
+    assert_eq!(over["result"], over["counting"]["result"]);
+    assert_eq!(
+        (
+            over["result"]["winner"].as_str(),
+            over["result"]["margin"].as_f64()
+        ),
+        (Some("white"), Some(12.5))
+    );
+    let stored = alice.get(&format!("/api/games/{id}")).await.success();
+    assert_eq!(stored["result"], over["result"]);
+    assert_eq!(stored["counting"]["dead"], json!(["ee"]));
+
+    // A dispute: play goes on as cleanup, and the stone captured then counts as dead.
+    let (alice, bob, id) = people_game(&run.base, go, clock).await;
+    let path = |action: &str| format!("/api/games/{id}/{action}");
+    play_in_turn([&alice, &bob], &id, 0, DEAD_IN_THE_CORNER).await;
+    let resumed = alice.post(&path("resume-play"), json!({})).await.success();
+    assert_eq!(resumed["counting"], Value::Null);
+    assert_eq!(resumed["position"]["cleanup"], true);
+    assert_eq!(resumed["clocks"]["running"], "white");
+    let over = play_in_turn([&alice, &bob], &id, 13, "de pass ed pass pass").await;
+    assert_eq!(over["status"], "finished");
+    assert_eq!(over["position"]["captures"]["white"], 1);
+    assert_eq!(
+        (
+            over["result"]["winner"].as_str(),
+            over["result"]["margin"].as_f64()
+        ),
+        (Some("white"), Some(12.5))
+    );
 }
 
 async fn takebacks_go_back_a_turn_when_the_opponent_agrees(store: Store) {

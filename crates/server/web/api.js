@@ -92,6 +92,8 @@ export const api = {
   move: (id, move, ply) => request('POST', gamePath(id) + '/moves', { move, ply }),
   /** A player's action (`takeback`, `rematch`, `decline-rematch`, …); the GameState after it. */
   act: (id, action) => request('POST', `${gamePath(id)}/${action}`),
+  /** Marks, accepts or disputes dead stones: `toggle-dead` {point}, `accept-dead` {dead}, `resume-play`. */
+  count: (id, type, body) => request('POST', `${gamePath(id)}/${type}`, body),
   analysis: (id, ms) => request('GET', `${gamePath(id)}/analysis?ms=${ms}`),
   sgfUrl: (id) => gamePath(id) + '/sgf',
   /** Reports `{player}` or `{chat_line}` (an id) to the moderators, for `reason`. */

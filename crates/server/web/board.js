@@ -281,7 +281,8 @@ export class BoardView {
     const layer = this.layers.preview;
     layer.replaceChildren();
     const index = this.selected ?? this.hovered;
-    if (index === null || !this.legal(index)) return;
+    // Marking dead stones: the stone is there already.
+    if (index === null || !this.legal(index) || this.state.marking) return;
     for (const p of this.placesOf[index]) {
       layer.append(s('circle', { class: `stone ${this.state.toMove} preview${p.ghost ? ' ghost' : ''}`, cx: p.cx, cy: p.cy, r: STONE_R }));
     }
@@ -294,7 +295,8 @@ export class BoardView {
    * CTOR turn, none after a pass); `highlight`: decisive cell indices; `legal`: a Set of the moves the viewer may
    * click now (null: none); `toMove`: 'b' or 'w' for the hover stone; `heat`: visits by
    * cell index or null; `territory`: the owner of each cell by index ('b', 'w', '.') to mark
-   * at the end of a Go game, or null.
+   * at the end of a Go game, or null; `marking`: the cells to click are stones to mark dead
+   * (no hover stone).
    */
   render(state) {
     this.state = state;

@@ -251,7 +251,7 @@ class GamePage {
 
   myTurn() {
     const s = this.state;
-    return s.status === 'live' && s.you && s.position.to_move === s.you;
+    return s.status === 'live' && s.you && s.position.to_move === s.you && !s.counting;
   }
 
   // A new GameState from the server: on connect and after every change over the socket
@@ -447,6 +447,9 @@ class GamePage {
     if (!board) return; // drawn when the history arrives
     const lastTurn = lastTurnMoves(view, ply).map((m) => this.geometry.index(m)).filter((i) => i !== undefined);
     const mine = live && this.myTurn() && !this.pending;
+    // While the players mark dead stones, each stone is a cell to click.
+    const marking = live && this.counting();
+    const stones = marking ? new Set(this.geometry.names.filter((_, i) => board[i] !== '.')) : null;
     this.board.render({
       board,
       // A step forward (or, following the game, the moves that came in) shows what changed;
@@ -455,10 +458,13 @@ class GamePage {
       previous: this.shownPly !== null && (ply === this.shownPly || ply === this.shownPly + 1
         || (live && this.shownLive && ply > this.shownPly)) ? this.shown : null,
       last: lastTurn,
-      highlight: live ? view.highlight.map((n) => this.geometry.index(n)).filter((i) => i !== undefined) : [],
+      // The dead stones marked (while the players agree on them, and once they have).
+      highlight: live ? (this.state.counting ? this.state.counting.dead : view.highlight)
+        .map((n) => this.geometry.index(n)).filter((i) => i !== undefined) : [],
       // A finished Go game marks the territory its score counted.
       territory: live && this.state.status === 'finished' && view.territory ? this.toBoard(view.territory) : null,
-      legal: mine ? new Set(view.legal_moves) : null,
+      legal: marking ? stones : mine ? new Set(view.legal_moves) : null,
+      marking,
       toMove: view.to_move === 'white' ? 'w' : 'b',
       heat: live && this.analysisToggle.input.checked && this.analysis ? this.analysis.visit_map : null,
     });
@@ -478,8 +484,28 @@ class GamePage {
   }
 
   async play(move) {
+    // While the players agree on dead stones, a click on a stone marks its chain.
+    if (move && this.counting() && this.viewPly === null) return this.count({ type: 'toggle-dead', point: move });
     if (!move || !this.myTurn() || this.pending || this.viewPly !== null) return;
     this.send(move);
+  }
+
+  // Whether the viewer plays this game and its players agree on dead stones now.
+  counting() {
+    const s = this.state;
+    return !!(s.you && s.status === 'live' && s.counting);
+  }
+
+  // A mark, an acceptance or a dispute of the dead stones: over the socket, or over HTTP.
+  async count(message) {
+    this.error.textContent = '';
+    if (this.socket.send(message)) return;
+    const { type, ...body } = message;
+    try {
+      this.apply(await api.count(this.id, type, body));
+    } catch (err) {
+      this.refused(err.code, err.message);
+    }
   }
 
   async send(move) {
@@ -591,7 +617,20 @@ class GamePage {
     const them = you && otherColor(you);
     const act = (label, cls, action) => h('button', { type: 'button', class: cls, onclick: () => this.act(action) }, label);
     let parts = [];
-    if (you && s.status === 'live' && s.takeback_offer === them) {
+    if (s.status === 'live' && s.counting) {
+      const c = s.counting;
+      const ifAccepted = c.result ? resultText(c.result) : '';
+      const text = you
+        ? `Two passes: mark the dead stones (select a stone to mark its chain dead or alive), then accept. If both accept: ${ifAccepted}.`
+        : `The players are marking the dead stones. If both accept: ${ifAccepted}.`;
+      parts = [h('span', { class: 'counting-text' }, text)];
+      if (you) {
+        parts.push(c.accepted[you]
+          ? h('span', null, c.accepted[them] ? '' : ' You accept: waiting for your opponent.')
+          : h('button', { type: 'button', class: 'accept-dead primary', onclick: () => this.count({ type: 'accept-dead', dead: c.dead }) }, 'Accept'),
+        h('button', { type: 'button', class: 'resume-play', onclick: () => this.count({ type: 'resume-play' }) }, 'Resume play'));
+      }
+    } else if (you && s.status === 'live' && s.takeback_offer === them) {
       parts = [h('span', null, 'Your opponent asks to take back their last move.'),
         act('Accept', 'accept-takeback primary', 'takeback'), act('Decline', 'decline-takeback', 'decline-takeback')];
     } else if (you && s.status === 'live' && s.takeback_offer === you) {
@@ -606,7 +645,7 @@ class GamePage {
     } else if (!you && s.rematch) {
       parts = [h('a', { href: `/game/${encodeURIComponent(s.rematch)}`, class: 'rematch-link' }, 'Watch the rematch')];
     }
-    const key = JSON.stringify([s.status, s.takeback_offer, s.rematch_offer, s.rematch]);
+    const key = JSON.stringify([s.status, s.takeback_offer, s.rematch_offer, s.rematch, s.counting]);
     if (this.offers.dataset.key === key) return;
     this.offers.dataset.key = key;
     this.offers.replaceChildren(...parts);

@@ -35,6 +35,8 @@ use crate::hub::{accounts, bots, games, lobby, moderation, ratings, tournaments}
         games::routes::history,
         games::routes::play,
         games::routes::act,
+        games::routes::toggle_dead,
+        games::routes::accept_dead,
         games::routes::sgf,
         games::routes::analysis,
         games::ws::game_ws,

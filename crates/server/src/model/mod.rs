@@ -4,6 +4,7 @@
 //! these types at their edges; nothing in between passes a rule set's name, its parameters or
 //! a clock as text.
 
+mod counting;
 pub mod name;
 mod seat;
 mod spec;
@@ -11,6 +12,7 @@ mod status;
 pub mod text;
 mod time_control;
 
+pub use counting::Counting;
 pub use name::{name_key, NameError, PlayerName, MAX_NAME};
 pub use seat::Seat;
 pub use spec::GameSpec;

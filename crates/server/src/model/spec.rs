@@ -24,6 +24,23 @@ impl GameSpec {
         Ok(GameSpec::of(&kind.start(&params)?))
     }
 
+    /// `kind` with the `given` parameters, and where they choose no scoring phase (Go's, after
+    /// two passes: docs/rules.md, "Dead stones") the one that suits the players: `cleanup`
+    /// in a game with a bot (engines count the stones on the board as they stand, so they
+    /// capture the dead ones), `agreement` between people (who mark them, as on OGS).
+    pub fn for_players(
+        kind: GameKind,
+        given: &Map<String, Value>,
+        with_bot: bool,
+    ) -> Result<GameSpec, ParamError> {
+        let mut given = given.clone();
+        if let Some(name) = kind.rule_set().scoring_phase {
+            let phase = if with_bot { "cleanup" } else { "agreement" };
+            given.entry(name).or_insert_with(|| phase.into());
+        }
+        GameSpec::new(kind, &given)
+    }
+
     /// `kind` at its default parameters: the one rating pool of the rule set.
     pub fn defaults(kind: GameKind) -> GameSpec {
         GameSpec::of(&kind.default_game())
@@ -50,9 +67,17 @@ impl GameSpec {
         (self.kind.start(&self.params)).expect("a spec holds parameters its rule set accepted")
     }
 
-    /// Whether every parameter is at its default (the rule set's rating pool).
+    /// Whether every parameter is at its default (the rule set's rating pool). The scoring
+    /// phase does not count: it decides how the end is counted, not what game is played.
     pub fn at_defaults(&self) -> bool {
-        *self == GameSpec::defaults(self.kind)
+        let pool = |spec: &GameSpec| {
+            let mut params = spec.params_object();
+            if let Some(name) = spec.kind.rule_set().scoring_phase {
+                params.remove(name);
+            }
+            params
+        };
+        pool(self) == pool(&GameSpec::defaults(self.kind))
     }
 
     /// The parameters as the wire shows them.

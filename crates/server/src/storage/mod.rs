@@ -17,7 +17,7 @@ use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 use toroid_rules::GameKind;
 
-use crate::model::{GameSpec, Offer, Status, TimeControl};
+use crate::model::{Counting, GameSpec, Offer, Status, TimeControl};
 
 pub use rows::{
     AccountRow, ArenaMember, BotRow, ChatRow, GameRow, MoveRow, RatingRow, ReportRow, SessionRow,
@@ -539,7 +539,7 @@ pub enum BotKey<'a> {
 const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
     white, creator, creator_address, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
     resumed_at, finished_at, draw_offer, takeback_offer, rematch_offer, rematch_id, rated, \
-    tournament_id";
+    tournament_id, counting";
 
 fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
     Some([a?, b?])
@@ -619,6 +619,9 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
         rematch_id: r.try_get("rematch_id")?,
         rated: r.try_get::<i64, _>("rated")? != 0,
         tournament: r.try_get("tournament_id")?,
+        counting: (r.try_get::<Option<String>, _>("counting")?)
+            .map(|text| Counting::from_stored(&text).map_err(StorageError::Corrupt))
+            .transpose()?,
     })
 }
 

@@ -127,6 +127,9 @@ pub struct GameRow {
     pub rated: bool,
     /// The tournament it is a game of.
     pub tournament: Option<String>,
+    /// The dead stones its players agree on after two passes (Go's `agreement`), while they
+    /// do and once they have.
+    pub counting: Option<crate::model::Counting>,
 }
 
 /// One line of a game's chat.
@@ -297,6 +300,14 @@ pub enum Write {
         offer: crate::model::Offer,
         by: Option<toroid_rules::Color>,
     },
+    /// The dead stones of a live game at `plies` moves change from `before` to `after`
+    /// (stored JSON; `None`: no agreement under way).
+    Counting {
+        game_id: String,
+        plies: i64,
+        before: Option<String>,
+        after: Option<String>,
+    },
     /// A live game at `plies` moves goes back to its first `keep` moves, agreed at `at`
     /// (its clock runs from then, showing `clocks`: a takeback gives back no time); its
     /// standing offers lapse.
@@ -389,6 +400,7 @@ impl Write {
             | Write::NewInvite { game_id, .. }
             | Write::Resume { game_id, .. }
             | Write::Offer { game_id, .. }
+            | Write::Counting { game_id, .. }
             | Write::Takeback { game_id, .. }
             | Write::Rematch { game_id, .. }
             | Write::Finish { game_id, .. } => Some(game_id),

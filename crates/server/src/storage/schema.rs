@@ -262,6 +262,9 @@ const MIGRATIONS: &[&[Step]] = &[
         at BIGINT NOT NULL,
         PRIMARY KEY (blocker, blocked_key))"),
     ],
+    // Go's scoring phase: the dead stones the players of a game agree on after two passes,
+    // and who accepts them (`model::Counting` as JSON); kept once the game is over.
+    &[Sql("ALTER TABLE games ADD COLUMN counting TEXT")],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one

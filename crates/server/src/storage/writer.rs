@@ -436,6 +436,28 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
                     .await?,
             );
         }
+        Write::Counting {
+            game_id,
+            plies,
+            before,
+            after,
+        } => {
+            return expect_one(
+                write,
+                sqlx::query(
+                    "UPDATE games SET counting = $1
+                     WHERE id = $2 AND status = 'live' AND plies = $3
+                        AND (counting = $4 OR (counting IS NULL AND $5 = 0))",
+                )
+                .bind(after)
+                .bind(game_id)
+                .bind(plies)
+                .bind(before.as_deref().unwrap_or(""))
+                .bind(i64::from(before.is_some()))
+                .execute(&mut **tx)
+                .await?,
+            );
+        }
         Write::Takeback {
             game_id,
             plies,
@@ -445,7 +467,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         } => {
             let rewound = sqlx::query(
                 "UPDATE games SET plies = $1, draw_offer = NULL, takeback_offer = NULL,
-                    resumed_at = $2
+                    counting = NULL, resumed_at = $2
                  WHERE id = $3 AND status = 'live' AND plies = $4",
             )
             .bind(keep)

@@ -132,9 +132,15 @@ async function waitPlies(page, n) {
   await page.waitForFunction((n) => document.querySelectorAll('ol.moves button.move').length >= n, n, WAIT);
 }
 
-// Waits until the page lets its player move, or shows a result: 'turn' or 'over'.
+// Waits until the page lets its player move, or shows a result: 'turn' or 'over'. Two
+// passes against a house bot mark dead stones: the player accepts the house's proposal,
+// which the house accepts too, and the game is over.
 async function turnOrOver(page) {
   await page.waitForSelector('svg.board.interactive, .result:not([hidden])', WAIT);
+  if (await page.locator('.offers button.accept-dead').count()) {
+    await page.click('.offers button.accept-dead');
+    await page.waitForSelector('.result:not([hidden])', WAIT);
+  }
   return (await page.locator('.result:not([hidden])').count()) ? 'over' : 'turn';
 }
 
@@ -544,7 +550,7 @@ async function tour() {
       }
       // Wait for the bot's answer, or the end.
       await page.waitForFunction((n) => document.querySelectorAll('ol.moves button.move').length > n
-        || !document.querySelector('.result').hidden, before + 1, WAIT);
+        || !document.querySelector('.result').hidden || document.querySelector('.offers button.accept-dead'), before + 1, WAIT);
     }
     await expectText(page, '.result', /wins|draw/);
     await expectText(page, '.score', /Final score: black [\d.]+, white [\d.]+/);
@@ -707,7 +713,7 @@ async function tour() {
     await Promise.all([bob.context().close(), carol.context().close()]);
   });
 
-  await step('the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {
+  await step('two people agree on dead stones; the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {
     const bob = await (await newContext()).newPage();
     for (const [game, params, moves] of [
       ['go', { size: 5 }, 'cc pass pass'],
@@ -716,6 +722,23 @@ async function tour() {
       const id = await createGame(page, { game, params, opponent: 'invite' });
       await joinInvite(bob, await page.inputValue('.invite-link'), id);
       for (const move of moves.split(' ')) await playByHand([page, bob], move);
+      if (game === 'go') {
+        // Between people, two passes open the marking of dead stones (no stone is dead
+        // here): Alice marks the lone stone dead, both see it and the result it would give,
+        // Bob marks it alive again, and both accept.
+        await expectText(page, '.offers', 'mark the dead stones');
+        await page.click('svg.board .hit[data-name="cc"][data-ghost="0"]');
+        for (const p of [page, bob]) {
+          await p.waitForSelector('svg.board .win-cell:not(.ghost)', WAIT);
+          await expectText(p, '.offers', 'white wins by 7.5');
+        }
+        await shot(bob, 'game-dead-stones.png', '.game');
+        await bob.click('svg.board .hit[data-name="cc"][data-ghost="0"]');
+        await expectText(page, '.offers', 'black wins by 17.5');
+        await page.click('.offers button.accept-dead');
+        await expectText(page, '.offers', 'waiting for your opponent');
+        await bob.click('.offers button.accept-dead');
+      }
       await expectText(page, '.result', 'You won');
       const state = await (await page.request.get(`${BASE}/api/games/${id}`)).json();
       if (game === 'go') {
@@ -725,6 +748,10 @@ async function tour() {
         const owned = state.position.territory.join('').split('').filter((c) => c === 'b').length;
         expect(marked === `${owned},0` && owned === 24, `territory marked ${marked}, the server counts ${owned}`);
         await expectText(page, '.score', 'Final score: black 25, white 7.5');
+        const result = state.result;
+        expect(result.winner === 'black' && result.margin === 17.5 && state.counting.dead.length === 0,
+          `stored ${JSON.stringify(result)}, ${JSON.stringify(state.counting)}`);
+        await expectText(page, '.result', result.text);
         await shot(page, 'finished-go-territory.png');
       } else {
         // The capturing stone and the captured one.

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde_json::Map;
 use toroid_rules::GameKind;
 use toroid_search::Level;
 
@@ -226,7 +227,8 @@ impl Hub {
         if first.is_gt() || (first.is_eq() && rand::random::<bool>()) {
             seats.swap(0, 1);
         }
-        let spec = GameSpec::defaults(pool.game);
+        let spec = GameSpec::for_players(pool.game, &Map::new(), true)
+            .expect("a rule set takes its default parameters");
         let row = new_game_row(new_id(), spec, Some(pool.clock), seats, None, true, None);
         let paired = |member: &ArenaMember, opponent: String| Write::ArenaGame {
             bot_id: member.bot_id.clone(),

@@ -9,8 +9,8 @@ use toroid_rules::{Color, GameKind, Outcome};
 use utoipa::ToSchema;
 
 use crate::api::{
-    ClocksView, NewGame, NewTournament, PlayerView, Players, RatingChange, ResultSchema, SeekClock,
-    SeekParams, TournamentView,
+    ClocksView, CountingView, NewGame, NewTournament, PlayerView, Players, RatingChange,
+    ResultSchema, SeekClock, SeekParams, TournamentView,
 };
 use crate::hub::Action;
 use crate::model::TimeControl;
@@ -106,6 +106,22 @@ pub enum FromBot {
     ClaimVictory {
         game_id: String,
     },
+    /// After two passes under `scoring_phase=agreement` (`counting`): marks the chain on
+    /// `point` dead, or alive again.
+    ToggleDead {
+        game_id: String,
+        point: String,
+    },
+    /// Accepts the dead stones marked, which must be `dead` (`counting.dead`).
+    AcceptDead {
+        game_id: String,
+        dead: Vec<String>,
+    },
+    /// Disputes the dead stones marked: play goes on as cleanup (`your-turn` follows for
+    /// the player to move, with `position.cleanup` true).
+    ResumePlay {
+        game_id: String,
+    },
 }
 
 impl FromBot {
@@ -117,6 +133,7 @@ impl FromBot {
             FromBot::DeclineDraw { game_id } => Some((Action::DeclineDraw, game_id)),
             FromBot::Abort { game_id } => Some((Action::Abort, game_id)),
             FromBot::ClaimVictory { game_id } => Some((Action::ClaimVictory, game_id)),
+            FromBot::ResumePlay { game_id } => Some((Action::ResumePlay, game_id)),
             _ => None,
         }
     }
@@ -229,6 +246,13 @@ pub enum ToBot {
         game_id: String,
         #[schema(value_type = Option<String>)]
         by: Option<Color>,
+    },
+    /// Two passes under `scoring_phase=agreement` have been played, or the marks changed:
+    /// the dead stones marked (first the house bots' judgement), who accepts them and the
+    /// result if both do. Answer with `accept-dead`, `toggle-dead` or `resume-play`.
+    Counting {
+        game_id: String,
+        counting: CountingView,
     },
     /// The bot is to move: the position (with `legal_moves` and `moves`) and the clocks.
     YourTurn {

@@ -59,7 +59,7 @@ impl SeekTerms {
         let (params, poolable) = match params {
             SeekParams::Any(AnyWord::Any) => (ParamsTerms::Any, true),
             SeekParams::Given(given) => {
-                let spec = GameSpec::new(game, given)
+                let spec = GameSpec::for_players(game, given, true)
                     .map_err(|e| ApiError::BadRequest(format!("{game}: {e}")))?;
                 (
                     ParamsTerms::Exactly(spec.params_object()),
@@ -102,7 +102,7 @@ impl SeekTerms {
         if self.rated && clock.is_none() {
             return None;
         }
-        Some((GameSpec::new(self.game, &params).ok()?, clock))
+        Some((GameSpec::for_players(self.game, &params, true).ok()?, clock))
     }
 
     /// The terms as the list of open seeks shows them, in the seek message's words.

@@ -18,9 +18,9 @@ use tokio::sync::{mpsc, oneshot};
 use toroid_rules::{Color, Position};
 
 use super::protocol::{BotView, FromBot, ToBot, PROTOCOL};
-use crate::api::{NewGame, Opponent};
+use crate::api::{CountingView, NewGame, Opponent};
 use crate::error::ApiError;
-use crate::game::{player_view, Actor, MoveInput};
+use crate::game::{player_view, Actor, CountingAct, MoveInput};
 use crate::http::heartbeat::{closed_by, going_away, Beat, Heartbeat};
 use crate::http::limits::message_limiter;
 use crate::http::AppState;
@@ -96,6 +96,8 @@ struct Seen {
     over: bool,
     /// Whether the bot was told its opponent is gone (and not yet that it is back).
     opponent_gone: bool,
+    /// The dead stones' marks told.
+    counting: Option<CountingView>,
 }
 
 /// How often challenges put to the bot are checked for challengers that stopped waiting.
@@ -353,6 +355,22 @@ impl Connection {
                     .into_iter()
                     .collect();
             }
+            FromBot::ToggleDead { game_id, point } => {
+                let act = CountingAct::Toggle(&point);
+                let result = match hub.find(&game_id).await {
+                    Ok(live) => hub.count(&live, actor, act).await.map(drop),
+                    Err(e) => Err(e),
+                };
+                (Some(game_id), result)
+            }
+            FromBot::AcceptDead { game_id, dead } => {
+                let act = CountingAct::Accept(&dead);
+                let result = match hub.find(&game_id).await {
+                    Ok(live) => hub.count(&live, actor, act).await.map(drop),
+                    Err(e) => Err(e),
+                };
+                (Some(game_id), result)
+            }
             FromBot::Move { game_id, mv, ply } => {
                 let result = match hub.find(&game_id).await {
                     Ok(live) => hub
@@ -523,6 +541,7 @@ impl Connection {
                 turn: None,
                 over: false,
                 opponent_gone: false,
+                counting: None,
             }
         });
         if seen.over {
@@ -558,6 +577,14 @@ impl Connection {
                 position: state.position,
                 rating_changes,
             });
+        } else if let Some(counting) = state.counting {
+            if seen.counting.as_ref() != Some(&counting) {
+                seen.counting = Some(counting.clone());
+                out.push(ToBot::Counting {
+                    game_id: game_id(),
+                    counting,
+                });
+            }
         } else {
             let ply = game.moves.len();
             if game.position.turn() == Some(color) && seen.turn != Some(ply) {

@@ -12,7 +12,7 @@ use toroid_rules::{AnyGame, Color, Position};
 
 use crate::api::{AnalysisView, GameState, MoveAnalysis};
 use crate::error::ApiError;
-use crate::game::{Actor, Game, GameError, MoveInput, RematchStep};
+use crate::game::{Actor, CountingAct, Game, GameError, MoveInput, RematchStep};
 use crate::ids::now_ms;
 use crate::model::{Offer, Seat, Status};
 
@@ -42,6 +42,9 @@ pub enum Action {
     Rematch,
     /// Declines the opponent's rematch offer, or withdraws one's own.
     DeclineRematch,
+    /// Disputes the dead stones marked after two passes (`scoring_phase=agreement`): play
+    /// goes on, and the stones captured until the next two passes count as dead.
+    ResumePlay,
 }
 
 impl Hub {
@@ -104,6 +107,7 @@ impl Hub {
                 }
             },
             Action::Abort => game.prepare_abort(actor, now, at)?,
+            Action::ResumePlay => game.prepare_counting(actor, CountingAct::Resume, now, at)?,
             Action::ClaimVictory => {
                 let change = game.prepare_claim_victory(actor, now, at)?;
                 self.check_opponent_gone(live, &game, actor).await?;
@@ -113,6 +117,22 @@ impl Hub {
         if !change.writes.is_empty() {
             self.commit(live, &mut game, change).await?;
         }
+        self.acted(live, &game, actor).await;
+        Ok(game.state(actor.viewer(), Instant::now()))
+    }
+
+    /// `actor` marks or accepts dead stones in game `live` (`Game::prepare_counting`); the
+    /// state after it.
+    pub async fn count(
+        &self,
+        live: &LiveGame,
+        actor: Actor<'_>,
+        act: CountingAct<'_>,
+    ) -> Result<GameState, ApiError> {
+        let mut game = live.game.lock().await;
+        self.reload(&mut game).await?;
+        let change = game.prepare_counting(actor, act, Instant::now(), now_ms())?;
+        self.commit(live, &mut game, change).await?;
         self.acted(live, &game, actor).await;
         Ok(game.state(actor.viewer(), Instant::now()))
     }

@@ -12,10 +12,11 @@ use toroid_rules::{GameKind, Position};
 use toroid_search::Level;
 
 use super::wire::{
-    AnalysisQuery, AnalysisView, GameHistory, GameState, GameSummary, ListQuery, MoveRequest,
+    AcceptDeadRequest, AnalysisQuery, AnalysisView, GameHistory, GameState, GameSummary, ListQuery,
+    MoveRequest, ToggleDeadRequest,
 };
 use crate::error::ApiError;
-use crate::game::{Actor, MoveInput};
+use crate::game::{Actor, CountingAct, MoveInput};
 use crate::http::extract::{ApiJson, ApiQuery, Player, Viewer};
 use crate::http::{AppState, ErrorBody};
 use crate::hub::{Action, DEFAULT_LIST};
@@ -153,10 +154,11 @@ pub async fn play(
 /// disconnected for 60 seconds; `takeback` asks to take back one's last turn or accepts
 /// the opponent's request, `decline-takeback` declines or withdraws; once a game between
 /// two people is over, `rematch` offers a rematch or accepts the opponent's offer, and
-/// `decline-rematch` declines or withdraws.
+/// `decline-rematch` declines or withdraws; `resume-play` disputes the dead stones marked
+/// after two passes (play goes on as cleanup).
 #[utoipa::path(post, path = "/api/games/{id}/{action}", tag = "play",
     params(("id" = String, Path),
-        ("action" = Action, Path, description = "resign, draw, decline-draw, abort, claim-victory, takeback, decline-takeback, rematch or decline-rematch")),
+        ("action" = Action, Path, description = "resign, draw, decline-draw, abort, claim-victory, takeback, decline-takeback, rematch, decline-rematch or resume-play")),
     responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody, description = "no such game or action"),
         (status = 409, body = ErrorBody, description = "game-over, not-started, or conflict: too late to abort, no offer to decline, the opponent has not left, no takebacks in this game or nothing to take back, no rematch here or one has started")))]
@@ -170,6 +172,47 @@ pub async fn act(
     let live = state.hub.find(&id).await?;
     let actor = Actor::Session(&session.id);
     Ok(Json(state.hub.act(&live, actor, action).await?))
+}
+
+/// After two passes under `scoring_phase=agreement`: marks the chain on `point` dead, or
+/// alive again. Every acceptance is withdrawn.
+#[utoipa::path(post, path = "/api/games/{id}/toggle-dead", tag = "play", request_body = ToggleDeadRequest,
+    params(("id" = String, Path)),
+    responses((status = 200, body = GameState), (status = 400, body = ErrorBody, description = "not a point, or no stone there"),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody, description = "not-a-player"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "game-over, or conflict: the players are not agreeing on dead stones, or the marks changed meanwhile")))]
+pub async fn toggle_dead(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<ToggleDeadRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    let live = state.hub.find(&id).await?;
+    let act = CountingAct::Toggle(&request.point);
+    let actor = Actor::Session(&session.id);
+    Ok(Json(state.hub.count(&live, actor, act).await?))
+}
+
+/// After two passes under `scoring_phase=agreement`: accepts the dead stones marked, which
+/// must be `dead`. When both players have accepted, the game ends, scored with them taken
+/// off. `POST /api/games/{id}/resume-play` disputes them instead.
+#[utoipa::path(post, path = "/api/games/{id}/accept-dead", tag = "play", request_body = AcceptDeadRequest,
+    params(("id" = String, Path)),
+    responses((status = 200, body = GameState), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody, description = "not-a-player"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "game-over, or conflict: not agreeing on dead stones, or the marks are not those sent")))]
+pub async fn accept_dead(
+    State(state): State<AppState>,
+    Player(session): Player,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<AcceptDeadRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    let live = state.hub.find(&id).await?;
+    let act = CountingAct::Accept(&request.dead);
+    let actor = Actor::Session(&session.id);
+    Ok(Json(state.hub.count(&live, actor, act).await?))
 }
 
 /// The game's SGF record.
@@ -221,6 +264,8 @@ pub fn add(router: Router<AppState>) -> Router<AppState> {
         .route("/games/{id}/topology", get(topology))
         .route("/games/{id}/history", get(history))
         .route("/games/{id}/moves", post(play))
+        .route("/games/{id}/toggle-dead", post(toggle_dead))
+        .route("/games/{id}/accept-dead", post(accept_dead))
         .route("/games/{id}/{action}", post(act))
         .route("/games/{id}/sgf", get(sgf))
         .route("/games/{id}/analysis", get(analysis))

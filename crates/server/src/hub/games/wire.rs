@@ -84,6 +84,22 @@ pub struct GameState {
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
     pub finished_at: Option<i64>,
+    /// After two passes under `scoring_phase=agreement`: the dead stones the players agree
+    /// on (while they do, no clock runs and no move is played), and once they have. Null
+    /// otherwise.
+    pub counting: Option<CountingView>,
+}
+
+/// The dead stones marked after two passes, who accepts them, and the result if both do.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct CountingView {
+    /// The points of the stones marked dead (every stone of their chains).
+    pub dead: Vec<String>,
+    #[schema(value_type = Object)]
+    pub accepted: toroid_protocol::view::PerColor<bool>,
+    /// The result with these stones taken off.
+    #[schema(value_type = Option<ResultSchema>)]
+    pub result: Option<Outcome>,
 }
 
 /// `GET /api/games/{id}/history`: what a page needs to replay a game truthfully without
@@ -167,6 +183,23 @@ pub struct MoveRequest {
     pub mv: String,
     /// The ply the mover believes the game is at (`position.ply`); an old one is refused.
     pub ply: u64,
+}
+
+/// `POST /api/games/{id}/toggle-dead`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToggleDeadRequest {
+    /// A stone of the chain to mark dead, or alive again.
+    pub point: String,
+}
+
+/// `POST /api/games/{id}/accept-dead`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptDeadRequest {
+    /// The stones marked dead as the player saw them (`counting.dead`): accepted only if
+    /// they are still the marks.
+    pub dead: Vec<String>,
 }
 
 /// `GET /api/games` query.

@@ -4,7 +4,9 @@
 //! `{"type":"move","move":"ee","ply":N}`, `{"type":"resign"}`, `{"type":"draw"}` (offer or
 //! accept), `{"type":"decline-draw"}`, `{"type":"abort"}`, `{"type":"claim-victory"}`,
 //! `{"type":"takeback"}` (ask or accept), `{"type":"decline-takeback"}`, and once the game
-//! is over `{"type":"rematch"}` (offer or accept) and `{"type":"decline-rematch"}`.
+//! is over `{"type":"rematch"}` (offer or accept) and `{"type":"decline-rematch"}`. After
+//! two passes under `scoring_phase=agreement`, `{"type":"toggle-dead","point":"ee"}`,
+//! `{"type":"accept-dead","dead":[…]}` and `{"type":"resume-play"}`.
 //!
 //! Chat: anyone with a session sends `{"type":"chat","text":"…"}` to their room (the
 //! players', or the spectators'); the server sends `{"type":"chat","room","lines":[…]}`,
@@ -24,7 +26,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::GameState;
 use crate::error::ApiError;
-use crate::game::{Actor, MoveInput};
+use crate::game::{Actor, CountingAct, MoveInput};
 use crate::http::extract::Viewer;
 use crate::http::heartbeat::{closed_by, going_away, Beat, Heartbeat};
 use crate::http::limits::message_limiter;
@@ -54,6 +56,13 @@ enum ClientMessage {
     DeclineTakeback {},
     Rematch {},
     DeclineRematch {},
+    ToggleDead {
+        point: String,
+    },
+    AcceptDead {
+        dead: Vec<String>,
+    },
+    ResumePlay {},
     Chat {
         text: String,
     },
@@ -312,6 +321,15 @@ async fn act(
         ClientMessage::DeclineRematch {} => {
             state.hub.act(live, actor, Action::DeclineRematch).await?
         }
+        ClientMessage::ToggleDead { point } => {
+            let act = CountingAct::Toggle(&point);
+            state.hub.count(live, actor, act).await?
+        }
+        ClientMessage::AcceptDead { dead } => {
+            let act = CountingAct::Accept(&dead);
+            state.hub.count(live, actor, act).await?
+        }
+        ClientMessage::ResumePlay {} => state.hub.act(live, actor, Action::ResumePlay).await?,
         ClientMessage::Chat { text } => {
             return state.hub.say(live, Speaker::Person(session), &text).await
         }

@@ -89,7 +89,11 @@ impl Hub {
         request: NewGame,
         creator: Option<(String, IpAddr)>,
     ) -> Result<Arc<LiveGame>, ApiError> {
-        let spec = GameSpec::new(request.game, &request.params)
+        // A registered bot's engine counts the stones as they stand; a person marks dead
+        // stones, which a house bot agrees to by its own judgement.
+        let with_bot =
+            matches!(me, Seat::Bot { .. }) || matches!(request.opponent, Opponent::Bot { .. });
+        let spec = GameSpec::for_players(request.game, &request.params, with_bot)
             .map_err(|e| ApiError::BadRequest(format!("{}: {e}", request.game)))?;
         let clock = request.clock;
         if request.rated {
@@ -347,6 +351,7 @@ pub(super) fn new_game_row(
         rematch_id: None,
         rated,
         tournament: None,
+        counting: None,
     }
 }
 

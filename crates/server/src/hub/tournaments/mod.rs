@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Map;
 use toroid_rules::{Color, GameKind};
 use toroid_search::Level;
 
@@ -146,7 +147,9 @@ impl Tournament {
             self.current = None;
             return Vec::new();
         };
-        let spec = GameSpec::defaults(self.game);
+        // Bots may play: Go's dead stones are captured before the end (`cleanup`).
+        let spec = GameSpec::for_players(self.game, &Map::new(), true)
+            .expect("a rule set takes its default parameters");
         let rows: Vec<GameRow> = (round.games.iter())
             .map(|game| {
                 let mut seats = [None, None];
