@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use toroid_protocol::gtp::{Answer, EngineFault, EngineLimits, RemotePlayer};
 use toroid_protocol::record::{sgf_result, Record, RecordError};
-use toroid_rules::{AnyGame, Bot, Color, Fault, IllegalMove, Move, Outcome, Position, Reason};
+use toroid_rules::{
+    AnyGame, Bot, Color, EndPhase, Fault, IllegalMove, Move, Outcome, Position, Reason,
+};
 
 /// A player in one game: asked for its moves and told its opponent's.
 pub trait Player {
@@ -39,7 +41,8 @@ impl Player for EnginePlayer {
         let color = game
             .turn()
             .expect("a player is asked only while the game goes on");
-        Ok(self.0.genmove(game.topology(), color)?)
+        let cleanup = game.end_phase() != EndPhase::Play;
+        Ok(self.0.genmove(game.topology(), color, cleanup)?)
     }
 
     fn observe(&mut self, game: &AnyGame, color: Color, mv: Move) -> Result<(), Offence> {

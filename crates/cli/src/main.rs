@@ -48,7 +48,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let argv = std::env::args_os().collect();
-    let argv = match commands::serve::with_config_file(Cli::command(), argv) {
+    let argv = match commands::config_file::with_config_file(Cli::command(), argv) {
         Ok(argv) => argv,
         Err(failure) => return failure.report(),
     };

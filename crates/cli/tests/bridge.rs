@@ -67,6 +67,16 @@ fn bridge(
     tokio::task::spawn_blocking(move || command.output().expect("toroid runs"))
 }
 
+/// A config file for a bridge holding `text`, in a folder that lives as long as the first
+/// value; the second is the file's path for `--config`.
+fn config_file(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bridge.toml");
+    std::fs::write(&file, text).unwrap();
+    let path = file.display().to_string();
+    (dir, path)
+}
+
 /// The processes still running whose environment holds `marker`.
 fn left_behind(marker: &str) -> Vec<String> {
     let needle = format!("TOROID_BRIDGE_TEST={marker}");
@@ -168,32 +178,41 @@ async fn gnu_go_plays_the_rust_example_through_two_bridges() {
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
 
-/// A bridge's seek keeps to its clock filters: with `--clocked-only --min-initial 60s
-/// --max-initial 5m` it asks for a clock of one to five minutes, so a seek without a clock
-/// does not pair with it and one of two minutes does.
+/// A bridge's seeks, from a config file, keep to its clock filters and take its rule sets
+/// in turn: with `clocked-only`, `min-initial = "60s"` and `max-initial = "5m"` it asks for a
+/// clock of one to five minutes, so a seek without a clock does not pair with it and one of
+/// two minutes does; after that game it seeks the next rule set of its `[[game]]` tables.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bridges_seek_keeps_to_its_clock_filters() {
+async fn a_bridges_seeks_keep_to_its_clock_filters_and_take_its_rule_sets_in_turn() {
     let (_server, base, _dir) = common::server_with(Store::Sqlite, Limits::default()).await;
     let owner = Client::person(&base, "owner").await;
     let snake = register(&owner, "snake").await;
     let marker = "clock-filters";
-    let filters = [
-        "--seek",
-        "torus",
-        "--clocked-only",
-        "--min-initial",
-        "60s",
-        "--max-initial",
-        "5m",
-        "--quit-after",
-        "1",
-    ];
-    let bridged = bridge(&base, &snake, &python_bot(), &filters, marker);
-    let seek = common::eventually("the bridge seeks", || async {
-        let seeks = owner.get("/api/bots/seeks").await.success();
-        seeks.as_array().unwrap().first().cloned()
-    })
-    .await;
+    let (_config, config_arg) = config_file(
+        "clocked-only = true\nmin-initial = \"60s\"\nmax-initial = \"5m\"\nquit-after = 2\n\n\
+         [[game]]\nname = \"torus\"\nseek = true\n\n\
+         [[game]]\nname = \"hex-torus\"\nseek = true\nwidth = 6\nheight = 6\n",
+    );
+    let bridged = bridge(
+        &base,
+        &snake,
+        &python_bot(),
+        &["--config", &config_arg],
+        marker,
+    );
+    let seek_of = |game: &'static str| {
+        let owner = owner.clone();
+        async move {
+            common::eventually("the bridge seeks", || async {
+                let seeks = owner.get("/api/bots/seeks").await.success();
+                (seeks.as_array().unwrap().iter())
+                    .find(|s| s["bot"] == "snake" && s["game"] == game)
+                    .cloned()
+            })
+            .await
+        }
+    };
+    let seek = seek_of("torus").await;
     assert_eq!(
         seek["clock"],
         json!({"min_initial_s": 60.0, "max_initial_s": 300.0}),
@@ -211,17 +230,25 @@ async fn a_bridges_seek_keeps_to_its_clock_filters() {
         2,
         "paired without a clock: {seeks}"
     );
-    other
-        .send(json!({"type": "seek", "game": "torus", "clock": {"initial_s": 120}}))
-        .await;
-    other.expect("seeking").await;
-    let start = other.next_of("start").await;
-    assert_eq!(start["clock"]["initial_s"], 120.0, "{start}");
-    let game_id = start["game_id"].clone();
-    other
-        .send(json!({"type": "resign", "game_id": game_id}))
-        .await;
-    other.next_of("game-over").await;
+    for game in ["torus", "hex-torus"] {
+        let seek = seek_of(game).await;
+        let clock = json!({"initial_s": 120});
+        other
+            .send(json!({"type": "seek", "game": game, "clock": clock, "params": seek["params"]}))
+            .await;
+        other.expect("seeking").await;
+        let start = other.next_of("start").await;
+        assert_eq!(
+            (start["game"].as_str(), start["clock"]["initial_s"].as_f64()),
+            (Some(game), Some(120.0)),
+            "{start}"
+        );
+        let game_id = start["game_id"].clone();
+        other
+            .send(json!({"type": "resign", "game_id": game_id}))
+            .await;
+        other.next_of("game-over").await;
+    }
     all_end(vec![bridged]).await;
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
@@ -385,4 +412,127 @@ async fn the_example_bots_play_in_the_arena_through_bridges() {
         );
     }
     assert_eq!(left_behind(marker), Vec::<String>::new());
+}
+
+/// GNU Go's own judgement of the game `sgf`: `final_score` (`B+12.5`) and
+/// `final_status_list dead` (vertices), under Chinese rules.
+fn gnu_go_judges(sgf: &str) -> (String, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.sgf");
+    std::fs::write(&file, sgf).unwrap();
+    let commands = format!(
+        "loadsgf {}\nfinal_score\nfinal_status_list dead\nquit\n",
+        file.display()
+    );
+    let output = Command::new("/usr/games/gnugo")
+        .args(["--mode", "gtp", "--chinese-rules"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(commands.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("GNU Go runs");
+    let text = String::from_utf8_lossy(&output.stdout).to_string();
+    let answers: Vec<&str> = (text.split("\n\n"))
+        .map(|a| a.trim().trim_start_matches('=').trim())
+        .collect();
+    let mut dead: Vec<String> = answers[2]
+        .split_whitespace()
+        .map(|v| v.to_lowercase())
+        .collect();
+    dead.sort();
+    (answers[1].to_string(), dead)
+}
+
+/// A GTP vertex (`C7`) of a point in toroid's notation (`cg` on a 7×7 board: column c, row
+/// g from the top).
+fn vertex(point: &str, size: usize) -> String {
+    let [x, y] = [0, 1].map(|i| (point.as_bytes()[i] - b'a') as usize);
+    let column = "abcdefghjklmnopqrst".as_bytes()[x] as char;
+    format!("{column}{}", size - y)
+}
+
+/// GNU Go without `--capture-all-dead` against a house bot, from a config file that seeks
+/// (and challenges the house to) go under `cleanup`, then under `agreement`, with one
+/// engine kept across both games: under cleanup the winner is the one GNU Go's own
+/// `final_score` names; under agreement the dead stones proposed and accepted are GNU Go's
+/// `final_status_list dead`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gnu_go_ends_go_right_under_cleanup_and_agreement() {
+    let (_server, base, _dir) = common::server_with(Store::Sqlite, Limits::default()).await;
+    let owner = Client::person(&base, "owner").await;
+    let gnugo = register(&owner, "gnugo").await;
+    let marker = "gnugo-scoring";
+    let (_config, config_arg) = config_file(
+        "challenge-house = \"beginner\"\nkeep-engine = true\nquit-after = 2\n\n\
+         [[game]]\nname = \"go\"\nseek = true\nsize = 7\nkomi = 7.5\nscoring_phase = \"cleanup\"\n\n\
+         [[game]]\nname = \"go\"\nseek = true\nsize = 7\nkomi = 7.5\nscoring_phase = \"agreement\"\n",
+    );
+    let engine = "gnugo --mode gtp --level 1 --chinese-rules";
+    all_end(vec![bridge(
+        &base,
+        &gnugo,
+        engine,
+        &["--config", &config_arg],
+        marker,
+    )])
+    .await;
+    assert_eq!(left_behind(marker), Vec::<String>::new());
+
+    let mut games = finished_games(&base, "gnugo").await;
+    games.reverse();
+    assert_eq!(games.len(), 2, "{games:?}");
+    for (game, phase) in games.iter().zip(["cleanup", "agreement"]) {
+        let id = game["id"].as_str().unwrap();
+        let state = Client::anonymous(&base)
+            .get(&format!("/api/games/{id}"))
+            .await
+            .success();
+        assert_eq!(state["params"]["scoring_phase"], phase, "{state}");
+        let (_, _, sgf) = Client::anonymous(&base)
+            .get_text(&format!("/api/games/{id}/sgf"))
+            .await;
+        let (score, dead) = gnu_go_judges(&sgf);
+        let result = &state["result"];
+        eprintln!(
+            "{phase}: {} by toroid, {score} by GNU Go; dead {dead:?}",
+            result["text"]
+        );
+        match phase {
+            "cleanup" => {
+                assert_eq!(result["reason"], "two-passes", "{state}");
+                // GNU Go passed with dead stones on the board, and captured them after.
+                let moves = state["position"]["moves"].as_array().unwrap();
+                let passes = (moves.windows(2)).position(|w| w[0] == "pass" && w[1] == "pass");
+                assert!(
+                    passes.is_some_and(|at| at + 2 < moves.len()),
+                    "no cleanup: {state}"
+                );
+                assert_eq!(dead, Vec::<String>::new(), "left on the board: {state}");
+                let winner = if score.starts_with('B') {
+                    "black"
+                } else {
+                    "white"
+                };
+                assert_eq!(result["winner"], winner, "GNU Go says {score}: {state}");
+            }
+            _ => {
+                let counting = &state["counting"];
+                assert_eq!(
+                    counting["accepted"],
+                    json!({"black": true, "white": true}),
+                    "{state}"
+                );
+                let mut proposed: Vec<String> = (counting["dead"].as_array().unwrap().iter())
+                    .map(|p| vertex(p.as_str().unwrap(), 7).to_lowercase())
+                    .collect();
+                proposed.sort();
+                assert_eq!(proposed, dead, "{state}");
+                assert_eq!(*result, counting["result"]);
+            }
+        }
+    }
 }

@@ -4,6 +4,7 @@ pub mod admin;
 pub mod backup;
 pub mod bench;
 pub mod bridge;
+pub mod config_file;
 pub mod games;
 pub mod gtp;
 pub mod match_;

@@ -1,10 +1,8 @@
 //! `toroid serve`: the game server and its web page (docs/server.md).
 
-use std::ffi::OsString;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
-use clap::parser::ValueSource;
 use clap::ValueEnum;
 
 use toroid_server::http::security::parse_origin;
@@ -276,74 +274,4 @@ pub(super) fn secret(
             Ok(Some(line.to_string()))
         }
     }
-}
-
-/// The command line of `toroid serve` with the settings of its config file added: each
-/// one the command line and the environment leave unset becomes its flag, so a flag and a
-/// `TOROID_…` variable override the file, and the file the defaults. Any other command line
-/// comes back as it was.
-pub fn with_config_file(
-    command: clap::Command,
-    argv: Vec<OsString>,
-) -> Result<Vec<OsString>, Failure> {
-    let Ok(matches) = command.try_get_matches_from(&argv) else {
-        return Ok(argv); // the real parse reports it
-    };
-    let Some(("serve", serve)) = matches.subcommand() else {
-        return Ok(argv);
-    };
-    let Some(path) = serve.get_one::<PathBuf>("config") else {
-        return Ok(argv);
-    };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
-    let file: toml::Table =
-        (text.parse()).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
-    let known = <Args as clap::Args>::augment_args(clap::Command::new("serve"));
-    let setting = |key: &str| {
-        let not_a_setting = matches!(key, "config" | "check-config");
-        (known.get_arguments()).find(|a| a.get_long() == Some(key) && !not_a_setting)
-    };
-    // Given on the command line or in the environment, itself or as its other form
-    // (`database` and `database-file`): the file's value gives way.
-    let given = |arg: &clap::Arg| {
-        let source = serve.value_source(arg.get_id().as_str());
-        matches!(
-            source,
-            Some(ValueSource::CommandLine | ValueSource::EnvVariable)
-        )
-    };
-    let mut argv = argv;
-    for (key, value) in file {
-        let arg = setting(&key).ok_or_else(|| {
-            Failure::usage(format!(
-                "{}: unknown setting '{key}' (a setting is a flag of 'toroid serve' without \
-                 its dashes)",
-                path.display()
-            ))
-        })?;
-        if given(arg) || known.get_arg_conflicts_with(arg).into_iter().any(given) {
-            continue;
-        }
-        let values = match value {
-            toml::Value::Array(items) => items,
-            one => vec![one],
-        };
-        for value in values {
-            let flag = match value {
-                toml::Value::Boolean(true) => format!("--{key}"),
-                toml::Value::Boolean(false) => continue,
-                toml::Value::String(text) => format!("--{key}={text}"),
-                toml::Value::Integer(n) => format!("--{key}={n}"),
-                other => {
-                    return Err(Failure::usage(format!(
-                        "{}: '{key}' takes a string, a number or true, not {other}",
-                        path.display()
-                    )))
-                }
-            };
-            argv.push(flag.into());
-        }
-    }
-    Ok(argv)
 }

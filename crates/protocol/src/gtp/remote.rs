@@ -92,7 +92,24 @@ pub struct RemotePlayer {
     client: Client,
     /// Whether the engine speaks the `toroid-*` extension.
     extension: bool,
+    /// Whether it lists `kgs-genmove_cleanup`: asked for its moves after two passes, it
+    /// captures the dead stones instead of passing.
+    cleanup: bool,
+    /// Whether it lists `kgs-rules`, told the game's rules then.
+    kgs_rules: bool,
     limits: EngineLimits,
+}
+
+/// The name `kgs-rules` takes for the standard rules that `start`'s parameters are (SGF's
+/// `RU` names: `japanese`, `chinese`, `aga`, `new_zealand`), or `None` where they are none.
+fn kgs_rules(start: &AnyGame) -> Option<String> {
+    let named = start.kind().rule_set().named_rules;
+    let given = |(name, value): &(&str, &str)| start.params().choice(name) == Some(*value);
+    let rules = named.iter().find(|rules| rules.params.iter().all(given))?;
+    Some(match rules.name {
+        "NZ" => "new_zealand".to_string(),
+        name => name.to_ascii_lowercase(),
+    })
 }
 
 /// Whether a standard Go engine can play `game`: Go rules on the plane, named by vertices.
@@ -115,31 +132,16 @@ impl RemotePlayer {
         let mut player = RemotePlayer {
             client,
             extension: false,
+            cleanup: false,
+            kgs_rules: false,
             limits,
         };
         let commands = player.send("list_commands")?;
-        player.extension = commands.lines().any(|l| l.trim() == "toroid-game");
-        if player.extension {
-            let mut setup = format!("toroid-game {}", start.kind().name());
-            for (name, value) in start.params().iter() {
-                if let Some(value) = value {
-                    setup.push_str(&format!(" {name}={value}"));
-                }
-            }
-            player.send(&setup)?;
-        } else if plain_go(start) {
-            player.send(&format!("boardsize {}", start.topology().width()))?;
-            player.send("clear_board")?;
-            let komi = start.kind().rule_set().komi;
-            if let Some(komi) = komi.and_then(|key| start.params().float(key)) {
-                player.send(&format!("komi {komi}"))?;
-            }
-        } else {
-            return Err(Unplayable::NotGo {
-                engine: command_line.to_string(),
-                game: start.kind().name().to_string(),
-            });
-        }
+        let lists = |command: &str| commands.lines().any(|l| l.trim() == command);
+        player.extension = lists("toroid-game");
+        player.cleanup = lists("kgs-genmove_cleanup");
+        player.kgs_rules = lists("kgs-rules");
+        player.new_game(command_line, start)?;
         if let Some(time) = limits.move_time {
             // Optional for the engine: one that refuses it simply gets no time settings.
             match player.send(&format!("time_settings 0 {} 1", time.as_secs_f64())) {
@@ -148,6 +150,38 @@ impl RemotePlayer {
             }
         }
         Ok(player)
+    }
+
+    /// Sets up the game `start` on the engine (of `command_line`, for the error), which
+    /// forgets any game it played before: an engine kept from one game to the next.
+    pub fn new_game(&mut self, command_line: &str, start: &AnyGame) -> Result<(), Unplayable> {
+        let kgs_rules = (self.kgs_rules).then(|| kgs_rules(start)).flatten();
+        if self.extension {
+            let mut setup = format!("toroid-game {}", start.kind().name());
+            for (name, value) in start.params().iter() {
+                if let Some(value) = value {
+                    setup.push_str(&format!(" {name}={value}"));
+                }
+            }
+            self.send(&setup)?;
+        } else if plain_go(start) {
+            self.send(&format!("boardsize {}", start.topology().width()))?;
+            self.send("clear_board")?;
+            let komi = start.kind().rule_set().komi;
+            if let Some(komi) = komi.and_then(|key| start.params().float(key)) {
+                self.send(&format!("komi {komi}"))?;
+            }
+            if let Some(rules) = kgs_rules {
+                // Optional, as on KGS: an engine that refuses these rules plays its own.
+                let _ = self.send(&format!("kgs-rules {rules}"));
+            }
+        } else {
+            return Err(Unplayable::NotGo {
+                engine: command_line.to_string(),
+                game: start.kind().name().to_string(),
+            });
+        }
+        Ok(())
     }
 
     fn send(&mut self, command: &str) -> Result<String, EngineFault> {
@@ -190,10 +224,19 @@ impl RemotePlayer {
     }
 
     /// Asks for `color`'s move in the position the engine has been told, on a board of
-    /// this `topology`.
-    pub fn genmove(&mut self, topology: &Topology, color: Color) -> Result<Answer, EngineFault> {
+    /// this `topology`; with `cleanup` (after two passes, Go's scoring phase) by
+    /// `kgs-genmove_cleanup` where the engine lists it (an extension engine knows the phase
+    /// from the moves).
+    pub fn genmove(
+        &mut self,
+        topology: &Topology,
+        color: Color,
+        cleanup: bool,
+    ) -> Result<Answer, EngineFault> {
         let command = if self.extension {
             format!("toroid-genmove {}", color.name())
+        } else if cleanup && self.cleanup {
+            format!("kgs-genmove_cleanup {}", color.name())
         } else {
             format!("genmove {}", color.name())
         };
@@ -265,6 +308,23 @@ impl RemotePlayer {
             }
             _ => Err(EngineFault::NotAScore { answer }),
         }
+    }
+
+    /// The stones the engine judges dead in the position it has been told
+    /// (`final_status_list dead`).
+    pub fn dead_stones(&mut self, topology: &Topology) -> Result<Vec<Move>, EngineFault> {
+        let command = "final_status_list dead";
+        let answer = self.send(command)?;
+        (answer.split_whitespace())
+            .map(|vertex| match self.extension {
+                true => Move::parse(vertex, topology).ok(),
+                false => parse_move(vertex, topology),
+            })
+            .collect::<Option<Vec<Move>>>()
+            .ok_or_else(|| EngineFault::NotAMove {
+                command: command.to_string(),
+                answer,
+            })
     }
 
     /// Asks the engine to quit and makes sure it is gone.

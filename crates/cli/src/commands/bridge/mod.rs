@@ -5,8 +5,11 @@
 //! move and the server's clocks (`time_settings`, `time_left`), and sends the engine's moves
 //! back. It reconnects after a lost connection and resumes its games where they are.
 
+mod filters;
+
 use std::collections::HashMap;
-use std::sync::mpsc as std_mpsc;
+use std::path::PathBuf;
+use std::sync::{mpsc as std_mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -21,10 +24,20 @@ use toroid_protocol::view::ParamsView;
 use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
 
 use super::Failure;
+use filters::GameFilter;
+
+/// The keys of a config file that are no flag: the `[[game]]` tables.
+pub const FILE_TABLES: &[&str] = &["game"];
 
 /// Connect a GTP engine to a toroid server as a registered bot.
 #[derive(clap::Args)]
 pub struct Args {
+    /// A TOML file of settings: each key a flag's name without its dashes (engine = "gnugo
+    /// --mode gtp", max-games = 2), and `[[game]]` tables of the rule sets to play, each
+    /// with `name`, `seek` and the parameter values it takes (docs/protocol.md, "Bridging a
+    /// GTP engine"). Flags override it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// The server, as `http://HOST:PORT` (or `https://`).
     #[arg(long, value_name = "URL")]
     server: String,
@@ -58,9 +71,18 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1)]
     max_games: usize,
     /// Seek a game of this rule set (its default parameters) against other bots whenever
-    /// fewer than the maximum are played.
+    /// fewer than the maximum are played; with several (here and in the config file's
+    /// `[[game]]` tables with `seek = true`), each in turn.
     #[arg(long, value_name = "NAME")]
-    seek: Option<GameKind>,
+    seek: Vec<GameKind>,
+    /// Challenge the house bot of this level (`GET /api/levels`) whenever fewer than the
+    /// maximum are played, to the games it seeks in turn (else the first it plays, else go).
+    #[arg(long, value_name = "LEVEL")]
+    challenge_house: Option<String>,
+    /// Keep each engine process from one game to the next (set up anew for each game)
+    /// instead of starting one per game.
+    #[arg(long)]
+    keep_engine: bool,
     /// Join the rated arena of this rule set on connecting: the server pairs the bot game
     /// after game (docs/protocol.md, "The arena").
     #[arg(long, value_name = "NAME")]
@@ -116,18 +138,36 @@ enum ToEngine {
         color: Color,
         notation: String,
     },
-    /// The bot is to move at `ply`; the clocks (milliseconds) when the turn was given.
-    Turn { ply: u64, clocks: Option<[i64; 2]> },
+    /// The bot is to move at `ply`; the clocks (milliseconds) when the turn was given;
+    /// whether play goes on after two passes to capture dead stones (`position.cleanup`).
+    Turn {
+        ply: u64,
+        clocks: Option<[i64; 2]>,
+        cleanup: bool,
+    },
+    /// The players agree on dead stones after two passes: these are marked. The engine
+    /// accepts them if they are the ones it judges dead, and disputes them otherwise (play
+    /// then goes on as cleanup).
+    Counting { dead: Vec<String> },
 }
 
 /// A game being played: its engine thread.
 struct Running {
     engine: std_mpsc::Sender<ToEngine>,
     thread: JoinHandle<()>,
+    /// The colour the bot plays.
+    own: Color,
 }
 
 struct Bridge {
     args: Args,
+    /// The rule sets and parameters it accepts (`--game`, `[[game]]`): any where empty.
+    plays: Vec<GameFilter>,
+    /// The games it seeks (`--seek`, `[[game]]` with `seek = true`), each in turn.
+    seeks: Vec<GameFilter>,
+    next_seek: usize,
+    /// Engines kept from one game to the next (`--keep-engine`).
+    kept: Arc<Mutex<Vec<RemotePlayer>>>,
     /// Whether the engine speaks toroid's GTP extension (learnt once, at the start).
     extension: bool,
     games: HashMap<String, Running>,
@@ -157,7 +197,21 @@ impl Bridge {
         let extension = RemotePlayer::speaks_extension(&args.engine, limits)
             .map_err(|e| Failure::usage(format!("the engine: {e}")))?;
         let (outgoing, from_engines) = mpsc::unbounded_channel();
+        let from_file = match &args.config {
+            Some(path) => filters::read(path).map_err(Failure::usage)?,
+            None => Vec::new(),
+        };
+        let plays = (args.games.iter().map(|&kind| GameFilter::any(kind, false)))
+            .chain(from_file.iter().cloned())
+            .collect();
+        let seeks = (args.seek.iter().map(|&kind| GameFilter::any(kind, true)))
+            .chain(from_file.into_iter().filter(|f| f.seek))
+            .collect();
         Ok(Bridge {
+            plays,
+            seeks,
+            next_seek: 0,
+            kept: Arc::default(),
             args,
             extension,
             games: HashMap::new(),
@@ -186,6 +240,9 @@ impl Bridge {
         for game in games {
             drop(game.engine);
             let _ = game.thread.join();
+        }
+        for engine in lock(&self.kept).drain(..) {
+            engine.finish();
         }
         outcome
     }
@@ -270,15 +327,36 @@ impl Bridge {
         let _ = self.outgoing.send(message);
     }
 
-    fn seek_if_free(&self) {
-        if let Some(kind) = self.args.seek {
-            if self.games.len() < self.args.max_games {
-                let rated = self.args.rated == RatedGames::Only;
-                let clock = self.seek_clock(rated);
-                self.send(
-                    json!({"type": "seek", "game": kind.name(), "rated": rated, "clock": clock}),
-                );
-            }
+    /// Seeks the next game of its seeks, and challenges the house bot to it, while a game
+    /// slot is free.
+    fn seek_if_free(&mut self) {
+        if self.games.len() >= self.args.max_games {
+            return;
+        }
+        let next = match self.seeks.is_empty() {
+            true => None,
+            false => Some(self.seeks[self.next_seek % self.seeks.len()].clone()),
+        };
+        self.next_seek += 1;
+        let rated = self.args.rated == RatedGames::Only;
+        if let Some(seek) = &next {
+            let clock = self.seek_clock(rated);
+            self.send(
+                json!({"type": "seek", "game": seek.kind.name(), "rated": rated,
+                "clock": clock, "params": seek.seek_params()}),
+            );
+        }
+        if let Some(level) = &self.args.challenge_house {
+            let seek = (next.or_else(|| self.plays.first().cloned()))
+                .unwrap_or_else(|| GameFilter::any(GameKind::Go, true));
+            // The shortest clock the filters allow; none where they allow that.
+            let initial =
+                (self.args.min_initial.map(|d| d.as_secs_f64()))
+                    .or((self.args.clocked_only || rated).then_some(300.0));
+            let clock = initial.map(|s| json!({"initial_s": s, "increment_s": 0}));
+            self.send(json!({"type": "challenge", "game": seek.kind.name(),
+                "params": seek.seek_params(), "clock": clock, "rated": rated,
+                "opponent": {"kind": "house", "level": level}}));
         }
     }
 
@@ -341,7 +419,26 @@ impl Bridge {
                     .zip(clocks["white_ms"].as_i64())
                     .map(|(b, w)| [b, w]);
                 let ply = message["ply"].as_u64().unwrap_or_default();
-                self.tell(&game_id, ToEngine::Turn { ply, clocks });
+                let cleanup = message["position"]["cleanup"] == true;
+                self.tell(
+                    &game_id,
+                    ToEngine::Turn {
+                        ply,
+                        clocks,
+                        cleanup,
+                    },
+                );
+            }
+            "counting" => {
+                let counting = &message["counting"];
+                let own = self.games.get(&game_id).map(|g| g.own);
+                if own.is_some_and(|own| counting["accepted"][own.name()] == true) {
+                    return false;
+                }
+                let dead = (counting["dead"].as_array().into_iter().flatten())
+                    .filter_map(|point| point.as_str().map(String::from))
+                    .collect();
+                self.tell(&game_id, ToEngine::Counting { dead });
             }
             "game-over" => {
                 eprintln!("bridge: game {game_id} over: {}", message["result"]["text"]);
@@ -382,8 +479,14 @@ impl Bridge {
             Err(e) => return Some(e),
         };
         let kind = start.kind();
-        if !self.args.games.is_empty() && !self.args.games.contains(&kind) {
-            return Some(format!("{} is not played here", kind.name()));
+        if !self.plays.is_empty() {
+            let of_kind: Vec<&GameFilter> = self.plays.iter().filter(|f| f.kind == kind).collect();
+            if of_kind.is_empty() {
+                return Some(format!("{} is not played here", kind.name()));
+            }
+            if of_kind.iter().all(|f| f.refusal(&start).is_some()) {
+                return of_kind[0].refusal(&start);
+            }
         }
         if !self.extension && !RemotePlayer::standard_go_plays(&start) {
             return Some(format!(
@@ -439,10 +542,15 @@ impl Bridge {
                 },
                 command: self.args.engine.clone(),
                 server: self.outgoing.clone(),
+                kept: self.args.keep_engine.then(|| Arc::clone(&self.kept)),
             };
             let thread = std::thread::spawn(move || game.play(orders));
-            self.games
-                .insert(game_id.to_string(), Running { engine, thread });
+            let running = Running {
+                engine,
+                thread,
+                own,
+            };
+            self.games.insert(game_id.to_string(), running);
         }
         let moves = message["position"]["moves"]
             .as_array()
@@ -503,6 +611,8 @@ struct GameThread {
     limits: EngineLimits,
     command: String,
     server: mpsc::UnboundedSender<Value>,
+    /// Where engines are kept from one game to the next (`--keep-engine`).
+    kept: Option<Arc<Mutex<Vec<RemotePlayer>>>>,
 }
 
 impl GameThread {
@@ -511,7 +621,7 @@ impl GameThread {
         let resign = || {
             let _ = (self.server).send(json!({"type": "resign", "game_id": self.game_id}));
         };
-        let mut engine = match RemotePlayer::start(&self.command, &self.start, self.limits) {
+        let mut engine = match self.engine() {
             Ok(engine) => engine,
             Err(e) => {
                 eprintln!("bridge: game {}: the engine cannot play: {e}", self.game_id);
@@ -539,7 +649,27 @@ impl GameThread {
                 }
                 // Known already (the engine's own move, or told before a reconnection).
                 ToEngine::Moved { .. } => Ok(()),
-                ToEngine::Turn { ply, clocks } => {
+                ToEngine::Counting { dead } => {
+                    let judged = engine.dead_stones(&topology).map_err(|e| e.to_string());
+                    judged.map(|judged| {
+                        let mut judged: Vec<String> = (judged.iter())
+                            .map(|mv| mv.notation(&topology).to_string())
+                            .collect();
+                        let mut marked = dead.clone();
+                        judged.sort();
+                        marked.sort();
+                        let answer = match judged == marked {
+                            true => json!({"type": "accept-dead", "game_id": self.game_id, "dead": dead}),
+                            false => json!({"type": "resume-play", "game_id": self.game_id}),
+                        };
+                        let _ = self.server.send(answer);
+                    })
+                }
+                ToEngine::Turn {
+                    ply,
+                    clocks,
+                    cleanup,
+                } => {
                     if let Some(clocks) = clocks {
                         for color in Color::BOTH {
                             engine.time_left(color, clocks[color.index()] as f64 / 1000.0);
@@ -548,7 +678,7 @@ impl GameThread {
                         // Past the flag the server has ended the game anyway.
                         engine.set_genmove_timeout(Duration::from_millis(left + 2000));
                     }
-                    match engine.genmove(&topology, self.own) {
+                    match engine.genmove(&topology, self.own, cleanup) {
                         Ok(Answer::Play(mv)) => {
                             known += 1;
                             let notation = mv.notation(&topology).to_string();
@@ -570,6 +700,30 @@ impl GameThread {
                 break;
             }
         }
-        engine.finish();
+        match &self.kept {
+            Some(kept) => lock(kept).push(engine),
+            None => engine.finish(),
+        }
     }
+
+    /// An engine set up for this game: a kept one where there is one that takes the game,
+    /// else a new process.
+    fn engine(&self) -> Result<RemotePlayer, toroid_protocol::gtp::Unplayable> {
+        if let Some(kept) = &self.kept {
+            while let Some(mut engine) = lock(kept).pop() {
+                match engine.new_game(&self.command, &self.start) {
+                    Ok(()) => return Ok(engine),
+                    // A kept engine that fails is quit; the next one, or a new one, plays.
+                    Err(_) => engine.finish(),
+                }
+            }
+        }
+        RemotePlayer::start(&self.command, &self.start, self.limits)
+    }
+}
+
+/// The kept engines, even if a game's thread panicked holding them.
+fn lock(kept: &Mutex<Vec<RemotePlayer>>) -> std::sync::MutexGuard<'_, Vec<RemotePlayer>> {
+    kept.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
