@@ -12,6 +12,7 @@ use crate::api::{
     ClocksView, CountingView, NewGame, NewTournament, PlayerView, Players, RatingChange,
     ResultSchema, SeekClock, SeekParams, TournamentView,
 };
+use crate::game::CountingAct;
 use crate::hub::Action;
 use crate::model::TimeControl;
 
@@ -125,6 +126,15 @@ pub enum FromBot {
 }
 
 impl FromBot {
+    /// The act on dead stones this message asks for, and its game.
+    pub fn counting_act(&self) -> Option<(CountingAct<'_>, &str)> {
+        match self {
+            FromBot::ToggleDead { game_id, point } => Some((CountingAct::Toggle(point), game_id)),
+            FromBot::AcceptDead { game_id, dead } => Some((CountingAct::Accept(dead), game_id)),
+            _ => None,
+        }
+    }
+
     /// The game action this message asks for, and its game.
     pub fn action(&self) -> Option<(Action, &str)> {
         match self {

@@ -20,7 +20,7 @@ use toroid_rules::{Color, Position};
 use super::protocol::{BotView, FromBot, ToBot, PROTOCOL};
 use crate::api::{CountingView, NewGame, Opponent};
 use crate::error::ApiError;
-use crate::game::{player_view, Actor, CountingAct, MoveInput};
+use crate::game::{player_view, Actor, MoveInput};
 use crate::http::heartbeat::{closed_by, going_away, Beat, Heartbeat};
 use crate::http::limits::message_limiter;
 use crate::http::AppState;
@@ -355,21 +355,13 @@ impl Connection {
                     .into_iter()
                     .collect();
             }
-            FromBot::ToggleDead { game_id, point } => {
-                let act = CountingAct::Toggle(&point);
-                let result = match hub.find(&game_id).await {
+            ref marks @ (FromBot::ToggleDead { .. } | FromBot::AcceptDead { .. }) => {
+                let (act, game_id) = marks.counting_act().expect("a message on dead stones");
+                let result = match hub.find(game_id).await {
                     Ok(live) => hub.count(&live, actor, act).await.map(drop),
                     Err(e) => Err(e),
                 };
-                (Some(game_id), result)
-            }
-            FromBot::AcceptDead { game_id, dead } => {
-                let act = CountingAct::Accept(&dead);
-                let result = match hub.find(&game_id).await {
-                    Ok(live) => hub.count(&live, actor, act).await.map(drop),
-                    Err(e) => Err(e),
-                };
-                (Some(game_id), result)
+                (Some(game_id.to_string()), result)
             }
             FromBot::Move { game_id, mv, ply } => {
                 let result = match hub.find(&game_id).await {
