@@ -94,6 +94,9 @@ pub enum Event {
         tournament: String,
         bots: Vec<String>,
     },
+    /// A challenge to or from registered bots `bots` was made, answered or withdrawn: tell
+    /// those connected here to look at their challenges.
+    Challenges { from: String, bots: Vec<String> },
 }
 
 impl Event {
@@ -107,7 +110,8 @@ impl Event {
             | Event::Answer { from, .. }
             | Event::BotRevoked { from, .. }
             | Event::SessionEnded { from, .. }
-            | Event::Tournament { from, .. } => from,
+            | Event::Tournament { from, .. }
+            | Event::Challenges { from, .. } => from,
         }
     }
 }

@@ -30,7 +30,126 @@ on_both_stores!(
     a_message_refused_for_its_rate_names_its_game,
     bots_read_and_write_the_players_chat,
     bots_create_and_start_tournaments_for_their_owners,
+    challenges_by_name_wait_for_offline_bots_and_reach_accounts,
 );
+
+/// A person challenges a registered bot by name while it is offline: the bot is told when
+/// it connects, accepts, and the game starts. The bot challenges an account by name, which
+/// accepts in its list; another account declines, and the bot is told why. Nobody else
+/// answers a challenge, nobody answers one twice, and only its challenger withdraws one.
+async fn challenges_by_name_wait_for_offline_bots_and_reach_accounts(store: Store) {
+    let (_server, base, _dir) = start(store).await;
+    let alice = Client::account(&base, "alice").await;
+    let bob = Client::account(&base, "bob").await;
+    let carol = Client::account(&base, "carol").await;
+    let token = register(&bob, "Robo").await;
+
+    // To a bot that is not connected: stored, and told when it connects.
+    let request = json!({"to": "robo", "game": "go", "params": {"size": 5}, "color": "black",
+        "wait_s": 600});
+    let created = alice.post("/api/challenges", request).await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let created = created.body;
+    assert_eq!(
+        (
+            created["status"].as_str(),
+            created["to"]["kind"].as_str(),
+            created["color"].as_str()
+        ),
+        (Some("open"), Some("bot"), Some("white"))
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    for (who, body, code) in [
+        (&alice, json!({"to": "nobody", "game": "go"}), "not-found"),
+        (&alice, json!({"to": "Alice", "game": "go"}), "bad-request"),
+        (&alice, json!({"to": "bob", "game": "chess"}), "bad-json"),
+    ] {
+        assert_eq!(who.post("/api/challenges", body).await.code(), code);
+    }
+    let mut robo = Bot::connect(&base, &token, "Robo").await;
+    let told = robo.next_of("challenge").await;
+    assert_eq!(told["challenge"], id.as_str(), "{told}");
+    assert_eq!(told["expires_at"], created["expires_at"]);
+    let stranger = carol
+        .post(&format!("/api/challenges/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(stranger.code(), "forbidden");
+    robo.send(json!({"type": "accept", "challenge": id})).await;
+    let start = robo.next_of("start").await;
+    assert_eq!(
+        (
+            start["color"].as_str(),
+            start["params"]["scoring_phase"].as_str()
+        ),
+        (Some("white"), Some("cleanup"))
+    );
+    let mine = alice.get("/api/challenges").await.success();
+    let outgoing = &mine["outgoing"][0];
+    assert_eq!(
+        (outgoing["status"].as_str(), &outgoing["game_id"]),
+        (Some("accepted"), &start["game_id"])
+    );
+    robo.send(json!({"type": "accept", "challenge": id})).await;
+    assert_eq!(robo.next_of("error").await["code"], "conflict");
+
+    // From the bot to an account by name: the account accepts it in its list.
+    robo.send(json!({"type": "challenge-player", "to": "Alice", "game": "torus"}))
+        .await;
+    let made = robo.next_of("challenge-created").await;
+    let to_alice = made["challenge"]["id"].as_str().unwrap().to_string();
+    let listed = alice.get("/api/challenges").await.success();
+    assert_eq!(listed["incoming"][0]["id"], to_alice.as_str(), "{listed}");
+    assert_eq!(
+        listed["incoming"][0]["from"],
+        json!({"kind": "bot", "name": "Robo"})
+    );
+    let accepted = alice
+        .post(&format!("/api/challenges/{to_alice}/accept"), json!({}))
+        .await;
+    let game_id = accepted.success()["game_id"].clone();
+    let start = robo.next_of("start").await;
+    assert_eq!(start["game_id"], game_id);
+    assert_eq!(start["game"], "torus");
+
+    // Declined with a reason; withdrawn by its challenger only.
+    robo.send(json!({"type": "challenge-player", "to": "carol", "game": "torus"}))
+        .await;
+    let to_carol = robo.next_of("challenge-created").await["challenge"]["id"].clone();
+    let to_carol = to_carol.as_str().unwrap();
+    let reason = json!({"reason": "not now"});
+    let declined = carol
+        .post(&format!("/api/challenges/{to_carol}/decline"), reason)
+        .await;
+    assert_eq!(declined.status, 204, "{:?}", declined.body);
+    let told = robo.next_of("challenge-declined").await;
+    assert_eq!(
+        (told["opponent"].as_str(), told["reason"].as_str()),
+        (Some("carol"), Some("not now"))
+    );
+    let again = alice
+        .post("/api/challenges", json!({"to": "Robo", "game": "torus"}))
+        .await;
+    let again = again.success()["id"].as_str().unwrap().to_string();
+    assert_eq!(robo.next_of("challenge").await["challenge"], again.as_str());
+    assert_eq!(
+        bob.delete(&format!("/api/challenges/{again}")).await.code(),
+        "forbidden"
+    );
+    assert_eq!(
+        alice
+            .delete(&format!("/api/challenges/{again}"))
+            .await
+            .status,
+        204
+    );
+    assert_eq!(
+        robo.next_of("challenge-cancelled").await["challenge"],
+        again.as_str()
+    );
+    robo.send(json!({"type": "accept", "challenge": again}))
+        .await;
+    assert_eq!(robo.next_of("error").await["code"], "conflict");
+}
 
 /// A bot creates a tournament for its owner (an account; a guest's bot may not) and starts
 /// it; a bot of another owner may not start it.

@@ -419,6 +419,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
             "ALTER TABLE games DROP COLUMN counting",
+            "DROP TABLE challenges",
             "DROP TABLE blocks",
             "DROP TABLE reports",
             "DROP INDEX accounts_by_banned_at",
@@ -497,6 +498,7 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "ALTER TABLE games DROP COLUMN counting",
+            "DROP TABLE challenges",
             "DROP TABLE blocks",
             "DROP TABLE reports",
             "DROP INDEX accounts_by_banned_at",

@@ -92,6 +92,12 @@ export const api = {
   move: (id, move, ply) => request('POST', gamePath(id) + '/moves', { move, ply }),
   /** A player's action (`takeback`, `rematch`, `decline-rematch`, …); the GameState after it. */
   act: (id, action) => request('POST', `${gamePath(id)}/${action}`),
+  /** Challenges to a player by name: `{to, game, params, clock, color, rated, wait_s}`. */
+  challenge: (spec) => request('POST', '/api/challenges', spec),
+  challenges: () => request('GET', '/api/challenges'),
+  acceptChallenge: (id) => request('POST', `/api/challenges/${encodeURIComponent(id)}/accept`),
+  declineChallenge: (id) => request('POST', `/api/challenges/${encodeURIComponent(id)}/decline`, {}),
+  withdrawChallenge: (id) => request('DELETE', `/api/challenges/${encodeURIComponent(id)}`),
   /** Marks, accepts or disputes dead stones: `toggle-dead` {point}, `accept-dead` {dead}, `resume-play`. */
   count: (id, type, body) => request('POST', `${gamePath(id)}/${type}`, body),
   analysis: (id, ms) => request('GET', `${gamePath(id)}/analysis?ms=${ms}`),

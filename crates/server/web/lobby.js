@@ -1,11 +1,12 @@
 // The lobby: the new-game form (or, before a name is chosen, the guest form), the visitor's
-// own games, live games to spectate, open invitations (their creators find their invite
+// challenges and own games, live games to spectate, open invitations (their creators find their invite
 // links there) and finished games to replay. Anyone can browse and spectate without a name.
 
 import { guestForm } from './account.js';
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { paramsText, playerLabel, resultText, whenText } from './format.js';
+import { challengeList } from './challenges.js';
 import { newGameForm } from './newgame.js';
 
 const LIST_LIMIT = 30;
@@ -34,8 +35,10 @@ export async function showLobby(root, session, navigate, onSession) {
     : guestForm('Choose a name to play, invite a friend or play a house bot. Watching needs none.', onSession);
   const list = (status) => h('ul', { class: `game-list ${status}-games`, 'aria-label': `${status} games` });
   const [mine, live, waiting, finished] = [list('my'), list('live'), list('waiting'), list('finished')];
+  const challenges = session ? challengeList(navigate) : null;
   const refresh = async () => {
     await Promise.all([
+      challenges?.refresh(),
       session ? fillList(mine, 'my', 'You have not played yet.', () => api.myGames(MY_LIMIT)) : null,
       fillList(live, 'live', 'No game is being played right now.'),
       fillList(waiting, 'waiting', 'No invitation is open.'),
@@ -44,7 +47,7 @@ export async function showLobby(root, session, navigate, onSession) {
   replaceChildren(root, h('section', { class: 'lobby' },
     h('div', { class: 'card' }, session ? h('h2', null, 'New game') : null, form),
     h('div', { class: 'card lists' },
-      session ? [h('h2', null, 'My games'), mine] : null,
+      session ? [h('h2', null, 'Challenges'), challenges.list, h('h2', null, 'My games'), mine] : null,
       h('div', { class: 'list-head' }, h('h2', null, 'Live games'),
         h('button', { type: 'button', class: 'refresh', 'aria-label': 'Refresh the lists of games', onclick: refresh }, '↻ Refresh')),
       live,

@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { h, s, replaceChildren } from './dom.js';
 import { gameItem } from './lobby.js';
 import { playerHref, playerLabel, whenText } from './format.js';
+import { challengeForm } from './challenges.js';
 import { reportForm } from './moderation.js';
 
 /** A rating as "1662" or "1500?" while provisional, as lichess writes it. */
@@ -76,8 +77,10 @@ export async function showPlayer(root, name, session) {
   const others = session && page.kind !== 'house' && page.name !== session.name;
   const report = others ? h('details', { class: 'report' }, h('summary', null, 'Report or block'),
     reportForm(page.name, { player: page.name }, () => { report.open = false; })) : null;
+  const challenge = others ? challengeForm(page.name, await api.rules()) : null;
   replaceChildren(root, h('section', { class: 'card player-page' },
     h('h1', null, page.name, ' ', h('small', { class: 'kind' }, kind)),
+    challenge,
     report,
     h('h2', null, 'Ratings'), pools,
     ...bots,

@@ -23,7 +23,7 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::hub::{accounts, bots, games, lobby, moderation, ratings, tournaments, Hub};
+use crate::hub::{accounts, bots, challenges, games, lobby, moderation, ratings, tournaments, Hub};
 use connections::ClientAddr;
 
 pub use error::{ErrorBody, ErrorDetail};
@@ -52,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         ratings::routes::add,
         tournaments::routes::add,
         moderation::routes::add,
+        challenges::routes::add,
     ];
     let api = (features.into_iter())
         .fold(Router::new(), |router, add| add(router))

@@ -6,7 +6,7 @@ use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::Modify;
 
-use crate::hub::{accounts, bots, games, lobby, moderation, ratings, tournaments};
+use crate::hub::{accounts, bots, challenges, games, lobby, moderation, ratings, tournaments};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -35,6 +35,11 @@ use crate::hub::{accounts, bots, games, lobby, moderation, ratings, tournaments}
         games::routes::history,
         games::routes::play,
         games::routes::act,
+        challenges::routes::create,
+        challenges::routes::list,
+        challenges::routes::accept,
+        challenges::routes::decline,
+        challenges::routes::withdraw,
         games::routes::toggle_dead,
         games::routes::accept_dead,
         games::routes::sgf,

@@ -11,6 +11,7 @@
 
 pub mod accounts;
 pub mod bots;
+pub mod challenges;
 pub mod chat;
 pub mod games;
 pub mod lobby;
@@ -762,6 +763,11 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
             })) => {
                 for bot in &bots {
                     hub.bots.tell_tournament(bot, &tournament);
+                }
+            }
+            Some(Some(Event::Challenges { bots, .. })) => {
+                for bot in &bots {
+                    hub.bots.tell_challenges(bot);
                 }
             }
             Some(Some(Event::Challenge {

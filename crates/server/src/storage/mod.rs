@@ -20,8 +20,8 @@ use toroid_rules::GameKind;
 use crate::model::{Counting, GameSpec, Offer, Status, TimeControl};
 
 pub use rows::{
-    AccountRow, ArenaMember, BotRow, ChatRow, GameRow, MoveRow, RatingRow, ReportRow, SessionRow,
-    Write,
+    AccountRow, ArenaMember, BotRow, ChallengeRow, Challenged, ChatRow, GameRow, MoveRow,
+    RatingRow, ReportRow, SessionRow, Write,
 };
 
 /// Why the database refused or failed.
@@ -44,6 +44,9 @@ pub enum StorageError {
     /// A rating changed between its reading and its update: work it out again.
     #[error("a rating changed meanwhile")]
     RatingChanged,
+    /// A challenge was answered, withdrawn or expired before this answer.
+    #[error("the challenge was answered, withdrawn or expired meanwhile")]
+    ChallengeChanged,
     /// A tournament changed between its reading and its update: read it again.
     #[error("the tournament changed meanwhile")]
     TournamentChanged,
@@ -579,10 +582,6 @@ pub(crate) fn bot_row(r: &AnyRow) -> Result<BotRow, StorageError> {
 
 fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
     let status: String = r.try_get("status")?;
-    let clock = pair(
-        r.try_get("clock_initial_ms")?,
-        r.try_get("clock_increment_ms")?,
-    );
     Ok(GameRow {
         id: r.try_get("id")?,
         spec: GameSpec::from_stored(
@@ -590,9 +589,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
             &r.try_get::<String, _>("params")?,
         )
         .map_err(StorageError::Corrupt)?,
-        clock: clock
-            .map(|[initial, increment]| time_control(initial, increment))
-            .transpose()?,
+        clock: stored_clock(r)?,
         seats: [
             from_json(r.try_get("black")?)?,
             from_json(r.try_get("white")?)?,
@@ -627,12 +624,31 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
 
 /// The colour whose `offer` stands in a game's row.
 fn offer(r: &AnyRow, offer: Offer) -> Result<Option<toroid_rules::Color>, StorageError> {
-    let by: Option<String> = r.try_get(offer.column())?;
-    by.map(|name| {
+    stored_color(r, offer.column())
+}
+
+/// The colour named in `column`, if any.
+pub(crate) fn stored_color(
+    r: &AnyRow,
+    column: &str,
+) -> Result<Option<toroid_rules::Color>, StorageError> {
+    let name: Option<String> = r.try_get(column)?;
+    name.map(|name| {
         toroid_rules::Color::BOTH
             .into_iter()
             .find(|c| c.name() == name)
-            .ok_or_else(|| StorageError::Corrupt(format!("{} '{name}'", offer.column())))
+            .ok_or_else(|| StorageError::Corrupt(format!("{column} '{name}'")))
     })
     .transpose()
+}
+
+/// The clock of columns `clock_initial_ms` and `clock_increment_ms`, if any.
+pub(crate) fn stored_clock(r: &AnyRow) -> Result<Option<TimeControl>, StorageError> {
+    let clock = pair(
+        r.try_get("clock_initial_ms")?,
+        r.try_get("clock_increment_ms")?,
+    );
+    clock
+        .map(|[initial, increment]| time_control(initial, increment))
+        .transpose()
 }

@@ -132,6 +132,69 @@ pub struct GameRow {
     pub counting: Option<crate::model::Counting>,
 }
 
+/// Whom a challenge is to: an account or a registered bot, by id and name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Challenged {
+    Account { id: String, name: String },
+    Bot { id: String, name: String },
+}
+
+impl Challenged {
+    pub fn name(&self) -> &str {
+        match self {
+            Challenged::Account { name, .. } | Challenged::Bot { name, .. } => name,
+        }
+    }
+
+    /// Whether `seat` is this player: a person signed in to the account, or the bot.
+    pub fn is(&self, seat: &Seat) -> bool {
+        match (self, seat) {
+            (Challenged::Account { id, .. }, Seat::Person { account, .. }) => {
+                account.as_deref() == Some(id.as_str())
+            }
+            (Challenged::Bot { id, .. }, Seat::Bot { bot, .. }) => bot == id,
+            _ => false,
+        }
+    }
+
+    /// A seat of this player, for the checks that take one (blocks); an account's has no
+    /// session.
+    pub fn seat(&self) -> Seat {
+        match self {
+            Challenged::Account { id, name } => Seat::Person {
+                session: String::new(),
+                name: name.clone(),
+                account: Some(id.clone()),
+            },
+            Challenged::Bot { id, name } => Seat::Bot {
+                bot: id.clone(),
+                name: name.clone(),
+            },
+        }
+    }
+}
+
+/// A challenge to a player by name (`hub::challenges`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeRow {
+    pub id: String,
+    pub from: Seat,
+    pub to: Challenged,
+    pub spec: GameSpec,
+    pub clock: Option<TimeControl>,
+    /// The colour of the player challenged.
+    pub color: toroid_rules::Color,
+    pub rated: bool,
+    /// `open`, `accepted`, `declined` or `withdrawn` (an open one past `expires_at` has
+    /// expired).
+    pub status: String,
+    pub game_id: Option<String>,
+    pub reason: Option<String>,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub answered_at: Option<i64>,
+}
+
 /// One line of a game's chat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatRow {
@@ -300,6 +363,18 @@ pub enum Write {
         offer: crate::model::Offer,
         by: Option<toroid_rules::Color>,
     },
+    /// A new challenge.
+    Challenge(Box<ChallengeRow>),
+    /// Open challenge `id`, not expired at `at`, becomes `status` (`accepted` with the game
+    /// it opened, `declined` or `withdrawn` with a reason); refused with
+    /// `StorageError::ChallengeChanged` if it is no longer open.
+    CloseChallenge {
+        id: String,
+        status: &'static str,
+        game_id: Option<String>,
+        reason: Option<String>,
+        at: i64,
+    },
     /// The dead stones of a live game at `plies` moves change from `before` to `after`
     /// (stored JSON; `None`: no agreement under way).
     Counting {
@@ -418,6 +493,8 @@ impl Write {
             | Write::DeleteChat { .. }
             | Write::HideGame { .. }
             | Write::Report(_)
+            | Write::Challenge(_)
+            | Write::CloseChallenge { .. }
             | Write::ResolveReport { .. }
             | Write::Block { .. }
             | Write::Rating { .. }

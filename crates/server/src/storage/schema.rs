@@ -264,7 +264,35 @@ const MIGRATIONS: &[&[Step]] = &[
     ],
     // Go's scoring phase: the dead stones the players of a game agree on after two passes,
     // and who accepts them (`model::Counting` as JSON); kept once the game is over.
-    &[Sql("ALTER TABLE games ADD COLUMN counting TEXT")],
+    // Challenges to a player by name, kept until answered or expired: the challenger's
+    // seat (JSON) and name key; the account or bot challenged; the game, its clock and the
+    // colour of the player challenged; `open`, `accepted`, `declined` or `withdrawn`, when,
+    // the game it opened and a reason.
+    &[
+        Sql("ALTER TABLE games ADD COLUMN counting TEXT"),
+        Sql("CREATE TABLE challenges (
+        id TEXT PRIMARY KEY,
+        challenger TEXT NOT NULL,
+        challenger_key TEXT NOT NULL,
+        challenged_account TEXT,
+        challenged_bot TEXT,
+        challenged_name TEXT NOT NULL,
+        challenged_key TEXT NOT NULL,
+        game TEXT NOT NULL,
+        params TEXT NOT NULL,
+        clock_initial_ms BIGINT,
+        clock_increment_ms BIGINT,
+        color TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        game_id TEXT,
+        reason TEXT,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        answered_at BIGINT)"),
+        Sql("CREATE INDEX challenges_to ON challenges (challenged_key, status)"),
+        Sql("CREATE INDEX challenges_from ON challenges (challenger_key, status)"),
+    ],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one

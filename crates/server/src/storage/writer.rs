@@ -5,7 +5,7 @@
 use sqlx::{Any, AnyPool, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use super::rows::Write;
+use super::rows::{Challenged, Write};
 use super::StorageError;
 use crate::model::{name_key, Offer};
 
@@ -197,6 +197,61 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             sqlx::query("UPDATE games SET hidden_at = $1 WHERE id = $2 AND hidden_at IS NULL")
                 .bind(at)
                 .bind(game_id)
+        }
+        Write::Challenge(c) => {
+            let stored_clock = c.clock.map(|t| (t.initial_ms(), t.increment_ms()));
+            let challenged = |bot: bool| match (&c.to, bot) {
+                (Challenged::Account { id, .. }, false) | (Challenged::Bot { id, .. }, true) => {
+                    Some(id.clone())
+                }
+                _ => None,
+            };
+            sqlx::query(
+                "INSERT INTO challenges (id, challenger, challenger_key, challenged_account,
+                    challenged_bot, challenged_name, challenged_key, game, params,
+                    clock_initial_ms, clock_increment_ms, color, rated, status, created_at,
+                    expires_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'open', $14,
+                    $15)",
+            )
+            .bind(&c.id)
+            .bind(serde_json::to_string(&c.from).expect("a seat serializes"))
+            .bind(name_key(c.from.name()))
+            .bind(challenged(false))
+            .bind(challenged(true))
+            .bind(c.to.name().to_string())
+            .bind(name_key(c.to.name()))
+            .bind(c.spec.kind().name())
+            .bind(c.spec.stored_params())
+            .bind(stored_clock.map(|c| c.0))
+            .bind(stored_clock.map(|c| c.1))
+            .bind(c.color.name())
+            .bind(i64::from(c.rated))
+            .bind(c.created_at)
+            .bind(c.expires_at)
+        }
+        Write::CloseChallenge {
+            id,
+            status,
+            game_id,
+            reason,
+            at,
+        } => {
+            return expect_one(
+                write,
+                sqlx::query(
+                    "UPDATE challenges SET status = $1, game_id = $2, reason = $3,
+                        answered_at = $4
+                     WHERE id = $5 AND status = 'open' AND expires_at > $4",
+                )
+                .bind(*status)
+                .bind(game_id.clone())
+                .bind(reason.clone())
+                .bind(*at)
+                .bind(id)
+                .execute(&mut **tx)
+                .await?,
+            );
         }
         Write::Report(r) => sqlx::query(
             "INSERT INTO reports (id, reporter, reporter_name, player, player_key, chat_id,
@@ -645,6 +700,7 @@ fn expect_one(write: &Write, done: sqlx::any::AnyQueryResult) -> Result<(), Stor
         | Write::ResolveReport { .. } => return Ok(()),
         Write::Rating { .. } => StorageError::RatingChanged,
         Write::Tournament { .. } => StorageError::TournamentChanged,
+        Write::CloseChallenge { .. } => StorageError::ChallengeChanged,
         Write::ArenaGame { .. } => StorageError::ArenaChanged,
         // A conditional write to a game that exists found it changed.
         _ if write.game_id().is_some() => StorageError::Outdated,

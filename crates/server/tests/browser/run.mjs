@@ -54,7 +54,7 @@ process.on('uncaughtException', failOutsideSteps);
 process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
-const ACCOUNT_STEPS = 8;
+const ACCOUNT_STEPS = 9;
 const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 31 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -175,6 +175,8 @@ async function playByHand(pages, move) {
 async function joinInvite(bob, link, id, check = async () => {}) {
   await bob.goto(link);
   await check();
+  // The invitation shows either form once it has loaded (a busy machine is slow to).
+  await bob.waitForSelector('#guest-name, .invitation button.join', WAIT);
   if (await bob.locator('#guest-name').count()) {
     await bob.fill('#guest-name', 'bob');
     await bob.click('form.sign-in button[type=submit]');
@@ -1061,6 +1063,31 @@ async function accounts(page) {
       headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: p.name, password: p.password }) })).status,
     { name, password: 'a newer horse' });
     expect(signedIn === 201, `the new password does not sign in (${signedIn})`);
+  });
+  await step('challenge a player from their page; she accepts in her lobby and the game opens for both', page, async () => {
+    const bea = await (await newContext()).newPage();
+    await signIn(bea, 'bea');
+    const made = await bea.evaluate(async () => (await fetch('/api/accounts', { method: 'POST',
+      headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'bea', password: 'bea horse battery' }) })).status);
+    expect(made === 201, `bea has no account (${made})`);
+    await page.goto(`${BASE}/player/bea`);
+    await page.waitForSelector('form.challenge', WAIT);
+    await page.selectOption('#challenge-game', 'torus');
+    await page.click('form.challenge button[type=submit]');
+    await expectText(page, 'form.challenge .note', 'Challenge sent');
+    await bea.goto(BASE + '/');
+    await expectText(bea, 'ul.challenges li.incoming', `${name} challenges you`);
+    await shot(bea, 'lobby-challenge.png', 'ul.challenges');
+    await bea.click('ul.challenges button.accept-challenge');
+    await bea.waitForURL(/\/game\/[^/]+$/, WAIT);
+    await bea.waitForSelector('svg.board', WAIT);
+    const gameId = decodeURIComponent(new URL(bea.url()).pathname.split('/')[2]);
+    await page.goto(BASE + '/');
+    await page.waitForSelector(`ul.challenges li.outgoing.accepted a[href="/game/${encodeURIComponent(gameId)}"]`, WAIT);
+    await page.click('ul.challenges li.outgoing.accepted a');
+    await page.waitForSelector('svg.board', WAIT);
+    await expectText(page, '.players', 'you play');
+    await bea.context().close();
   });
   let id;
   await step('create a tournament of house bots and start it', page, async () => {

@@ -31,6 +31,9 @@ pub enum BotEvent {
     Tournament(String),
     /// Someone challenges the bot; it accepts (`Ok`) or declines, saying why.
     Challenge(Challenge, oneshot::Sender<Result<(), String>>),
+    /// A stored challenge to the bot or from it was made, answered or withdrawn
+    /// (`hub::challenges`).
+    Challenges,
     /// Another connection of the same bot took over.
     Replaced,
     /// The bot's token was rotated or the bot deleted: the connection ends.
@@ -164,6 +167,14 @@ impl Bots {
             let _ = link
                 .events
                 .send(BotEvent::Tournament(tournament.to_string()));
+        }
+    }
+
+    /// Tells bot `id`, if connected, that a challenge to it or from it was made, answered or
+    /// withdrawn.
+    pub fn tell_challenges(&self, id: &str) {
+        if let Some(link) = lock(&self.online).get(id) {
+            let _ = link.events.send(BotEvent::Challenges);
         }
     }
 

@@ -13,6 +13,7 @@ use crate::api::{
     ResultSchema, SeekClock, SeekParams, TournamentView,
 };
 use crate::game::CountingAct;
+use crate::hub::challenges::wire::{ChallengeView, NewChallenge};
 use crate::hub::Action;
 use crate::model::TimeControl;
 
@@ -76,6 +77,10 @@ pub enum FromBot {
     /// accepts or declines), or a person who opens the invite link it is given. The body of
     /// `POST /api/games`.
     Challenge(NewGame),
+    /// Challenges a player by name, an account or a bot, online or not: the body of `POST
+    /// /api/challenges`. `challenge-created` answers; `start` follows if it is accepted,
+    /// `challenge-declined` if not.
+    ChallengePlayer(NewChallenge),
     Move {
         game_id: String,
         #[serde(rename = "move")]
@@ -164,7 +169,8 @@ pub enum ToBot {
         bot: BotView,
         protocol: u32,
     },
-    /// Someone wants to play; answer with `accept` or `decline` within 10 seconds.
+    /// Someone wants to play; answer with `accept` or `decline` within 10 seconds, or, for a
+    /// challenge by name (`POST /api/challenges`), before `expires_at`.
     Challenge {
         challenge: String,
         from: PlayerView,
@@ -177,6 +183,13 @@ pub enum ToBot {
         #[schema(value_type = String)]
         color: Color,
         rated: bool,
+        /// For a challenge by name: when it expires (ms since the Unix epoch).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        expires_at: Option<i64>,
+    },
+    /// The bot's challenge by name (`challenge-player`) is stored.
+    ChallengeCreated {
+        challenge: ChallengeView,
     },
     /// The bot is in the arena's pool of `game` at `clock`; its games come as `start`.
     ArenaJoined {

@@ -3,7 +3,7 @@
 //! and it is sent `start`, `your-turn` and `game-over` for each of its games.
 
 use crate::hub::chat::Speaker;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 use toroid_protocol::view::PerColor;
 
@@ -26,9 +26,9 @@ use crate::http::limits::message_limiter;
 use crate::http::AppState;
 use crate::hub::bots::connected::{BotEvent, Challenge};
 use crate::hub::bots::seek::SeekTerms;
-use crate::hub::Pool;
+use crate::hub::{challenges, Pool};
 use crate::ids::now_ms;
-use crate::model::Status;
+use crate::model::{Seat, Status};
 use crate::storage::BotRow;
 
 /// How long a new connection has to say `hello`.
@@ -110,6 +110,11 @@ struct Connection {
     games: HashMap<String, Seen>,
     /// Challenges waiting for the bot's answer.
     challenges: HashMap<String, oneshot::Sender<Result<(), String>>>,
+    /// The stored challenges to the bot it has been told of, open then.
+    told: HashSet<String>,
+    /// Since when its own stored challenges' ends are to be told (the connection's start,
+    /// then the last look).
+    challenges_since: i64,
     /// Answers that come later (to the bot's own challenges, which wait for the opponent).
     later: mpsc::UnboundedSender<ToBot>,
 }
@@ -157,6 +162,8 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
         bot: bot.clone(),
         games: HashMap::new(),
         challenges: HashMap::new(),
+        told: HashSet::new(),
+        challenges_since: now_ms(),
         later,
     };
     let mut replies = vec![ToBot::Welcome {
@@ -173,6 +180,8 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
     for id in state.hub.ended_while_away(&bot).await.unwrap_or_default() {
         replies.extend(connection.changed(&id).await);
     }
+    // Challenges by name made while it was away.
+    replies.extend(connection.stored_challenges().await);
     state.hub.bot_seen(&bot, now_ms()).await;
     'connection: loop {
         let tells_an_end = replies.iter().any(|r| matches!(r, ToBot::GameOver { .. }));
@@ -245,6 +254,7 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
                 Some(BotEvent::Challenge(challenge, answer)) => {
                     replies.push(connection.challenged(challenge, answer));
                 }
+                Some(BotEvent::Challenges) => replies.extend(connection.stored_challenges().await),
                 Some(BotEvent::Revoked) => {
                     close_with(&mut sink, &ApiError::BadToken).await;
                     break;
@@ -271,10 +281,20 @@ impl Connection {
         let actor = Actor::Bot(&self.bot.id);
         let (game_id, result) = match message {
             FromBot::Hello { .. } => (None, Err(ApiError::BadRequest("hello was said".into()))),
-            FromBot::Accept { challenge } => (None, self.answer(&challenge, Ok(()))),
+            FromBot::Accept { challenge } => (None, self.answer(&challenge, Ok(())).await),
             FromBot::Decline { challenge, reason } => {
                 let why = reason.unwrap_or_else(|| "no reason given".into());
-                (None, self.answer(&challenge, Err(why)))
+                (None, self.answer(&challenge, Err(why)).await)
+            }
+            FromBot::ChallengePlayer(request) => {
+                let seat = Seat::Bot {
+                    bot: self.bot.id.clone(),
+                    name: self.bot.name.clone(),
+                };
+                return match hub.create_challenge(seat, request).await {
+                    Ok(challenge) => vec![ToBot::ChallengeCreated { challenge }],
+                    Err(e) => vec![error(&e, None)],
+                };
             }
             FromBot::Seek {
                 game,
@@ -421,11 +441,73 @@ impl Connection {
             .collect()
     }
 
-    fn answer(&mut self, challenge: &str, answer: Result<(), String>) -> Result<(), ApiError> {
-        self.challenges
-            .remove(challenge)
-            .and_then(|waiting| waiting.send(answer).ok())
-            .ok_or_else(|| ApiError::NotFound(format!("challenge '{challenge}' (expired?)")))
+    /// Answers a challenge put to the bot: one waiting on this connection, or one by name
+    /// (stored).
+    async fn answer(
+        &mut self,
+        challenge: &str,
+        answer: Result<(), String>,
+    ) -> Result<(), ApiError> {
+        if let Some(waiting) = self.challenges.remove(challenge) {
+            return (waiting.send(answer).ok())
+                .ok_or_else(|| ApiError::NotFound(format!("challenge '{challenge}' (expired?)")));
+        }
+        // Answered here: not to be told as withdrawn.
+        self.told.remove(challenge);
+        let hub = &self.state.hub;
+        let seat = Seat::Bot {
+            bot: self.bot.id.clone(),
+            name: self.bot.name.clone(),
+        };
+        match answer {
+            Ok(()) => hub.accept_challenge(challenge, seat).await.map(drop),
+            Err(why) => hub.decline_challenge(challenge, seat, Some(why)).await,
+        }
+    }
+
+    /// What the bot is to be told of its challenges by name: each open one to it not told
+    /// yet (`challenge`), one told that ended unaccepted (`challenge-cancelled`), and its
+    /// own that were declined, withdrawn or expired since the last look
+    /// (`challenge-declined`).
+    async fn stored_challenges(&mut self) -> Vec<ToBot> {
+        let since = self.challenges_since;
+        self.challenges_since = now_ms();
+        let Ok((incoming, outgoing)) = self.state.hub.bot_challenges(&self.bot, since).await else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let open: HashSet<String> = incoming.iter().map(|c| c.id.clone()).collect();
+        for gone in self.told.iter().filter(|id| !open.contains(*id)) {
+            out.push(ToBot::ChallengeCancelled {
+                challenge: gone.clone(),
+            });
+        }
+        for c in incoming.iter().filter(|c| !self.told.contains(&c.id)) {
+            out.push(ToBot::Challenge {
+                challenge: c.id.clone(),
+                from: player_view(&c.from),
+                game: c.spec.kind(),
+                params: c.spec.params_view(),
+                clock: c.clock,
+                color: c.color,
+                rated: c.rated,
+                expires_at: Some(c.expires_at),
+            });
+        }
+        self.told = open;
+        let now = now_ms();
+        for c in &outgoing {
+            let status = challenges::view(c, now).status;
+            let ended = (c.answered_at.is_some_and(|at| at >= since) && status != "accepted")
+                || (status == "expired" && c.expires_at >= since);
+            if ended {
+                out.push(ToBot::ChallengeDeclined {
+                    opponent: c.to.name().to_string(),
+                    reason: c.reason.clone().unwrap_or_else(|| status.to_string()),
+                });
+            }
+        }
+        out
     }
 
     fn challenged(
@@ -442,6 +524,7 @@ impl Connection {
             clock: challenge.clock,
             color: challenge.color,
             rated: challenge.rated,
+            expires_at: None,
         }
     }
 

@@ -125,7 +125,11 @@ impl Hub {
 
     /// Refuses a rated game that cannot be: one without a clock, at other than the rule
     /// set's default parameters (there is one pool per rule set), or for a guest.
-    fn check_rated(spec: &GameSpec, clock: Option<TimeControl>, me: &Seat) -> Result<(), ApiError> {
+    pub(super) fn check_rated(
+        spec: &GameSpec,
+        clock: Option<TimeControl>,
+        me: &Seat,
+    ) -> Result<(), ApiError> {
         if clock.is_none() {
             return Err(ApiError::BadRequest("a rated game has a clock".into()));
         }
@@ -215,7 +219,7 @@ impl Hub {
     }
 
     /// Stores new game `row` (with `also`, in one transaction) and puts it in play.
-    async fn store_new_game(
+    pub(super) async fn store_new_game(
         self: &Arc<Hub>,
         row: GameRow,
         invite_code: Option<String>,
@@ -355,7 +359,7 @@ pub(super) fn new_game_row(
     }
 }
 
-fn random_color() -> Color {
+pub(super) fn random_color() -> Color {
     Color::BOTH[usize::from(rand::random::<bool>())]
 }
 
