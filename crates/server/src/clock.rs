@@ -1,5 +1,6 @@
 //! A game's two clocks under a Fischer time control: an initial time each, and an increment
-//! added after each of a player's moves. Only the player to move has a running clock.
+//! added after each of a player's moves; or a correspondence clock, full again after each
+//! move. Only the player to move has a running clock.
 
 use std::time::{Duration, Instant};
 
@@ -85,7 +86,12 @@ impl Clock {
         let mover = self.running();
         clock.stop(now);
         if let Some(mover) = mover {
-            clock.remaining[mover.index()] += self.control.increment_ms();
+            let left = &mut clock.remaining[mover.index()];
+            *left += self.control.increment_ms();
+            // A correspondence clock is full again after each move, and no fuller.
+            if self.control.days_per_move().is_some() {
+                *left = (*left).min(self.control.initial_ms());
+            }
         }
         if let Some(next) = next {
             clock.start(next, now);

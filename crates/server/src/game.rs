@@ -828,6 +828,15 @@ impl Game {
         self.moves.iter().any(|(mover, _)| *mover == color)
     }
 
+    /// Whether `color`'s first move is awaited for [`FIRST_MOVE_WAIT`] only: it has not
+    /// made one, and the clock is not a correspondence clock (whose days are for thinking).
+    fn first_move_waits(&self, color: Color) -> bool {
+        let correspondence = self
+            .clock
+            .is_some_and(|c| c.control.days_per_move().is_some());
+        !self.has_moved(color) && !correspondence
+    }
+
     /// When a live clocked game ends unless the player to move moves: at their flag, or,
     /// for a player who has not made a first move, at the end of [`FIRST_MOVE_WAIT`].
     pub fn deadline(&self) -> Option<Instant> {
@@ -837,9 +846,9 @@ impl Game {
         let clock = self.clock?;
         let (color, since) = clock.running_since()?;
         let (_, flag) = clock.flag()?;
-        Some(match self.has_moved(color) {
-            true => flag,
-            false => flag.min(since + FIRST_MOVE_WAIT),
+        Some(match self.first_move_waits(color) {
+            false => flag,
+            true => flag.min(since + FIRST_MOVE_WAIT),
         })
     }
 
@@ -1015,7 +1024,7 @@ impl Game {
             return None;
         }
         let (color, since) = self.clock?.running_since()?;
-        let end = (!self.has_moved(color)).then_some(since + FIRST_MOVE_WAIT)?;
+        let end = (self.first_move_waits(color)).then_some(since + FIRST_MOVE_WAIT)?;
         Some(end.saturating_duration_since(now).as_millis() as i64)
     }
 

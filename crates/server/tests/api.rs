@@ -95,6 +95,7 @@ on_both_stores!(
     my_games_are_mine_alone,
     takebacks_go_back_a_turn_when_the_opponent_agrees,
     people_agree_on_dead_stones_and_a_dispute_goes_on_as_cleanup,
+    a_correspondence_clock_is_full_again_after_each_move,
     chat_has_a_room_for_players_and_one_for_spectators,
     a_rematch_between_people_opens_when_both_agree,
     quiet_games_leave_the_list_of_live_games,
@@ -1169,6 +1170,42 @@ async fn people_game(base: &str, game: Value, clock: Value) -> (Client, Client, 
         .await;
     assert_eq!(joined.status, 200, "{:?}", joined.body);
     (alice, bob, id)
+}
+
+/// A correspondence clock: days per move, no 30 seconds' wait for a first move, and each
+/// clock full again after its player's move.
+async fn a_correspondence_clock_is_full_again_after_each_move(store: Store) {
+    let run = start(store, loose()).await;
+    let clock = json!({"days_per_move": 1});
+    let go = json!({"game": "go", "params": {"size": 5}});
+    let (alice, bob, id) = people_game(&run.base, go, clock).await;
+    let state = alice.get(&format!("/api/games/{id}")).await.success();
+    assert_eq!(state["clock"]["days_per_move"], 1, "{state}");
+    assert_eq!(
+        state["first_move_ms"],
+        Value::Null,
+        "no first-move wait: {state}"
+    );
+    let day = 86_400_000_i64;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let state = play_in_turn([&alice, &bob], &id, 0, "cc dd").await;
+    let clocks = &state["clocks"];
+    for color in ["black", "white"] {
+        let left = clocks[format!("{color}_ms")].as_i64().unwrap();
+        assert!(left <= day && left > day - 2_000, "{color}: {clocks}");
+    }
+    // White moved last: full again, though the first move used some of it.
+    assert_eq!(
+        clocks["white_ms"], day,
+        "white's clock is not full: {clocks}"
+    );
+    let refused = alice
+        .post(
+            "/api/games",
+            json!({"game": "go", "clock": {"days_per_move": 30}, "opponent": {"kind": "invite"}}),
+        )
+        .await;
+    assert_eq!(refused.code(), "bad-json", "{:?}", refused.body);
 }
 
 /// Plays `moves` in turn, black (`players[0]`) first, from ply `from`; the last state.

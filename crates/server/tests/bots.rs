@@ -45,8 +45,9 @@ async fn challenges_by_name_wait_for_offline_bots_and_reach_accounts(store: Stor
     let token = register(&bob, "Robo").await;
 
     // To a bot that is not connected: stored, and told when it connects.
+    // With a correspondence clock: days per move, which bots get as such.
     let request = json!({"to": "robo", "game": "go", "params": {"size": 5}, "color": "black",
-        "wait_s": 600});
+        "wait_s": 600, "clock": {"days_per_move": 3}});
     let created = alice.post("/api/challenges", request).await;
     assert_eq!(created.status, 201, "{:?}", created.body);
     let created = created.body;
@@ -70,6 +71,7 @@ async fn challenges_by_name_wait_for_offline_bots_and_reach_accounts(store: Stor
     let told = robo.next_of("challenge").await;
     assert_eq!(told["challenge"], id.as_str(), "{told}");
     assert_eq!(told["expires_at"], created["expires_at"]);
+    assert_eq!(told["clock"]["days_per_move"], 3, "{told}");
     let stranger = carol
         .post(&format!("/api/challenges/{id}/accept"), json!({}))
         .await;

@@ -41,6 +41,7 @@ export function resultText(result) {
 
 /** A time control as "5 min + 3 s a move", "30 s" or "1.5 min". */
 export function clockSettingsText(clock) {
+  if (clock.days_per_move) return `${clock.days_per_move} day${clock.days_per_move === 1 ? '' : 's'} per move`;
   const minutes = clock.initial_s / 60;
   const initial = minutes >= 1 ? `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min` : `${clock.initial_s} s`;
   return clock.increment_s ? `${initial} + ${clock.increment_s} s a move` : initial;
@@ -53,6 +54,8 @@ export function clockText(ms) {
   const total = Math.floor(left / 1000);
   const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
   const pad = (n) => String(n).padStart(2, '0');
+  // A correspondence clock: days and hours.
+  if (hours >= 24) return `${Math.floor(hours / 24)} d ${hours % 24} h`;
   return hours ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${minutes}:${pad(seconds)}`;
 }
 

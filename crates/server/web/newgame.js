@@ -11,6 +11,8 @@ const CLOCKS = [
   ['60+2', '1 min + 2 s a move'],
   ['300+5', '5 min + 5 s a move'],
   ['900+10', '15 min + 10 s a move'],
+  ['1d', '1 day per move (correspondence)'],
+  ['3d', '3 days per move (correspondence)'],
   ['custom', 'Custom…'],
 ];
 
@@ -152,6 +154,7 @@ function paramValues(fieldset) {
 function clockSpec(choice, minutes, increment) {
   if (choice === 'none') return null;
   if (choice === 'custom') return { initial_s: Math.round(minutes * 60), increment_s: increment };
+  if (choice.endsWith('d')) return { days_per_move: Number(choice.slice(0, -1)) };
   const [initial, inc] = choice.split('+').map(Number);
   return { initial_s: initial, increment_s: inc };
 }

@@ -530,10 +530,14 @@ impl Bridge {
                 own,
                 start,
                 clock: message["clock"]["initial_s"].as_f64().map(|initial| {
-                    (
-                        initial,
-                        message["clock"]["increment_s"].as_f64().unwrap_or(0.0),
-                    )
+                    match message["clock"]["days_per_move"].as_f64() {
+                        // Days per move: GTP's nearest is a byo-yomi of one stone.
+                        Some(days) => (0.0, days * 86_400.0),
+                        None => (
+                            initial,
+                            message["clock"]["increment_s"].as_f64().unwrap_or(0.0),
+                        ),
+                    }
                 }),
                 limits: EngineLimits {
                     setup: self.args.engine_timeout.into(),
@@ -606,7 +610,8 @@ struct GameThread {
     game_id: String,
     own: Color,
     start: AnyGame,
-    /// The clock's initial time and increment, in seconds.
+    /// The clock's initial time and increment, in seconds; a correspondence clock is no
+    /// initial time and its days per move as the increment.
     clock: Option<(f64, f64)>,
     limits: EngineLimits,
     command: String,
@@ -675,8 +680,13 @@ impl GameThread {
                             engine.time_left(color, clocks[color.index()] as f64 / 1000.0);
                         }
                         let left = clocks[self.own.index()].max(0) as u64;
-                        // Past the flag the server has ended the game anyway.
-                        engine.set_genmove_timeout(Duration::from_millis(left + 2000));
+                        // Past the flag the server has ended the game anyway; days per
+                        // move are no reason to think for days.
+                        let think = match self.clock {
+                            Some((0.0, _)) => left.min(self.limits.genmove.as_millis() as u64),
+                            _ => left,
+                        };
+                        engine.set_genmove_timeout(Duration::from_millis(think + 2000));
                     }
                     match engine.genmove(&topology, self.own, cleanup) {
                         Ok(Answer::Play(mv)) => {

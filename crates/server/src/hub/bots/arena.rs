@@ -62,6 +62,11 @@ impl Hub {
 
     /// Bot `bot` joins `pool` (leaving any other).
     pub async fn join_arena(&self, bot: &BotRow, pool: &Pool) -> Result<(), ApiError> {
+        if pool.clock.days_per_move().is_some() {
+            return Err(ApiError::BadRequest(
+                "the arena plays live clocks, not days per move".into(),
+            ));
+        }
         let (node, until_ms) = self.arena_node();
         let join = Write::ArenaJoin {
             bot_id: bot.id.clone(),

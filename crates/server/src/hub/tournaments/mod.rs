@@ -312,6 +312,11 @@ impl Hub {
         let account = creator.account;
         self.room_for_a_tournament(&account).await?;
         let (game, clock) = (request.game, request.clock);
+        if clock.days_per_move().is_some() {
+            return Err(ApiError::BadRequest(
+                "a tournament's rounds are played on a live clock, not days per move".into(),
+            ));
+        }
         if request.rounds == 0 {
             return Err(ApiError::BadRequest(
                 "a tournament has at least one round".into(),
