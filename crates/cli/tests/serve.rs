@@ -244,7 +244,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 46] = [
+const SCREENSHOTS: [&str; 48] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -262,6 +262,8 @@ const SCREENSHOTS: [&str; 46] = [
     "finished-go-territory.png",
     "finished-capture-go.png",
     "game-people-takeback.png",
+    "game-dead-stones.png",
+    "lobby-challenge.png",
     "narrow-hex-torus.png",
     "sign-up.png",
     "leaderboard-capture-go.png",

@@ -397,13 +397,15 @@ async fn a_whole_game_against_a_house_bot_over_the_websocket(store: Store) {
     let (mut socket, mut state) = alice.watch(id).await;
     assert_eq!(state["you"], "white");
     // A change may be announced twice (it raced the socket's first state): answer once.
-    let mut answered = None;
+    let (mut answered, mut accepting) = (None, false);
     while state["status"] == "live" {
         // Two passes between a person and a house bot: the person accepts the dead stones
-        // the house proposes, and the house bot its own judgement.
+        // the house proposes (once: a state sent before the acceptance was taken says it is
+        // not yet), and the house bot its own judgement.
         let counting = &state["counting"];
         if counting.is_object() {
-            if counting["accepted"]["white"] == false {
+            if counting["accepted"]["white"] == false && !accepting {
+                accepting = true;
                 let dead = counting["dead"].clone();
                 socket
                     .send(json!({"type": "accept-dead", "dead": dead}))

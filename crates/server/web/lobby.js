@@ -78,10 +78,11 @@ async function fillList(list, status, empty, load = () => api.games(status, LIST
 /** A game of a list, linked to its page: rule set, players and how far it went. */
 export function gameItem(g) {
   const players = `${playerLabel(g.players.black)} vs ${playerLabel(g.players.white)}`;
+  const moves = `${g.plies} move${g.plies === 1 ? '' : 's'}`;
   const detail = {
-    finished: () => `${resultText(g.result)} · ${g.plies} moves · ${whenText(g.finished_at)}`,
+    finished: () => `${resultText(g.result)} · ${moves} · ${whenText(g.finished_at)}`,
     waiting: () => `waiting for an opponent · opened ${whenText(g.created_at)}`,
-  }[g.status]?.() ?? `live · ${g.plies} moves · started ${whenText(g.created_at)}`;
+  }[g.status]?.() ?? `live · ${moves} · started ${whenText(g.created_at)}`;
   return h('li', { dataset: { id: g.id } },
     h('a', { href: `/game/${encodeURIComponent(g.id)}` },
       h('strong', null, g.game), ' ',
