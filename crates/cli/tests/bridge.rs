@@ -471,7 +471,8 @@ async fn gnu_go_ends_go_right_under_cleanup_and_agreement() {
          [[game]]\nname = \"go\"\nseek = true\nsize = 7\nkomi = 7.5\nscoring_phase = \"cleanup\"\n\n\
          [[game]]\nname = \"go\"\nseek = true\nsize = 7\nkomi = 7.5\nscoring_phase = \"agreement\"\n",
     );
-    let engine = "gnugo --mode gtp --level 1 --chinese-rules";
+    // Never resigning, every game ends by its passes.
+    let engine = "gnugo --mode gtp --level 1 --chinese-rules --never-resign";
     all_end(vec![bridge(
         &base,
         &gnugo,
@@ -501,38 +502,36 @@ async fn gnu_go_ends_go_right_under_cleanup_and_agreement() {
             "{phase}: {} by toroid, {score} by GNU Go; dead {dead:?}",
             result["text"]
         );
-        match phase {
-            "cleanup" => {
-                assert_eq!(result["reason"], "two-passes", "{state}");
-                // GNU Go passed with dead stones on the board, and captured them after.
-                let moves = state["position"]["moves"].as_array().unwrap();
-                let passes = (moves.windows(2)).position(|w| w[0] == "pass" && w[1] == "pass");
-                assert!(
-                    passes.is_some_and(|at| at + 2 < moves.len()),
-                    "no cleanup: {state}"
-                );
-                assert_eq!(dead, Vec::<String>::new(), "left on the board: {state}");
-                let winner = if score.starts_with('B') {
-                    "black"
-                } else {
-                    "white"
-                };
-                assert_eq!(result["winner"], winner, "GNU Go says {score}: {state}");
-            }
-            _ => {
-                let counting = &state["counting"];
-                assert_eq!(
-                    counting["accepted"],
-                    json!({"black": true, "white": true}),
-                    "{state}"
-                );
-                let mut proposed: Vec<String> = (counting["dead"].as_array().unwrap().iter())
-                    .map(|p| vertex(p.as_str().unwrap(), 7).to_lowercase())
-                    .collect();
-                proposed.sort();
-                assert_eq!(proposed, dead, "{state}");
-                assert_eq!(*result, counting["result"]);
-            }
+        // GNU Go judged the board after the first two passes as toroid's house bots did, and
+        // both accepted; or (on a messy board, about one run in ten) it judged otherwise,
+        // disputed, and the game went on as cleanup.
+        let agreed = phase == "agreement"
+            && state["counting"]["accepted"] == json!({"black": true, "white": true});
+        if agreed {
+            let counting = &state["counting"];
+            let mut proposed: Vec<String> = (counting["dead"].as_array().unwrap().iter())
+                .map(|p| vertex(p.as_str().unwrap(), 7).to_lowercase())
+                .collect();
+            proposed.sort();
+            assert_eq!(proposed, dead, "{state}");
+            assert_eq!(*result, counting["result"]);
+        } else {
+            assert_eq!(result["reason"], "two-passes", "{state}");
+            assert_eq!(state["position"]["cleanup"], true, "{state}");
+            // GNU Go passed with dead stones on the board, and captured them after.
+            let moves = state["position"]["moves"].as_array().unwrap();
+            let passes = (moves.windows(2)).position(|w| w[0] == "pass" && w[1] == "pass");
+            assert!(
+                passes.is_some_and(|at| at + 2 < moves.len()),
+                "no cleanup: {state}"
+            );
+            assert_eq!(dead, Vec::<String>::new(), "left on the board: {state}");
+            let winner = if score.starts_with('B') {
+                "black"
+            } else {
+                "white"
+            };
+            assert_eq!(result["winner"], winner, "GNU Go says {score}: {state}");
         }
     }
 }
