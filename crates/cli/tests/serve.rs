@@ -299,7 +299,11 @@ const SCREENSHOTS: [&str; 48] = [
 fn the_page_plays_spectates_replays_and_shows_every_board_in_chromium() {
     require_tools();
     let dir = tempfile::tempdir().unwrap();
-    let serve = Serve::start(&dir.path().join("data"));
+    // Short pings and grace: the tour claims a game whose opponent closed their page.
+    let serve = Serve::start_with(
+        &dir.path().join("data"),
+        &["--ping-interval", "2s", "--leave-grace", "5s"],
+    );
     let out = dir.path().join("screenshots");
     let started = std::time::SystemTime::now();
     // The moderator of the tour's moderation steps, made as docs/operations.md says.

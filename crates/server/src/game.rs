@@ -1002,6 +1002,7 @@ impl Game {
             first_move_ms: self.first_move_left(now),
             created_at: self.created_at,
             finished_at: self.finished_at,
+            tournament: self.tournament.clone(),
             counting: self.counting.as_ref().map(|counting| {
                 let dead = counting.dead();
                 let topology = self.position.topology();

@@ -1056,8 +1056,29 @@ async fn rated_games_change_ratings_and_casual_ones_do_not(store: Store) {
     let rated = alice.create(game(true, json!({}), clock.clone())).await;
     assert_eq!(rated["rated"], true);
     let rated_id = rated["id"].as_str().unwrap();
+    // Beside the names while it is played: the ratings as they stand, no change yet.
+    let ratings = alice
+        .get(&format!("/api/games/{rated_id}/ratings"))
+        .await
+        .body;
+    assert_eq!(
+        ratings,
+        json!({"ratings": {"black": 1500.0, "white": 600.0},
+            "changes": {"black": null, "white": null}})
+    );
     common::play_until(&[&alice], rated_id, 4).await;
     resign(rated_id.into()).await;
+    // Once it is over: what it did to them.
+    let ratings = alice
+        .get(&format!("/api/games/{rated_id}/ratings"))
+        .await
+        .body;
+    assert_eq!(
+        ratings["changes"],
+        json!({"black": {"before": 1500.0, "after": 827.0},
+            "white": {"before": 600.0, "after": 613.8}}),
+        "{ratings}"
+    );
     let board = alice.get("/api/leaderboard/go").await.body;
     let entry = |i: usize| {
         (
@@ -1088,6 +1109,10 @@ async fn rated_games_change_ratings_and_casual_ones_do_not(store: Store) {
     // Casual, and a rated game aborted before anyone moved: no change.
     let casual = alice.create(game(false, json!({}), clock.clone())).await;
     resign(casual["id"].as_str().unwrap().into()).await;
+    let none = json!({"ratings": {"black": null, "white": null},
+        "changes": {"black": null, "white": null}});
+    let path = format!("/api/games/{}/ratings", casual["id"].as_str().unwrap());
+    assert_eq!(alice.get(&path).await.body, none);
     let aborted = alice.create(game(true, json!({}), clock.clone())).await;
     let id = aborted["id"].as_str().unwrap();
     let over = alice

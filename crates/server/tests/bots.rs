@@ -153,8 +153,8 @@ async fn challenges_by_name_wait_for_offline_bots_and_reach_accounts(store: Stor
     assert_eq!(robo.next_of("error").await["code"], "conflict");
 }
 
-/// A bot creates a tournament for its owner (an account; a guest's bot may not) and starts
-/// it; a bot of another owner may not start it.
+/// A bot creates a tournament for its owner (an account; a guest's bot may not), playing in
+/// it (`join`), and starts it; a bot of another owner may not start it.
 async fn bots_create_and_start_tournaments_for_their_owners(store: Store) {
     let (_server, base, _dir) = start(store).await;
     let alice = Client::account(&base, "alice").await;
@@ -163,7 +163,8 @@ async fn bots_create_and_start_tournaments_for_their_owners(store: Store) {
         Bot::connect(&base, &register(&alice, "Organizer").await, "Organizer").await;
     let mut stranger = Bot::connect(&base, &register(&guest, "Stranger").await, "Stranger").await;
     let request = json!({"type": "create-tournament", "name": "Bot Cup", "game": "torus",
-        "format": "round-robin", "rounds": 1, "clock": {"initial_s": 60}, "house": ["random"]});
+        "format": "round-robin", "rounds": 1, "clock": {"initial_s": 60}, "house": ["random"],
+        "join": true});
     stranger.send(request.clone()).await;
     let refused = stranger.expect("error").await;
     assert_eq!(refused["code"], "bad-request", "{refused}");
@@ -177,10 +178,16 @@ async fn bots_create_and_start_tournaments_for_their_owners(store: Store) {
         (&view["creator"], &view["stage"]),
         (&json!("Organizer"), &json!("open"))
     );
+    let players: Vec<&Value> = view["players"].as_array().unwrap().iter().collect();
+    assert_eq!(
+        players.iter().map(|p| &p["name"]).collect::<Vec<_>>(),
+        [&json!("Organizer"), &json!("random")],
+        "{view}"
+    );
     organizer
         .send(json!({"type": "join-tournament", "tournament": id}))
         .await;
-    organizer.expect("tournament-joined").await;
+    assert_eq!(organizer.expect("error").await["code"], "conflict");
     stranger
         .send(json!({"type": "start-tournament", "tournament": id}))
         .await;
@@ -983,6 +990,8 @@ async fn draws_aborts_and_claims_of_victory(store: Store) {
     let (_, created) = challenge_accepted(&alice, &mut bot, "Hexer").await;
     let id = created.body["id"].as_str().unwrap().to_string();
     bot.expect("start").await;
+    // Alice's page is told when the bot leaves, and when she may claim.
+    let (mut page, _) = alice.watch(&id).await;
     // Alice has just made the game: she is not gone, so the bot cannot claim.
     bot.send(json!({"type": "claim-victory", "game_id": id}))
         .await;
@@ -995,6 +1004,13 @@ async fn draws_aborts_and_claims_of_victory(store: Store) {
         (online["online"] == json!([])).then_some(())
     })
     .await;
+    let claim_in = page.presence().await;
+    assert!(
+        claim_in
+            .as_i64()
+            .is_some_and(|ms| (0..=GRACE.as_millis() as i64).contains(&ms)),
+        "{claim_in}"
+    );
     let early = alice.post(&act(&id, "claim-victory"), json!({})).await;
     assert_eq!((early.status, early.code()), (409, "conflict"));
     // The claim is refused until the grace time has passed, then allowed.

@@ -80,6 +80,7 @@ export const api = {
   /** The asker's own games, newest first, whatever their status. */
   myGames: (limit) => request('GET', `/api/games?mine=true&limit=${limit}`),
   game: (id) => request('GET', gamePath(id)),
+  gameRatings: (id) => request('GET', gamePath(id) + '/ratings'),
   topology: (id) => request('GET', gamePath(id) + '/topology'),
   history: (id) => request('GET', gamePath(id) + '/history'),
   create: (spec) => request('POST', '/api/games', spec),
@@ -125,10 +126,11 @@ export const api = {
 /**
  * The live connection to one game: `onState(GameState)` after every change, `onError(code,
  * message)` for a refused message, `onChat(room, lines)` with the chat room's latest lines
- * on connecting and then each new line, `onStatus(open)` when the link goes up or down. It
+ * on connecting and then each new line, `onPresence(claimInMs)` to a player when the opponent
+ * leaves or comes back, `onStatus(open)` when the link goes up or down. It
  * reconnects by itself (the server sends the state on connect) until `close()`.
  */
-export function openGameSocket(id, { onState, onError, onChat, onStatus }) {
+export function openGameSocket(id, { onState, onError, onChat, onStatus, onPresence }) {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${gamePath(id)}/ws`;
   let socket = null;
   let closed = false;
@@ -151,6 +153,7 @@ export function openGameSocket(id, { onState, onError, onChat, onStatus }) {
       if (message.type === 'state') onState(message.game);
       else if (message.type === 'error') onError(message.code, message.message);
       else if (message.type === 'chat') onChat(message.room, message.lines);
+      else if (message.type === 'presence') onPresence(message.claim_in_ms);
     });
     socket.addEventListener('close', () => {
       onStatus(false);

@@ -38,7 +38,16 @@ export class BoardView {
       'aria-label': 'Board: the arrow keys move a cursor, Enter or Space plays there',
       tabindex: 0,
     });
-    this.svg.addEventListener('focus', () => this.moveCursor(0, 0));
+    // The cursor is the keyboard's: focus by Tab shows it, a click hides it (a click that
+    // focuses the board leaves the arrow keys to the replay until ↑ or ↓ asks for it).
+    this.svg.addEventListener('pointerdown', () => {
+      this.clicked = true;
+      this.hideCursor();
+    }, { capture: true });
+    this.svg.addEventListener('focus', () => {
+      if (!this.clicked) this.moveCursor(0, 0);
+      this.clicked = false;
+    });
     this.svg.addEventListener('keydown', (e) => this.key(e));
     this.layout();
   }
@@ -203,7 +212,12 @@ export class BoardView {
   // another); Enter and Space play it as a click would.
   key(event) {
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (steps[event.key]) {
+    const sideways = event.key === 'ArrowLeft' || event.key === 'ArrowRight';
+    if (steps[event.key] && this.cursor === null && sideways) {
+      return; // no cursor yet: ← and → step through the moves (the page's keys)
+    } else if (steps[event.key] && this.cursor === null) {
+      this.moveCursor(0, 0);
+    } else if (steps[event.key]) {
       this.moveCursor(...steps[event.key]);
     } else if ((event.key === 'Enter' || event.key === ' ') && this.cursor !== null) {
       this.pointerType = 'keyboard';
@@ -237,6 +251,12 @@ export class BoardView {
     this.drawPreview();
     this.drawCursor();
     this.onCursor(g.names[this.cursor]);
+  }
+
+  hideCursor() {
+    if (this.cursor === null) return;
+    this.cursor = null;
+    this.drawCursor();
   }
 
   drawCursor() {

@@ -88,13 +88,14 @@ class GamePage {
       onState: (s) => this.apply(s, true),
       onError: (code, message) => this.refused(code, message),
       onChat: (room, lines) => this.heard(room, lines),
+      onPresence: (claimInMs) => this.presence(claimInMs),
       onStatus: (open) => this.linkChanged(open),
     });
     this.ticker = setInterval(() => this.tick(), 200);
-    // The arrow keys step through the moves wherever the focus is, but in a field or on
-    // the board (which moves its cursor with them).
+    // The arrow keys, Home and End step through the moves wherever the focus is, but in a
+    // field (the board keeps the arrows it moves its cursor with).
     this.keys = (event) => {
-      if (event.target.closest('input, select, textarea, svg.board') || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.target.closest('input, select, textarea') || event.altKey || event.ctrlKey || event.metaKey) return;
       const target = { ArrowLeft: () => this.currentPly() - 1, ArrowRight: () => this.currentPly() + 1,
         Home: () => 0, End: () => this.lastPly() }[event.key];
       if (!target) return;
@@ -130,6 +131,7 @@ class GamePage {
       h('button', { type: 'button', class: cls, onclick, 'aria-label': aria || label }, label);
     this.title = h('h1', { class: 'game-title' });
     this.players = h('p', { class: 'players' });
+    this.tournamentLink = h('p', { class: 'tournament-link', hidden: true });
     this.link = h('span', { class: 'link', title: 'connecting…', 'aria-hidden': 'true' });
     this.linkText = h('span', { class: 'link-text', role: 'status' }, 'connecting…');
     this.status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
@@ -144,6 +146,14 @@ class GamePage {
     this.swapButton = button('Swap', 'swap', () => this.play('swap'), "Swap: take over black's first stone (pie rule)");
     this.resignButton = button('Resign', 'resign danger', () => this.resign());
     this.takebackButton = button('Take back', 'takeback', () => this.act('takeback'), 'Ask to take back your last move');
+    this.drawButton = button('Offer draw', 'offer-draw', () => this.act('draw'), 'Offer draw to your opponent');
+    this.abortButton = button('Abort', 'abort', () => this.act('abort'), 'Abort the game without a result (before both sides have moved)');
+    // An opponent who left may be beaten by a claim once the server's grace time has passed.
+    this.claimText = h('span', { class: 'claim-text' });
+    this.claimButton = button('Claim victory', 'claim-victory primary', () => this.act('claim-victory'), 'Claim victory: your opponent left');
+    this.claim = h('div', { class: 'claim', hidden: true, role: 'status' }, this.claimText, ' ', this.claimButton);
+    this.claimIn = null; // {ms, at}: the server's last word on the opponent's absence
+    this.ratings = null; // GET /api/games/{id}/ratings, for a rated game
     // Standing offers: a takeback asked for, a rematch offered, and the answers to them.
     this.offers = h('div', { class: 'offers', hidden: true, role: 'status', 'aria-live': 'polite' });
     this.moveInput = h('input', { id: 'move-text', name: 'move', autocomplete: 'off', size: 6, placeholder: this.names.example() });
@@ -214,13 +224,15 @@ class GamePage {
           ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], this.ghostNote)
           : null),
       h('aside', { class: 'panel' },
-        this.title, this.players, rulesPanel(this.kind),
+        this.title, this.players, this.tournamentLink, rulesPanel(this.kind),
         h('div', { class: 'status-line' }, this.link, this.linkText, this.status),
         this.firstMove,
         this.result, this.afterGame, this.offers, this.invite,
         h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),
         this.score,
-        h('div', { class: 'actions' }, this.passButton, this.endButton, this.swapButton, this.takebackButton, this.resignButton),
+        h('div', { class: 'actions' }, this.passButton, this.endButton, this.swapButton, this.takebackButton,
+          this.drawButton, this.abortButton, this.resignButton),
+        this.claim,
         this.moveForm, this.error,
         h('div', { class: 'toggles' }, ghostToggle, this.soundToggle.el, this.chatToggle.el, this.analysisToggle.el,
           h('a', { href: api.sgfUrl(this.id), download: `toroid-${this.id}.sgf`, class: 'sgf' }, 'Download SGF')),
@@ -235,9 +247,9 @@ class GamePage {
     this.zoom = Math.min(4, Math.max(1, zoom));
     const least = this.geometry.hex ? `${(this.board.unitsWide() * 36).toFixed(0)}px` : '0px';
     this.board.svg.style.width = `calc(max(100%, ${least}) * ${this.zoom.toFixed(3)})`;
-    // A large board takes the column's width, as tall as that makes it (the page scrolls).
-    const large = Math.max(this.geometry.width, this.geometry.height) >= 15;
-    this.board.svg.style.maxHeight = this.zoom > 1 || large ? 'none' : '';
+    // Unzoomed, the board fits the window's height (19×19 in an 800 px screen); zoomed, it
+    // grows and pans.
+    this.board.svg.style.maxHeight = this.zoom > 1 ? 'none' : '';
     this.boardScroll.dataset.zoom = this.zoom.toFixed(2);
   }
 
@@ -301,7 +313,8 @@ class GamePage {
       const who = s.players[color];
       const label = playerLabel(who);
       return h('span', { class: `player ${color}` },
-        s.rated && who ? h('a', { href: playerHref(who.name) }, label) : label);
+        s.rated && who ? h('a', { href: playerHref(who.name) }, label) : label,
+        this.ratingText(color));
     };
     this.players.replaceChildren(
       player('black'),
@@ -309,7 +322,13 @@ class GamePage {
       player('white'),
       s.you ? h('span', { class: 'you' }, ` — you play ${s.you}`) : h('span', { class: 'you' }, ' — spectating'));
     this.status.textContent = this.statusText();
+    this.tournamentLink.hidden = !s.tournament;
+    if (s.tournament && !this.tournamentLink.childElementCount) {
+      this.tournamentLink.append('A tournament game: ',
+        h('a', { href: `/tournament/${encodeURIComponent(s.tournament)}` }, 'back to the tournament'));
+    }
     const over = s.status === 'finished';
+    this.loadRatings();
     this.result.hidden = !over;
     this.result.textContent = over ? this.resultLine() : '';
     this.showAfterGame(over);
@@ -329,6 +348,9 @@ class GamePage {
     this.swapButton.hidden = !(mine && legal.has('swap'));
     this.resignButton.hidden = !(s.you && s.status === 'live');
     this.takebackButton.hidden = !(s.you && s.takebacks && view.movers.includes(s.you[0]) && s.takeback_offer !== s.you);
+    const playing = s.you && s.status === 'live' && !s.counting;
+    this.drawButton.hidden = !(playing && !s.draw_offer);
+    this.abortButton.hidden = !(playing && !s.tournament && !['b', 'w'].every((c) => view.movers.includes(c)));
     this.showOffers();
     this.showChat();
     this.moveForm.hidden = !(s.you && s.status === 'live');
@@ -630,6 +652,14 @@ class GamePage {
           : h('button', { type: 'button', class: 'accept-dead primary', onclick: () => this.count({ type: 'accept-dead', dead: c.dead }) }, 'Accept'),
         h('button', { type: 'button', class: 'resume-play', onclick: () => this.count({ type: 'resume-play' }) }, 'Resume play'));
       }
+    } else if (you && s.status === 'live' && s.draw_offer === them) {
+      parts = [h('span', null, 'Your opponent offers a draw.'),
+        act('Accept', 'accept-draw primary', 'draw'), act('Decline', 'decline-draw', 'decline-draw')];
+    } else if (you && s.status === 'live' && s.draw_offer === you) {
+      parts = [h('span', null, 'You offered a draw: waiting for your opponent.'),
+        act('Cancel', 'cancel-draw', 'decline-draw')];
+    } else if (!you && s.status === 'live' && s.draw_offer) {
+      parts = [h('span', null, `${colorName(s.draw_offer)[0].toUpperCase()}${colorName(s.draw_offer).slice(1)} offers a draw.`)];
     } else if (you && s.status === 'live' && s.takeback_offer === them) {
       parts = [h('span', null, 'Your opponent asks to take back their last move.'),
         act('Accept', 'accept-takeback primary', 'takeback'), act('Decline', 'decline-takeback', 'decline-takeback')];
@@ -645,7 +675,7 @@ class GamePage {
     } else if (!you && s.rematch) {
       parts = [h('a', { href: `/game/${encodeURIComponent(s.rematch)}`, class: 'rematch-link' }, 'Watch the rematch')];
     }
-    const key = JSON.stringify([s.status, s.takeback_offer, s.rematch_offer, s.rematch, s.counting]);
+    const key = JSON.stringify([s.status, s.draw_offer, s.takeback_offer, s.rematch_offer, s.rematch, s.counting]);
     if (this.offers.dataset.key === key) return;
     this.offers.dataset.key = key;
     this.offers.replaceChildren(...parts);
@@ -773,6 +803,7 @@ class GamePage {
 
   // Counts the running clock down from the time the last state was received.
   tick() {
+    this.showClaim();
     const clocks = this.state.clocks;
     if (!clocks) return;
     const elapsed = performance.now() - this.receivedAt;
@@ -795,6 +826,52 @@ class GamePage {
       box.el.classList.toggle('running', running);
       box.el.classList.toggle('low', left < 10_000);
     }
+  }
+
+  // The server says at each ping whether the opponent has left, and when a claim is allowed.
+  presence(claimInMs) {
+    this.claimIn = claimInMs === null || claimInMs === undefined ? null : { ms: claimInMs, at: performance.now() };
+    this.showClaim();
+  }
+
+  showClaim() {
+    const c = this.claimIn;
+    const shown = !!(c && this.state.you && this.state.status === 'live');
+    this.claim.hidden = !shown;
+    if (!shown) return;
+    const seconds = Math.max(0, Math.ceil((c.ms - (performance.now() - c.at)) / 1000));
+    this.claimText.textContent = seconds > 0
+      ? `Your opponent left the game. If they are not back within ${seconds} s, you may claim victory.`
+      : 'Your opponent left the game: you may claim victory, or wait for them.';
+    this.claimButton.disabled = seconds > 0;
+  }
+
+  // A rated game's ratings, read once when it starts and again once it is over (with the
+  // change the game made).
+  async loadRatings() {
+    const s = this.state;
+    const want = s.rated && s.status !== 'waiting' ? s.status : null;
+    if (!want || this.ratingsFor === want) return;
+    this.ratingsFor = want;
+    try {
+      this.ratings = await api.gameRatings(this.id);
+      this.players.querySelectorAll('.rating').forEach((el) => el.replaceWith(this.ratingText(el.dataset.color)));
+    } catch {
+      this.ratingsFor = null; // tried again with the next state
+    }
+  }
+
+  // " (1523)" beside a player's name, and once the game is over " 1500 +23".
+  ratingText(color) {
+    const r = this.ratings;
+    const change = r && r.changes[color];
+    const rating = r && r.ratings[color];
+    if (change) {
+      const delta = Math.round(change.after) - Math.round(change.before);
+      return h('span', { class: `rating ${delta >= 0 ? 'up' : 'down'}`, dataset: { color } },
+        ` (${Math.round(change.before)} ${delta >= 0 ? '+' : '−'}${Math.abs(delta)})`);
+    }
+    return h('span', { class: 'rating', dataset: { color } }, rating !== null && rating !== undefined ? ` (${Math.round(rating)})` : '');
   }
 
   async refreshAnalysis() {

@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { clockSettingsText, playerHref, playerLabel, whenText } from './format.js';
 import { withNext } from './account.js';
+import { askToNotify, notify } from './notify.js';
 
 const LIST_LIMIT = 50;
 const REFRESH_MS = 2000;
@@ -58,6 +59,8 @@ function tournamentForm(rules, levels, onCreate) {
   const minutes = h('input', { id: 't-minutes', name: 'minutes', type: 'number', min: 0.5, step: 0.5, value: 3, required: true });
   const increment = h('input', { id: 't-increment', name: 'increment', type: 'number', min: 0, step: 1, value: 2, required: true });
   const rated = h('input', { id: 't-rated', name: 'rated', type: 'checkbox', checked: true });
+  // The creator plays in their tournament unless they say not.
+  const join = h('input', { id: 't-join', name: 'join', type: 'checkbox', checked: true });
   const house = h('fieldset', { class: 'house-levels' }, h('legend', null, 'House bots taking part'),
     ...levels.map((level) => h('label', { class: 'choice' },
       h('input', { type: 'checkbox', name: 'house', value: level }), ' ', level)));
@@ -69,6 +72,7 @@ function tournamentForm(rules, levels, onCreate) {
     field('t-format', 'Format', format), field('t-rounds', 'Rounds', rounds),
     field('t-minutes', 'Minutes each', minutes), field('t-increment', 'Seconds added a move', increment),
     h('div', { class: 'field' }, h('label', { for: 't-rated' }, 'Rated'), rated),
+    h('div', { class: 'field' }, h('label', { for: 't-join' }, 'I play in it'), join),
     house, submit, error);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -82,6 +86,7 @@ function tournamentForm(rules, levels, onCreate) {
         rounds: Number(rounds.value),
         clock: { initial_s: Math.round(Number(minutes.value) * 60), increment_s: Number(increment.value) },
         rated: rated.checked,
+        join: join.checked,
         house: [...house.querySelectorAll('input:checked')].map((i) => i.value),
       });
     } catch (err) {
@@ -98,6 +103,8 @@ export async function showTournament(root, id, session) {
   replaceChildren(root, h('p', { class: 'loading' }, 'Loading…'));
   let timer = null;
   let stopped = false;
+  // The games the visitor was told of (once each).
+  const announced = new Set();
   const error = h('p', { class: 'error', role: 'alert' });
   const body = h('div');
   const act = (call) => async () => {
@@ -113,15 +120,22 @@ export async function showTournament(root, id, session) {
     const joined = mine && t.players.some((p) => p.kind === 'person' && p.name === session.name);
     const open = t.stage === 'open';
     const buttons = [
-      open && mine && !joined ? h('button', { type: 'button', class: 'primary', onclick: act(api.joinTournament) }, 'Join') : null,
+      open && mine && !joined ? h('button', { type: 'button', class: 'primary', onclick: () => { askToNotify(); act(api.joinTournament)(); } }, 'Join') : null,
       open && mine && t.creator === session.name
         ? h('button', { type: 'button', onclick: act(api.startTournament) }, 'Start now') : null,
       open && !mine ? h('p', null, h('a', { href: withNext('/signin', location.pathname) }, 'Sign in'), ' to join.') : null,
     ];
     const stageText = { open: 'open: players join until its creator starts it', running: `round ${t.played.length} of ${t.rounds} under way`, finished: 'finished',
       cancelling: 'cancelled by a moderator: its games are being stopped', cancelled: 'cancelled by a moderator' }[t.stage];
+    const yours = joined ? yourGame(t, session.name) : null;
+    if (yours && !announced.has(yours.game_id)) {
+      announced.add(yours.game_id);
+      notify(`Your game in ${t.name} has started`, `Round ${t.played.length}: ${yours.black} (black) vs ${yours.white} (white)`, yours.href);
+    }
     replaceChildren(body,
       h('h1', null, t.name),
+      yours ? h('p', { class: 'your-game', role: 'alert' }, `Your game of round ${t.played.length} has started: `,
+        h('a', { href: yours.href, class: 'button primary' }, 'Play it')) : null,
       h('p', { class: 'detail' }, settingsText(t), ` · created by ${t.creator}`),
       h('p', { class: 'stage', dataset: { stage: t.stage } }, `Stage: ${stageText}`),
       h('div', { class: 'actions' }, ...buttons), error,
@@ -150,6 +164,13 @@ export async function showTournament(root, id, session) {
     stopped = true;
     clearTimeout(timer);
   };
+}
+
+// The game of the current round that `name` plays, while it is played: with a link to it.
+function yourGame(t, name) {
+  const round = t.played[t.played.length - 1];
+  const game = round && round.games.find((g) => g.result === null && g.game_id && (g.black === name || g.white === name));
+  return game ? { ...game, href: `/game/${encodeURIComponent(game.game_id)}` } : null;
 }
 
 function playerLink(player) {

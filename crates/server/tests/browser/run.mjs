@@ -54,8 +54,8 @@ process.on('uncaughtException', failOutsideSteps);
 process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
-const ACCOUNT_STEPS = 9;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 31 + ACCOUNT_STEPS }[opts.scenario];
+const ACCOUNT_STEPS = 10;
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 33 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -184,6 +184,22 @@ async function joinInvite(bob, link, id, check = async () => {}) {
     await bob.click('.invitation button.join');
   }
   await bob.waitForURL(new RegExp(`/game/${id}$`), WAIT);
+}
+
+// Every cell of the board (and its labels) lies inside what its scrolling box can show:
+// nothing is cut off on the left or at the top, where no scrolling reaches.
+async function expectReachable(page, what) {
+  const cut = await page.evaluate(() => {
+    const box = document.querySelector('.board-scroll');
+    const frame = box.getBoundingClientRect();
+    const left = frame.left - box.scrollLeft;
+    const top = frame.top - box.scrollTop;
+    return [...document.querySelectorAll('svg.board .hit, svg.board text')].filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.left < left - 1 || r.top < top - 1 || r.right > left + box.scrollWidth + 1 || r.bottom > top + box.scrollHeight + 1;
+    }).map((el) => el.dataset.name || el.textContent);
+  });
+  expect(cut.length === 0, `${what}: ${cut.length} cells or labels cannot be scrolled to (${cut.slice(0, 5).join(' ')})`);
 }
 
 async function expectText(page, selector, pattern) {
@@ -481,10 +497,15 @@ async function tour() {
     expect(/you can play here/.test(note), `no playable cell reached: ${note}`);
     await page.keyboard.press('Enter');
     await waitPlies(page, n + 2);
-    await page.focus('h1.game-title');
-    await page.click('h1.game-title');
+    // A click on the board hides the keyboard's cursor and leaves ←, Home and End to the
+    // replay (the board keeps the focus).
+    await page.locator('svg.board .hit:not(.legal)[data-ghost="0"]').first().click();
+    expect(await page.locator('svg.board polygon.cursor').count() === 0, 'a click left the keyboard cursor on the board');
     await page.keyboard.press('ArrowLeft');
     await expectText(page, '.behind', `You are looking at move ${n + 1} of ${n + 2}`);
+    await page.keyboard.press('Home');
+    await expectText(page, '.behind', `You are looking at move 0 of ${n + 2}`);
+    expect(await page.evaluate(() => document.activeElement.matches('svg.board')), 'the board lost the focus');
     await page.keyboard.press('End');
     await page.waitForSelector('.behind[hidden]', { state: 'attached', ...WAIT });
   });
@@ -715,6 +736,31 @@ async function tour() {
     await Promise.all([bob.context().close(), carol.context().close()]);
   });
 
+  await step('a draw is offered and accepted from the page; a game abandoned by the opponent is claimed', page, async () => {
+    const bob = await (await newContext()).newPage();
+    const id = await createGame(page, { game: 'go', params: { size: 5 }, opponent: 'invite' });
+    await joinInvite(bob, await page.inputValue('.invite-link'), id);
+    // Before both sides have moved either may abort; after, no longer.
+    await bob.waitForSelector('button.abort', WAIT);
+    await playByHand([page, bob], 'cc');
+    await playByHand([page, bob], 'dd');
+    expect(!(await page.locator('button.abort').isVisible()), 'abort is offered after both sides moved');
+    await page.click('button.offer-draw');
+    await expectText(page, '.offers', 'You offered a draw: waiting for your opponent.');
+    await expectText(bob, '.offers', 'Your opponent offers a draw.');
+    await bob.click('.offers button.accept-draw');
+    for (const p of [page, bob]) await expectText(p, '.result', 'Draw');
+    // Bob closes his page in the next game; after the grace time Alice claims it.
+    const next = await createGame(page, { game: 'go', params: { size: 5 }, opponent: 'invite' });
+    await joinInvite(bob, await page.inputValue('.invite-link'), next);
+    await playByHand([page, bob], 'cc');
+    await bob.context().close();
+    await expectText(page, '.claim', 'Your opponent left the game');
+    await page.waitForSelector('.claim button.claim-victory:not([disabled])', { timeout: 40_000 });
+    await page.click('.claim button.claim-victory');
+    await expectText(page, '.result', 'You won');
+  });
+
   await step('two people agree on dead stones; the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {
     const bob = await (await newContext()).newPage();
     for (const [game, params, moves] of [
@@ -766,10 +812,14 @@ async function tour() {
     await bob.context().close();
   });
 
-  await step('a 19×19 board takes the width it has', page, async () => {
+  await step('a 19×19 board fits an 800 px screen, and zoomed it pans to every column', page, async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
     await createGame(page, { game: 'go', params: { size: 19 } });
-    const [board, area] = await Promise.all([page.locator('svg.board').boundingBox(), page.locator('.board-area').boundingBox()]);
-    expect(board.width >= 0.95 * area.width, `the board is ${board.width}px wide in a ${area.width}px column`);
+    const board = await page.locator('svg.board').boundingBox();
+    expect(board.y + board.height <= 800 && board.height >= 600, `the board spans y ${board.y}–${board.y + board.height} of 800`);
+    for (let k = 0; k < 3; k++) await page.click('.zoom button[aria-label="Zoom in"]');
+    await expectReachable(page, '19×19 zoomed three times');
+    await page.setViewportSize(DESKTOP.viewport);
     await page.click('button.resign');
     await page.click('button.resign');
   });
@@ -869,6 +919,22 @@ async function tour() {
 
   const phone = await newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, storageState: await alice.storageState() });
   const small = await phone.newPage();
+  await step('a phone shows the turn and the clocks first, and reaches every cell of m-torus 9×9 and hex-torus 8×8', small, async () => {
+    for (const [game, params] of [['m-torus', { width: 9, height: 9 }], ['hex-torus', { width: 8, height: 8 }]]) {
+      await createGame(page, { game, params, clock: '300+5' });
+      const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+      await small.goto(`${BASE}/game/${id}`);
+      await small.waitForSelector('svg.board', WAIT);
+      for (const selector of ['.status', '.clocks']) {
+        const box = await small.locator(selector).boundingBox();
+        expect(box && box.y + box.height <= 844, `${game}: ${selector} ends at y ${box && box.y + box.height} on an 844 px screen`);
+      }
+      await expectReachable(small, game);
+      await page.click('button.resign');
+      await page.click('button.resign');
+    }
+  });
+
   await step('narrow window: the board fits and a double tap plays', small, async () => {
     await small.goto(`${BASE}/game/${hexId}`);
     await small.waitForSelector('svg.board.interactive', WAIT);
@@ -954,6 +1020,9 @@ async function accounts(page) {
   await step('a rated game changes the rating: leaderboard and player page with its graph', page, async () => {
     await createGame(page, { game: 'capture-go', clock: '300+5', rated: true });
     await expectText(page, 'h1.game-title', 'rated');
+    // The ratings beside the names: a new player's 1500, the house level's ladder rating.
+    await expectText(page, '.players .player.black .rating', '(1500)');
+    await expectText(page, '.players .player.white .rating', '(600)');
     // Two moves each first: a game resigned sooner changes no rating.
     await clickLegal(page, 0);
     await waitPlies(page, 2);
@@ -962,6 +1031,9 @@ async function accounts(page) {
     await page.click('button.resign');
     await page.click('button.resign');
     await expectText(page, '.result', 'white');
+    // And once it is over, what it did to them.
+    await expectText(page, '.players .player.black .rating.down', /\(1500 −\d+\)/);
+    await expectText(page, '.players .player.white .rating.up', /\(600 \+\d+\)/);
     await page.goto(`${BASE}/leaderboard/capture-go`);
     await page.waitForSelector('table.leaderboard', WAIT);
     const rows = await page.locator('table.leaderboard tbody tr').allTextContents();
@@ -1097,6 +1169,7 @@ async function accounts(page) {
     await page.selectOption('#t-format', 'round-robin');
     await page.fill('#t-minutes', '1');
     for (const level of ['random', 'greedy', 'beginner']) await page.check(`.house-levels input[value=${level}]`);
+    await page.uncheck('#t-join'); // a tournament of house bots only
     await page.click('form.new-tournament button[type=submit]');
     await page.waitForURL(/\/tournament\/[^/]+$/, WAIT);
     id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
@@ -1116,5 +1189,30 @@ async function accounts(page) {
     await page.locator('.tournament').screenshot({ path: join(OUT, 'tournament-finished.png') });
     await page.goto(`${BASE}/tournaments`);
     await expectText(page, `.tournament-list li[data-id="${id}"]`, 'finished');
+  });
+  await step('the creator plays in their tournament: their game is announced, and linked both ways', page, async () => {
+    await page.goto(`${BASE}/tournaments`);
+    await page.fill('#t-name', 'Browser Duel');
+    await page.selectOption('#t-game', 'torus');
+    await page.selectOption('#t-format', 'round-robin');
+    await page.fill('#t-rounds', '1');
+    await page.check('.house-levels input[value=random]');
+    await page.click('form.new-tournament button[type=submit]');
+    await page.waitForURL(/\/tournament\/[^/]+$/, WAIT);
+    const players = await page.locator('.tournament ul.players li').allTextContents();
+    expect(players.length === 2 && players.some((p) => p.includes(name)), `the creator is not in: ${players}`);
+    await page.click('.tournament button >> text=Start now');
+    await expectText(page, '.your-game', 'Your game of round 1 has started');
+    await page.click('.your-game a');
+    await page.waitForSelector('svg.board', WAIT);
+    await expectText(page, '.tournament-link', 'A tournament game');
+    await page.click('.tournament-link a');
+    await page.waitForURL(/\/tournament\/[^/]+$/, WAIT);
+    await page.click('.your-game a');
+    await page.waitForSelector('button.resign', WAIT);
+    expect(!(await page.locator('button.abort').isVisible()), 'a tournament game can be aborted');
+    await page.click('button.resign');
+    await page.click('button.resign');
+    await expectText(page, '.result', 'You lost');
   });
 }

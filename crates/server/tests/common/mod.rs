@@ -526,15 +526,30 @@ impl Socket {
             .unwrap();
     }
 
-    /// The next text message but chat (kept for [`Socket::chat`]); panics after [`WAIT`]
-    /// without one (the server's pings do not count).
+    /// The next text message but chat (kept for [`Socket::chat`]) and presence (skipped:
+    /// [`Socket::presence`] awaits it); panics after [`WAIT`] without one (the server's
+    /// pings do not count).
     pub async fn next(&mut self) -> Value {
         loop {
             let message = self.message().await;
-            if message["type"] != "chat" {
-                return message;
+            match message["type"].as_str() {
+                Some("chat") => self.1.push_back(message),
+                Some("presence") => {}
+                _ => return message,
             }
-            self.1.push_back(message);
+        }
+    }
+
+    /// The `claim_in_ms` of the next presence message to a player (other messages but chat
+    /// are skipped).
+    pub async fn presence(&mut self) -> Value {
+        loop {
+            let message = self.message().await;
+            match message["type"].as_str() {
+                Some("chat") => self.1.push_back(message),
+                Some("presence") => return message["claim_in_ms"].clone(),
+                _ => {}
+            }
         }
     }
 

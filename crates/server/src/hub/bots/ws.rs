@@ -532,38 +532,33 @@ impl Connection {
     /// told (`opponent-gone`, `opponent-back`); asked at every ping.
     async fn presence(&mut self) -> Vec<ToBot> {
         let hub = &self.state.hub;
-        let grace = hub.leave_grace().as_millis() as i64;
         let mut out = Vec::new();
         for (id, seen) in self.games.iter_mut().filter(|(_, seen)| !seen.over) {
             let Ok(live) = hub.find(id).await else {
                 continue;
             };
-            let game = live.game.lock().await;
-            let Some(&color) = game.colors_of(Actor::Bot(&self.bot.id)).first() else {
+            let color = {
+                let game = live.game.lock().await;
+                if game.status != Status::Live {
+                    continue;
+                }
+                game.colors_of(Actor::Bot(&self.bot.id)).first().copied()
+            };
+            let Some(color) = color else {
                 continue;
             };
-            if game.status != Status::Live {
-                continue;
-            }
-            let gone = hub
-                .gone_since(&live, &game, color.opponent())
-                .await
-                .ok()
-                .flatten();
-            match (gone, seen.opponent_gone) {
-                (Some(since), false) => {
-                    let left = (grace - (now_ms() - since)).max(0) as u64;
-                    out.push(ToBot::OpponentGone {
-                        game_id: id.clone(),
-                        claim_in_s: left.div_ceil(1000),
-                    });
-                }
+            let claim_in = hub.claim_in(&live, color).await.ok().flatten();
+            match (claim_in, seen.opponent_gone) {
+                (Some(ms), false) => out.push(ToBot::OpponentGone {
+                    game_id: id.clone(),
+                    claim_in_s: (ms as u64).div_ceil(1000),
+                }),
                 (None, true) => out.push(ToBot::OpponentBack {
                     game_id: id.clone(),
                 }),
                 _ => {}
             }
-            seen.opponent_gone = gone.is_some();
+            seen.opponent_gone = claim_in.is_some();
         }
         out
     }

@@ -180,6 +180,19 @@ impl Hub {
         }
     }
 
+    /// In how many milliseconds (0 for now) the player of `color` in `live` may claim
+    /// victory over an opponent who has left; `None` while the opponent is here or the game
+    /// is not being played.
+    pub async fn claim_in(&self, live: &LiveGame, color: Color) -> Result<Option<i64>, ApiError> {
+        let game = live.game.lock().await;
+        if game.status != Status::Live {
+            return Ok(None);
+        }
+        let since = self.gone_since(live, &game, color.opponent()).await?;
+        let grace = self.limits.leave_grace.as_millis() as i64;
+        Ok(since.map(|since| (since + grace - now_ms()).max(0)))
+    }
+
     /// Since when (ms since the epoch) the player of `color` in `game` has been gone: a
     /// registered bot since it disconnected; a person since they were last present (a
     /// WebSocket of theirs on the game, renewed at every ping, or an action; counted from
@@ -208,11 +221,6 @@ impl Hub {
         let person = matches!(game.seats[color.index()], Some(Seat::Person { .. }));
         let missed_pings = away > 2 * self.limits.ping_interval.as_millis() as i64;
         Ok((!person || missed_pings).then_some(since))
-    }
-
-    /// How long the opponent of a player may be gone before that player claims victory.
-    pub fn leave_grace(&self) -> std::time::Duration {
-        self.limits.leave_grace
     }
 
     /// Ends the game if its deadline has passed (`Game::prepare_timeout`); whether it did.

@@ -88,6 +88,8 @@ pub struct GameState {
     /// on (while they do, no clock runs and no move is played), and once they have. Null
     /// otherwise.
     pub counting: Option<CountingView>,
+    /// The id of the tournament it is a game of (`/api/tournaments/{id}`), if any.
+    pub tournament: Option<String>,
 }
 
 /// The dead stones marked after two passes, who accepts them, and the result if both do.

@@ -72,9 +72,22 @@ enum ClientMessage {
 #[serde(tag = "type", rename_all = "lowercase")]
 enum ServerMessage {
     // Boxed: a state is far larger than an error.
-    State { game: Box<GameState> },
-    Error { code: &'static str, message: String },
-    Chat { room: Room, lines: Vec<ChatLine> },
+    State {
+        game: Box<GameState>,
+    },
+    Error {
+        code: &'static str,
+        message: String,
+    },
+    Chat {
+        room: Room,
+        lines: Vec<ChatLine>,
+    },
+    /// To a player, at each ping while it changes: whether the opponent has left, and in how
+    /// many milliseconds (0: now) the player may claim victory (null: the opponent is here).
+    Presence {
+        claim_in_ms: Option<i64>,
+    },
 }
 
 impl From<&ApiError> for ServerMessage {
@@ -174,6 +187,9 @@ async fn play(
         .and_then(|s| s.account_id.as_ref())
         .map(|a| format!("account:{a}"));
     let mut pings = 0u32;
+    // What the player was last told of the opponent's presence (at first: here); a ping
+    // tells only a change.
+    let mut told_claim_in: Option<i64> = None;
     let limiter = message_limiter(state.limits.messages_per_second, state.limits.message_burst);
     let mut heartbeat = Heartbeat::new(state.limits.ping_interval);
     // The lines of players the viewer blocks are not shown to it.
@@ -268,6 +284,22 @@ async fn play(
             beat = heartbeat.beat() => match beat {
                 Beat::Ping(message) => {
                     seen(state, live, player).await;
+                    if let Some(color) = player {
+                        let claim_in_ms = match state.hub.claim_in(live, color).await {
+                            Ok(claim) => claim,
+                            Err(error) => {
+                                tracing::warn!(game = %live.id, %error, "cannot tell whether the opponent left");
+                                None
+                            }
+                        };
+                        // A count down is not news, a departure or a return is.
+                        if told_claim_in.is_some() != claim_in_ms.is_some() {
+                            told_claim_in = claim_in_ms;
+                            if sink.send(text(&ServerMessage::Presence { claim_in_ms })).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
                     pings += 1;
                     if pings.is_multiple_of(SESSION_CHECK_PINGS) && session_gone(state, viewer).await {
                         let _ = sink.send(closed_by(&ApiError::NoSession)).await;

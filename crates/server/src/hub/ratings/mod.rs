@@ -9,7 +9,7 @@ use toroid_search::Level;
 
 use toroid_protocol::view::PerColor;
 
-use crate::api::{PlayerPage, PoolRating, RatingChange, RatingPoint, RatingView};
+use crate::api::{GameRatings, PlayerPage, PoolRating, RatingChange, RatingPoint, RatingView};
 use crate::error::ApiError;
 use crate::game::Game;
 use crate::ids::now_ms;
@@ -303,6 +303,28 @@ impl Hub {
         Ok(PerColor {
             black: of(&seats[0]),
             white: of(&seats[1]),
+        })
+    }
+
+    /// `GET /api/games/{id}/ratings`: the ratings of a rated game's players, and once it is
+    /// over what it did to them.
+    pub async fn game_ratings(&self, id: &str) -> Result<GameRatings, ApiError> {
+        let live = self.find(id).await?;
+        let (seats, pool, finished) = {
+            let game = live.game.lock().await;
+            if !game.rated {
+                return Ok(GameRatings::default());
+            }
+            let finished = game.status == Status::Finished;
+            (game.seats.clone(), game.position.kind(), finished)
+        };
+        let changes = match finished {
+            true => self.rating_changes(id, &seats).await?,
+            false => PerColor::default(),
+        };
+        Ok(GameRatings {
+            ratings: self.ratings_of_seats(&seats, pool).await?,
+            changes,
         })
     }
 

@@ -5,7 +5,7 @@ use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
 
-use super::wire::{PlayerPage, RatingView};
+use super::wire::{GameRatings, PlayerPage, RatingView};
 use crate::error::ApiError;
 use crate::http::{AppState, ErrorBody};
 
@@ -32,9 +32,21 @@ pub async fn player(
     Ok(Json(state.hub.player(&name).await?))
 }
 
+/// The ratings of a rated game's players, and once it is over their changes.
+#[utoipa::path(get, path = "/api/games/{id}/ratings", tag = "ratings",
+    params(("id" = String, Path)),
+    responses((status = 200, body = GameRatings), (status = 404, body = ErrorBody)))]
+pub async fn game_ratings(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<GameRatings>, ApiError> {
+    Ok(Json(state.hub.game_ratings(&id).await?))
+}
+
 /// Adds the routes of ratings to the API's router (paths under `/api`).
 pub fn add(router: Router<AppState>) -> Router<AppState> {
     router
         .route("/leaderboard/{game}", get(leaderboard))
         .route("/players/{name}", get(player))
+        .route("/games/{id}/ratings", get(game_ratings))
 }

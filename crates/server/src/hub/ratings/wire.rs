@@ -62,3 +62,14 @@ pub struct RatingChange {
     pub before: f64,
     pub after: f64,
 }
+
+/// `GET /api/games/{id}/ratings`: in a rated game, each player's rating in the rule set's
+/// pool as it stands (shown beside the names), and once it is over what the game did to it.
+/// Both null for an unrated game.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, ToSchema)]
+pub struct GameRatings {
+    #[schema(value_type = Object)]
+    pub ratings: toroid_protocol::view::PerColor<Option<f64>>,
+    #[schema(value_type = Object)]
+    pub changes: toroid_protocol::view::PerColor<Option<RatingChange>>,
+}

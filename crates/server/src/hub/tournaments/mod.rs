@@ -254,6 +254,8 @@ struct Creator {
     account: String,
     name: String,
     address: Option<IpAddr>,
+    /// The player it is when it plays in its tournament (`NewTournament::join`).
+    seat: Seat,
 }
 
 /// What a change makes of a tournament: new games to store with it, or nothing to store.
@@ -275,6 +277,7 @@ impl Hub {
             account,
             name: creator.name.clone(),
             address: Some(address),
+            seat: creator.seat(),
         };
         self.new_tournament(creator, request).await
     }
@@ -300,6 +303,10 @@ impl Hub {
             account: bot.owner.clone(),
             name: bot.name.clone(),
             address: None,
+            seat: Seat::Bot {
+                bot: bot.id.clone(),
+                name: bot.name.clone(),
+            },
         };
         self.new_tournament(creator, request).await
     }
@@ -342,6 +349,9 @@ impl Hub {
                 )));
             }
             players.push(seat);
+        }
+        if request.join {
+            players.insert(0, creator.seat);
         }
         let tournament = Tournament {
             id: new_id(),

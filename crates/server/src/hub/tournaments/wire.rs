@@ -39,6 +39,10 @@ pub struct NewTournament {
     /// House-bot levels that take part, each once.
     #[serde(default)]
     pub house: Vec<String>,
+    /// Whether its creator plays in it: the person's account, or the bot that creates it
+    /// (default no; the page asks, and says yes unless told not).
+    #[serde(default)]
+    pub join: bool,
 }
 
 /// A game of a tournament round.
