@@ -232,6 +232,8 @@ pub struct Game {
     /// The dead stones its players agree on after two passes (`scoring_phase=agreement`):
     /// while they do, no clock runs and no move is played; kept once they have.
     pub counting: Option<Counting>,
+    /// An open game's quick-pairing key: anyone may take its open seat, without a code.
+    pub seek: Option<String>,
 }
 
 /// When a restored game's running clock runs from.
@@ -319,6 +321,7 @@ impl Game {
             rated: row.rated,
             tournament: row.tournament,
             counting: row.counting,
+            seek: row.seek,
         };
         game.start_clock(clock_from);
         Ok(game)
@@ -798,6 +801,26 @@ impl Game {
         Ok(self.ending(Outcome::abort(), now, at))
     }
 
+    /// Its creator (`actor`, the player of its one seat) withdraws this waiting game: it ends
+    /// without a result, unless someone takes the open seat first (the write's condition).
+    pub fn prepare_withdraw(&self, actor: Actor, at: i64) -> Result<Change, GameError> {
+        if self.colors_of(actor).is_empty() {
+            return Err(GameError::NotAPlayer);
+        }
+        if self.status != Status::Waiting {
+            return Err(GameError::AlreadyStarted);
+        }
+        Ok(Change {
+            end: Some(Outcome::abort()),
+            writes: vec![Write::Withdraw {
+                game_id: self.id.clone(),
+                result: Outcome::abort(),
+                at,
+            }],
+            ..Change::at(at)
+        })
+    }
+
     /// The end of the game when its tournament is cancelled: aborted without a result,
     /// unless it is over already.
     pub fn prepare_cancel(&self, now: Instant, at: i64) -> Option<Change> {
@@ -878,15 +901,18 @@ impl Game {
         idle.then(|| self.ending(Outcome::abort(), now, at))
     }
 
-    /// `seat` takes the open seat of this waiting game, with the invite `code`.
+    /// `seat` takes the open seat of this waiting game: with the invite `code`, or without
+    /// one in an open game.
     pub fn prepare_join(
         &self,
         seat: Seat,
-        code: &str,
+        code: Option<&str>,
         now: Instant,
         at: i64,
     ) -> Result<Change, GameError> {
-        if self.invite_hash.as_deref() != Some(&hash_secret(code)) {
+        let invited =
+            code.is_some_and(|code| self.invite_hash.as_deref() == Some(&hash_secret(code)));
+        if !invited && self.seek.is_none() {
             return Err(GameError::NoSuchInvite);
         }
         if self.status != Status::Waiting {
@@ -1003,6 +1029,7 @@ impl Game {
             created_at: self.created_at,
             finished_at: self.finished_at,
             tournament: self.tournament.clone(),
+            open: self.status == Status::Waiting && self.seek.is_some(),
             counting: self.counting.as_ref().map(|counting| {
                 let dead = counting.dead();
                 let topology = self.position.topology();
@@ -1142,6 +1169,7 @@ mod tests {
             rated: false,
             tournament: None,
             counting: None,
+            seek: None,
         }
     }
 
@@ -1309,23 +1337,30 @@ mod tests {
         assert_eq!(game.state(Some(BOB), now).invite, None);
         let code = |r: Result<Change, GameError>| ApiError::from(r.unwrap_err()).code();
         assert_eq!(
-            code(game.prepare_join(person(BOB), "wrong", now, 2)),
+            code(game.prepare_join(person(BOB), Some("wrong"), now, 2)),
+            "not-found"
+        );
+        // An invite game is joined with its code only.
+        assert_eq!(
+            code(game.prepare_join(person(BOB), None, now, 2)),
             "not-found"
         );
         assert_eq!(
-            code(game.prepare_join(person(ALICE), "code", now, 2)),
+            code(game.prepare_join(person(ALICE), Some("code"), now, 2)),
             "conflict"
         );
         assert_eq!(
             code(game.prepare_move(Actor::Session(ALICE), 0, MoveInput::Text("cc"), now, 2)),
             "not-started"
         );
-        let change = game.prepare_join(person(BOB), "code", now, 2).unwrap();
+        let change = game
+            .prepare_join(person(BOB), Some("code"), now, 2)
+            .unwrap();
         game.apply(change);
         assert_eq!(game.status, Status::Live);
         assert_eq!(game.color_of(BOB), Some(Color::White));
         assert_eq!(game.state(Some(ALICE), now).invite, None);
-        let again = game.prepare_join(person("carol"), "code", now, 2);
+        let again = game.prepare_join(person("carol"), Some("code"), now, 2);
         assert_eq!(code(again), "conflict");
     }
 

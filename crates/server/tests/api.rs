@@ -100,6 +100,8 @@ on_both_stores!(
     a_rematch_between_people_opens_when_both_agree,
     quiet_games_leave_the_list_of_live_games,
     white_may_take_over_the_first_stone_with_the_pie_rule,
+    quick_pairing_pairs_people_who_ask_for_the_same_game,
+    an_open_game_is_withdrawn_when_its_creator_leaves_it,
 );
 
 fn ply(state: &Value) -> u64 {
@@ -1711,4 +1713,179 @@ async fn white_may_take_over_the_first_stone_with_the_pie_rule(store: Store) {
         "{sgf}"
     );
     assert_eq!(Record::read(&sgf).unwrap().move_notation(), ["cc", "swap"]);
+}
+
+/// Quick pairing: the first to ask waits in an open game (the same one for a second click),
+/// the next to ask for the same rule set and clock joins it, another clock waits apart;
+/// people asking at the same moment land in one game; an open game is joined from its page
+/// without a code, withdrawn by its creator only, and a rated one is for accounts.
+async fn quick_pairing_pairs_people_who_ask_for_the_same_game(store: Store) {
+    let run = start(store, loose()).await;
+    let blitz = json!({"game": "torus", "clock": {"initial_s": 180, "increment_s": 2}});
+    let rapid = json!({"game": "torus", "clock": {"initial_s": 600, "increment_s": 5}});
+    let alice = Client::person(&run.base, "alice").await;
+    let waiting = alice.post("/api/pool", blitz.clone()).await;
+    assert_eq!(waiting.status, 201, "{:?}", waiting.body);
+    let id = waiting.body["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        (&waiting.body["status"], &waiting.body["open"]),
+        (&json!("waiting"), &json!(true))
+    );
+    assert_eq!(
+        waiting.body["invite"],
+        Value::Null,
+        "an open game has no invite"
+    );
+    let again = alice.post("/api/pool", blitz.clone()).await;
+    assert_eq!(
+        (again.status, again.body["id"].as_str()),
+        (201, Some(id.as_str()))
+    );
+    let bob = Client::person(&run.base, "bob").await;
+    let apart = bob.post("/api/pool", rapid.clone()).await;
+    assert_eq!(apart.status, 201);
+    assert_ne!(apart.body["id"].as_str(), Some(id.as_str()));
+    let carol = Client::person(&run.base, "carol").await;
+    let paired = carol.post("/api/pool", blitz.clone()).await;
+    assert_eq!(
+        (paired.status, paired.body["id"].as_str()),
+        (200, Some(id.as_str()))
+    );
+    assert_eq!(paired.body["status"], "live");
+    let seen = alice.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(
+        (&seen["status"], &seen["open"]),
+        (&json!("live"), &json!(false))
+    );
+    let names = [
+        &seen["players"]["black"]["name"],
+        &seen["players"]["white"]["name"],
+    ];
+    assert!(
+        names.contains(&&json!("alice")) && names.contains(&&json!("carol")),
+        "{seen}"
+    );
+
+    // Only its creator withdraws a waiting game; then it is over, without a result.
+    let bobs = apart.body["id"].as_str().unwrap();
+    let stranger = carol
+        .post(&format!("/api/games/{bobs}/withdraw"), json!({}))
+        .await;
+    assert_eq!((stranger.status, stranger.code()), (403, "not-a-player"));
+    let withdrawn = bob
+        .post(&format!("/api/games/{bobs}/withdraw"), json!({}))
+        .await;
+    assert_eq!(
+        (
+            &withdrawn.body["status"],
+            &withdrawn.body["result"]["reason"]
+        ),
+        (&json!("finished"), &json!("abort"))
+    );
+    let late = carol
+        .post(&format!("/api/games/{bobs}/join"), json!({}))
+        .await;
+    assert_eq!(late.status, 409, "{:?}", late.body);
+
+    // Two at once, five times over: each pair plays one game together.
+    for round in 0..5 {
+        let one = Client::person(&run.base, &format!("one{round}")).await;
+        let two = Client::person(&run.base, &format!("two{round}")).await;
+        let ask = json!({"game": "capture-go", "clock": {"initial_s": 180, "increment_s": 2}});
+        let (a, b) = tokio::join!(
+            one.post("/api/pool", ask.clone()),
+            two.post("/api/pool", ask)
+        );
+        assert_eq!(
+            a.body["id"], b.body["id"],
+            "round {round}: {:?} and {:?}",
+            a.body, b.body
+        );
+        // One joined (200); the other waited (201), or was joined while it looked (200).
+        let statuses = [a.status, b.status];
+        assert!(
+            statuses.contains(&200) && statuses.iter().all(|s| [200, 201].contains(s)),
+            "round {round}: {statuses:?}"
+        );
+        let game = one
+            .get(&format!("/api/games/{}", a.body["id"].as_str().unwrap()))
+            .await;
+        assert_eq!(game.body["status"], "live", "round {round}");
+    }
+
+    // An open game made from the form is joined from its page, without a code.
+    let open = alice
+        .create(json!({"game": "go", "params": {"size": 9}, "opponent": {"kind": "open"}}))
+        .await;
+    let open_id = open["id"].as_str().unwrap();
+    let dave = Client::person(&run.base, "dave").await;
+    let joined = dave
+        .post(&format!("/api/games/{open_id}/join"), json!({}))
+        .await;
+    assert_eq!(
+        (joined.status, &joined.body["status"]),
+        (200, &json!("live"))
+    );
+    // An invite game is not open: without its code, nobody joins.
+    let invited = alice.create(invite("go", json!({"size": 9}))).await;
+    let refused = dave
+        .post(
+            &format!("/api/games/{}/join", invited["id"].as_str().unwrap()),
+            json!({}),
+        )
+        .await;
+    assert_eq!((refused.status, refused.code()), (404, "not-found"));
+
+    // Rated quick pairing is for accounts, with a clock.
+    let rated =
+        json!({"game": "torus", "clock": {"initial_s": 180, "increment_s": 2}, "rated": true});
+    let guest = dave.post("/api/pool", rated.clone()).await;
+    assert_eq!(guest.status, 400, "{:?}", guest.body);
+    let unclocked = json!({"game": "torus", "rated": true});
+    let erin = Client::account(&run.base, "erin").await;
+    assert_eq!(erin.post("/api/pool", unclocked).await.status, 400);
+    let ranked = erin.post("/api/pool", rated).await;
+    assert_eq!((ranked.status, &ranked.body["rated"]), (201, &json!(true)));
+    // Nothing of a bad request is stored.
+    let bad = erin
+        .post(
+            "/api/pool",
+            json!({"game": "torus", "params": {"width": 1}}),
+        )
+        .await;
+    assert_eq!(bad.status, 400);
+}
+
+/// An open game whose creator has no page on it for two pings is withdrawn; one whose
+/// creator's page is open waits on.
+async fn an_open_game_is_withdrawn_when_its_creator_leaves_it(store: Store) {
+    let limits = Limits {
+        ping_interval: Duration::from_millis(100),
+        ..loose()
+    };
+    let run = start(store, limits).await;
+    let ask = json!({"game": "hex-torus", "clock": {"days_per_move": 1}});
+    let alice = Client::person(&run.base, "alice").await;
+    let stays = alice.post("/api/pool", ask.clone()).await.body;
+    let id = stays["id"].as_str().unwrap().to_string();
+    let (mut page, _) = alice.watch(&id).await;
+    let reader = tokio::spawn(async move {
+        loop {
+            page.next().await;
+        }
+    });
+    let bob = Client::person(&run.base, "bob").await;
+    let ask = json!({"game": "hex-torus", "clock": {"days_per_move": 2}});
+    let leaves = bob.post("/api/pool", ask).await.body;
+    let gone = leaves["id"].as_str().unwrap().to_string();
+    let withdrawn = common::eventually("the deserted open game is withdrawn", || async {
+        let state = bob.get(&format!("/api/games/{gone}")).await.body;
+        (state["status"] == "finished").then_some(state)
+    })
+    .await;
+    assert_eq!(withdrawn["result"]["reason"], "abort");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let state = alice.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(state["status"], "waiting", "{state}");
+    reader.abort();
 }

@@ -73,6 +73,7 @@ fn game(id: &str, created_at: i64) -> GameRow {
         rated: false,
         tournament: None,
         counting: None,
+        seek: None,
     }
 }
 
@@ -418,6 +419,8 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP INDEX games_by_seek",
+            "ALTER TABLE games DROP COLUMN seek",
             "ALTER TABLE games DROP COLUMN counting",
             "DROP TABLE challenges",
             "DROP TABLE blocks",
@@ -492,11 +495,13 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
     let db = Site::new(store).await;
     drop(open(&db).await);
     {
-        // Back to before the keys (and the four migrations after them), with names stored
+        // Back to before the keys (and the five migrations after them), with names stored
         // as that version stored them: the older Alice, a younger one whose first letter is
         // Cyrillic, a bot, a guest, and a line Alice said.
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
+            "DROP INDEX games_by_seek",
+            "ALTER TABLE games DROP COLUMN seek",
             "ALTER TABLE games DROP COLUMN counting",
             "DROP TABLE challenges",
             "DROP TABLE blocks",
@@ -513,7 +518,7 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
             "DROP INDEX sessions_by_name_key",
             "ALTER TABLE sessions DROP COLUMN name_key",
             "DROP TABLE names",
-            "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 4 FROM schema_version)",
+            "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 5 FROM schema_version)",
             "INSERT INTO chat (id, game_id, room, author, body, at)
              VALUES ('c1', 'g1', 'spectators', 'Alice', 'hi', 5)",
             "INSERT INTO accounts (id, name, name_key, password_hash, created_at)

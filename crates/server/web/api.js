@@ -88,6 +88,10 @@ export const api = {
   invitation: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
   /** Takes the open seat of the invite game whose code this is; its GameState. */
   join: (code) => request('POST', '/api/join', { code }),
+  /** Takes the open seat of an open game (no code). */
+  joinOpen: (id) => request('POST', gamePath(id) + '/join', {}),
+  /** Quick pairing: `{game, clock}` → the game joined or the open one waited in. */
+  pool: (spec) => request('POST', '/api/pool', spec),
   /** A new invite link for the waiting game its creator made; the old one stops working. */
   newInvite: (id) => request('POST', gamePath(id) + '/invite'),
   move: (id, move, ply) => request('POST', gamePath(id) + '/moves', { move, ply }),

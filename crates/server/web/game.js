@@ -5,6 +5,7 @@
 // (every board as the rules made it), asked for once when replay first needs one. The page
 // knows no rules of its own.
 
+import { notify } from './notify.js';
 import { api, openGameSocket } from './api.js';
 import { BoardView } from './board.js';
 import { h, replaceChildren } from './dom.js';
@@ -139,6 +140,8 @@ class GamePage {
     // A clocked game nobody has begun is aborted after a wait: the count down, in words.
     this.firstMove = h('p', { class: 'first-move', hidden: true });
     this.invite = h('div', { class: 'invite', hidden: true });
+    // A waiting game: its creator may withdraw an open one; anyone else may join it.
+    this.waiting = h('div', { class: 'waiting', hidden: true, role: 'status' });
     this.clocks = { black: clockBox('black'), white: clockBox('white') };
     this.score = h('p', { class: 'score' });
     this.passButton = button('Pass', 'pass', () => this.play('pass'), 'Pass (play no stone)');
@@ -227,7 +230,7 @@ class GamePage {
         this.title, this.players, this.tournamentLink, rulesPanel(this.kind),
         h('div', { class: 'status-line' }, this.link, this.linkText, this.status),
         this.firstMove,
-        this.result, this.afterGame, this.offers, this.invite,
+        this.result, this.afterGame, this.offers, this.invite, this.waiting,
         h('div', { class: 'clocks' }, this.clocks.black.el, this.clocks.white.el),
         this.score,
         h('div', { class: 'actions' }, this.passButton, this.endButton, this.swapButton, this.takebackButton,
@@ -277,6 +280,10 @@ class GamePage {
     const arrived = this.state && state.position.ply > this.state.position.ply
       && state.position.movers[state.position.ply - 1] !== (state.you && state.you[0]);
     if (arrived && this.soundToggle.input.checked) this.chime();
+    // A game one waited in has started: the page says so, and a hidden tab is told.
+    if (this.state && this.state.status === 'waiting' && state.status === 'live' && state.you) {
+      notify('Your game has started', `${state.game}: you play ${state.you}`, location.pathname);
+    }
     this.state = state;
     this.receivedAt = performance.now();
     this.seen.set(state.position.ply, this.toBoard(state.position.board));
@@ -339,8 +346,9 @@ class GamePage {
         `You are looking at move ${this.viewPly} of ${this.lastPly()}.`;
     }
     // Only the creator of a waiting game sits in it (`you`).
-    this.invite.hidden = !(s.status === 'waiting' && s.you);
+    this.invite.hidden = !(s.status === 'waiting' && s.you && !s.open);
     if (!this.invite.hidden && this.invite.dataset.link !== (s.invite || '')) this.showInvite(s.invite);
+    this.showWaiting();
     const mine = this.myTurn() && !this.pending;
     const legal = new Set(view.legal_moves);
     this.passButton.hidden = !(mine && legal.has('pass'));
@@ -379,6 +387,35 @@ class GamePage {
     let made = 0;
     for (let i = view.ply - 1; i >= 0 && view.movers[i] === letter; i--) made++;
     return `: placement ${made + 1} of ${view.ply === 0 ? 1 : 2}`;
+  }
+
+  // Who a waiting game waits for, and what the visitor can do about it.
+  showWaiting() {
+    const s = this.state;
+    const key = s.status === 'waiting' ? `${!!s.you}:${s.open}:${!!this.session}` : '';
+    if (this.waiting.dataset.key === key) return;
+    this.waiting.dataset.key = key;
+    this.waiting.hidden = !key;
+    if (!key) return this.waiting.replaceChildren();
+    const button = (label, cls, onclick) => h('button', { type: 'button', class: cls, onclick }, label);
+    const withdraw = button('Cancel', 'withdraw', () => this.act('withdraw'));
+    const join = button('Join this game', 'join primary', async () => {
+      try {
+        this.apply(await api.joinOpen(this.id));
+      } catch (err) {
+        this.refused(err.code, err.message);
+      }
+    });
+    const parts = s.you && s.open
+      ? [h('span', null, 'Waiting for someone to play: this game is open to anyone, in the lobby. Leave this page and it is withdrawn.'), withdraw]
+      : s.you
+        ? [h('span', null, 'Waiting for the person you invite.'), withdraw]
+        : s.open && this.session
+          ? [h('span', null, 'This game is open to anyone.'), join]
+          : s.open
+            ? [h('span', null, 'This game is open to anyone: '), h('a', { href: '/' }, 'choose a name in the lobby'), ' to join it.']
+            : [h('span', null, 'This game waits for the person its creator invited.')];
+    this.waiting.replaceChildren(...parts);
   }
 
   showInvite(path) {

@@ -8,6 +8,7 @@ import { h, replaceChildren } from './dom.js';
 import { paramsText, playerLabel, resultText, whenText } from './format.js';
 import { challengeList } from './challenges.js';
 import { newGameForm } from './newgame.js';
+import { quickPairing } from './pairing.js';
 
 const LIST_LIMIT = 30;
 const REFRESH_MS = 10_000;
@@ -41,11 +42,14 @@ export async function showLobby(root, session, navigate, onSession) {
       challenges?.refresh(),
       session ? fillList(mine, 'my', 'You have not played yet.', () => api.myGames(MY_LIMIT)) : null,
       fillList(live, 'live', 'No game is being played right now.'),
-      fillList(waiting, 'waiting', 'No invitation is open.'),
+      fillList(waiting, 'waiting', 'No game waits for an opponent.'),
       fillList(finished, 'finished', 'No game has finished yet.')]);
   };
   replaceChildren(root, h('section', { class: 'lobby' },
-    h('div', { class: 'card' }, session ? h('h2', null, 'New game') : null, form),
+    h('h1', { class: 'sr-only' }, 'Lobby'),
+    h('div', { class: 'card' },
+      session ? [h('h2', null, 'Quick pairing'), quickPairing(rules, navigate)] : null,
+      session ? h('h2', null, 'New game') : null, form),
     h('div', { class: 'card lists' },
       session ? [h('h2', null, 'Challenges'), challenges.list, h('h2', null, 'My games'), mine] : null,
       h('div', { class: 'list-head' }, h('h2', null, 'Live games'),

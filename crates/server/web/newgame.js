@@ -71,16 +71,16 @@ export function newGameForm(rules, levels, session, onCreate) {
     custom,
     h('fieldset', { class: 'opponent' }, h('legend', null, 'Opponent'),
       h('div', { class: 'field' }, radio('house', 'House bot', true), levelSelect),
-      h('div', { class: 'field' }, radio('invite', 'A person: get an invite link', false))),
+      h('div', { class: 'field' }, radio('invite', 'A person: get an invite link', false)),
+      h('div', { class: 'field' }, radio('open', 'Anyone: an open game in the lobby', false))),
     h('div', { class: 'field' }, h('label', { for: 'new-color' }, 'Your colour'), colorSelect),
     h('div', { class: 'field' }, h('label', { for: 'new-rated' }, 'Rated'), rated, ratedHelp),
     submit, error);
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const opponent = form.elements.opponent.value === 'invite'
-      ? { kind: 'invite' }
-      : { kind: 'house', level: levelSelect.value };
+    const kind = form.elements.opponent.value;
+    const opponent = kind === 'house' ? { kind, level: levelSelect.value } : { kind };
     const spec = {
       game: gameSelect.value,
       params: paramValues(params),

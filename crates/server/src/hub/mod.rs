@@ -177,6 +177,7 @@ impl Hub {
             stopping: watch::Sender::new(false),
         });
         tokio::spawn(abandon_idle_games(hub.clone()));
+        tokio::spawn(withdraw_deserted_games(hub.clone()));
         tokio::spawn(every(hub.clone(), MINUTE, |hub| async move {
             hub.forget_idle_limits()
         }));
@@ -886,6 +887,17 @@ where
         }
         tick(hub.clone()).await;
     }
+}
+
+/// At every ping interval, withdraws the open games whose creator left their page.
+async fn withdraw_deserted_games(hub: Arc<Hub>) {
+    let period = hub.limits.ping_interval;
+    every(
+        hub,
+        period,
+        |hub| async move { hub.withdraw_deserted().await },
+    )
+    .await;
 }
 
 /// Now and then, abandons the games without a clock that nobody has touched for

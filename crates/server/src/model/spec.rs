@@ -93,6 +93,21 @@ impl GameSpec {
         }
     }
 
+    /// The quick-pairing key of an open game of this spec with `clock`, `rated` or not
+    /// (`games.seek`): equal for two games exactly when a seeker of one would play the
+    /// other.
+    pub fn seek_key(&self, clock: Option<super::TimeControl>, rated: bool) -> String {
+        let clock = clock.map_or("none".to_string(), |c| {
+            format!("{}+{}", c.initial_ms(), c.increment_ms())
+        });
+        let rating = if rated { "rated" } else { "casual" };
+        format!(
+            "{} {} {clock} {rating}",
+            self.kind.name(),
+            self.stored_params()
+        )
+    }
+
     /// The parameters as stored: a JSON object.
     pub fn stored_params(&self) -> String {
         serde_json::to_string(&self.params_view()).expect("parameters serialize")

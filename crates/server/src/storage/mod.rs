@@ -313,6 +313,26 @@ impl Storage {
         Ok(())
     }
 
+    /// The open games waiting with quick-pairing key `seek`, oldest first (at most
+    /// `limit`): each one's id and creator.
+    pub async fn open_games(
+        &self,
+        seek: &str,
+        limit: u32,
+    ) -> Result<Vec<(String, Option<String>)>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT id, creator FROM games WHERE seek = $1 AND status = 'waiting'
+             ORDER BY created_at, id LIMIT $2",
+        )
+        .bind(seek)
+        .bind(i64::from(limit))
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("creator")?)))
+            .collect()
+    }
+
     /// The waiting game whose invite code hashes to `invite_hash`.
     pub async fn game_by_invite(&self, invite_hash: &str) -> Result<Option<String>, StorageError> {
         let row = sqlx::query("SELECT id FROM games WHERE invite = $1 AND status = 'waiting'")
@@ -542,7 +562,7 @@ pub enum BotKey<'a> {
 const GAME_COLUMNS: &str = "id, game, params, clock_initial_ms, clock_increment_ms, black, \
     white, creator, creator_address, invite, status, result, black_ms, white_ms, plies, created_at, started_at, \
     resumed_at, finished_at, draw_offer, takeback_offer, rematch_offer, rematch_id, rated, \
-    tournament_id, counting";
+    tournament_id, counting, seek";
 
 fn pair(a: Option<i64>, b: Option<i64>) -> Option<[i64; 2]> {
     Some([a?, b?])
@@ -619,6 +639,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StorageError> {
         counting: (r.try_get::<Option<String>, _>("counting")?)
             .map(|text| Counting::from_stored(&text).map_err(StorageError::Corrupt))
             .transpose()?,
+        seek: r.try_get("seek")?,
     })
 }
 

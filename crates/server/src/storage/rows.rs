@@ -130,6 +130,9 @@ pub struct GameRow {
     /// The dead stones its players agree on after two passes (Go's `agreement`), while they
     /// do and once they have.
     pub counting: Option<crate::model::Counting>,
+    /// An open game's quick-pairing key (`model::seek_key`): anyone may take its open seat
+    /// without an invite code. `None` for every other game.
+    pub seek: Option<String>,
 }
 
 /// Whom a challenge is to: an account or a registered bot, by id and name.
@@ -464,6 +467,13 @@ pub enum Write {
         clocks: Option<[i64; 2]>,
         at: i64,
     },
+    /// A waiting game withdrawn by its creator: finished with `result` while still waiting
+    /// (a conflict once someone took its open seat).
+    Withdraw {
+        game_id: String,
+        result: Outcome,
+        at: i64,
+    },
 }
 
 impl Write {
@@ -478,7 +488,8 @@ impl Write {
             | Write::Counting { game_id, .. }
             | Write::Takeback { game_id, .. }
             | Write::Rematch { game_id, .. }
-            | Write::Finish { game_id, .. } => Some(game_id),
+            | Write::Finish { game_id, .. }
+            | Write::Withdraw { game_id, .. } => Some(game_id),
             Write::Move(m) => Some(&m.game_id),
             Write::Session(_)
             | Write::SessionSeen { .. }

@@ -293,6 +293,12 @@ const MIGRATIONS: &[&[Step]] = &[
         Sql("CREATE INDEX challenges_to ON challenges (challenged_key, status)"),
         Sql("CREATE INDEX challenges_from ON challenges (challenger_key, status)"),
     ],
+    // Open games: a waiting game anyone may join from its page, and whose quick-pairing key
+    // (its rule set, parameters, clock and rating) quick pairing finds the oldest of.
+    &[
+        Sql("ALTER TABLE games ADD COLUMN seek TEXT"),
+        Sql("CREATE INDEX games_by_seek ON games (seek, status, created_at)"),
+    ],
 ];
 
 /// The PostgreSQL advisory lock that migrations take, so that nodes started together on one

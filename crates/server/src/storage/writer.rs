@@ -579,9 +579,9 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
             "INSERT INTO games (id, game, params, clock_initial_ms, clock_increment_ms,
                 black, white, creator, invite, status, result, black_ms, white_ms,
                 created_at, finished_at, plies, started_at, black_name, white_name, rated,
-                creator_address, tournament_id)
+                creator_address, tournament_id, seek)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22)",
+                $17, $18, $19, $20, $21, $22, $23)",
         )
         .bind(&g.id)
         .bind(g.spec.kind().name())
@@ -604,7 +604,8 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(g.seats[1].as_ref().map(|s| s.name().to_string()))
         .bind(i64::from(g.rated))
         .bind(g.creator_address.map(|a| a.to_string()))
-        .bind(&g.tournament),
+        .bind(&g.tournament)
+        .bind(&g.seek),
         Write::Seat {
             game_id,
             color,
@@ -677,6 +678,18 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(json(result))
         .bind(clocks.map(|c| c[0]))
         .bind(clocks.map(|c| c[1]))
+        .bind(*at)
+        .bind(game_id),
+        Write::Withdraw {
+            game_id,
+            result,
+            at,
+        } => sqlx::query(
+            "UPDATE games SET status = 'finished', result = $1, finished_at = $2,
+                creator_address = NULL
+             WHERE id = $3 AND status = 'waiting'",
+        )
+        .bind(json(result))
         .bind(*at)
         .bind(game_id),
     };

@@ -55,7 +55,7 @@ process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 10;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 33 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 34 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -759,6 +759,36 @@ async function tour() {
     await page.waitForSelector('.claim button.claim-victory:not([disabled])', { timeout: 40_000 });
     await page.click('.claim button.claim-victory');
     await expectText(page, '.result', 'You won');
+  });
+
+  await step('two strangers click the same quick-pairing cell and land in one game; an open game is joined from its page', page, async () => {
+    const [pat, quinn] = await Promise.all([newContext(), newContext()].map(async (c) => (await c).newPage()));
+    await Promise.all([signIn(pat, 'pat'), signIn(quinn, 'quinn')]);
+    const cell = 'table.pool-grid button.pool[data-game="torus"][data-clock="3+2"]';
+    await Promise.all([pat.click(cell), quinn.click(cell)]);
+    for (const p of [pat, quinn]) await p.waitForURL(/\/game\/[^/]+$/, WAIT);
+    expect(pat.url() === quinn.url(), `paired into ${pat.url()} and ${quinn.url()}`);
+    for (const p of [pat, quinn]) await expectText(p, '.players', 'you play');
+    const colors = await Promise.all([pat, quinn].map((p) => p.textContent('.players .you')));
+    expect(colors[0] !== colors[1], `both play ${colors[0]}`);
+    // Pat opens a game of a move a day and waits; Quinn finds it in the lobby and joins it.
+    await pat.goto(BASE + '/');
+    await pat.click('table.pool-grid button.pool[data-game="hex-torus"][data-clock="1 day"]');
+    await pat.waitForURL(/\/game\/[^/]+$/, WAIT);
+    await expectText(pat, '.waiting', 'open to anyone');
+    const open = decodeURIComponent(new URL(pat.url()).pathname.split('/')[2]);
+    await quinn.goto(BASE + '/');
+    await quinn.click(`ul.waiting-games li[data-id="${open}"] a`);
+    await quinn.click('.waiting button.join');
+    for (const p of [pat, quinn]) await expectText(p, '.players', 'you play');
+    await pat.waitForSelector('.waiting', { state: 'hidden', ...WAIT });
+    // A waiting open game can be cancelled: it ends without a result.
+    await pat.goto(BASE + '/');
+    await pat.click('table.pool-grid button.pool[data-game="m-torus"][data-clock="10+5"]');
+    await pat.waitForURL(/\/game\/[^/]+$/, WAIT);
+    await pat.click('.waiting button.withdraw');
+    await expectText(pat, '.result', 'Aborted');
+    await Promise.all([pat.context().close(), quinn.context().close()]);
   });
 
   await step('two people agree on dead stones; the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {

@@ -382,7 +382,8 @@ impl Hub {
         if rand::random::<bool>() {
             seats.swap(0, 1);
         }
-        self.open_game(spec, clock, seats, None, rated).await?;
+        self.open_game(spec, clock, seats, None, rated, false)
+            .await?;
         Ok(true)
     }
 

@@ -45,6 +45,9 @@ pub enum Action {
     /// Disputes the dead stones marked after two passes (`scoring_phase=agreement`): play
     /// goes on, and the stones captured until the next two passes count as dead.
     ResumePlay,
+    /// Withdraws a waiting game one created: it ends without a result, unless someone took
+    /// its open seat first.
+    Withdraw,
 }
 
 impl Hub {
@@ -108,6 +111,7 @@ impl Hub {
             },
             Action::Abort => game.prepare_abort(actor, now, at)?,
             Action::ResumePlay => game.prepare_counting(actor, CountingAct::Resume, now, at)?,
+            Action::Withdraw => game.prepare_withdraw(actor, at)?,
             Action::ClaimVictory => {
                 let change = game.prepare_claim_victory(actor, now, at)?;
                 self.check_opponent_gone(live, &game, actor).await?;

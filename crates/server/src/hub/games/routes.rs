@@ -155,10 +155,10 @@ pub async fn play(
 /// the opponent's request, `decline-takeback` declines or withdraws; once a game between
 /// two people is over, `rematch` offers a rematch or accepts the opponent's offer, and
 /// `decline-rematch` declines or withdraws; `resume-play` disputes the dead stones marked
-/// after two passes (play goes on as cleanup).
+/// after two passes (play goes on as cleanup); `withdraw` ends a waiting game one created.
 #[utoipa::path(post, path = "/api/games/{id}/{action}", tag = "play",
     params(("id" = String, Path),
-        ("action" = Action, Path, description = "resign, draw, decline-draw, abort, claim-victory, takeback, decline-takeback, rematch, decline-rematch or resume-play")),
+        ("action" = Action, Path, description = "resign, draw, decline-draw, abort, claim-victory, takeback, decline-takeback, rematch, decline-rematch, resume-play or withdraw")),
     responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody, description = "no such game or action"),
         (status = 409, body = ErrorBody, description = "game-over, not-started, or conflict: too late to abort, no offer to decline, the opponent has not left, no takebacks in this game or nothing to take back, no rematch here or one has started")))]

@@ -90,6 +90,9 @@ pub struct GameState {
     pub counting: Option<CountingView>,
     /// The id of the tournament it is a game of (`/api/tournaments/{id}`), if any.
     pub tournament: Option<String>,
+    /// A waiting open game, which anyone may join from its page (`POST
+    /// /api/games/{id}/join` without a code) or by quick pairing.
+    pub open: bool,
 }
 
 /// The dead stones marked after two passes, who accepts them, and the result if both do.

@@ -63,6 +63,7 @@ enum ClientMessage {
         dead: Vec<String>,
     },
     ResumePlay {},
+    Withdraw {},
     Chat {
         text: String,
     },
@@ -362,6 +363,7 @@ async fn act(
             state.hub.count(live, actor, act).await?
         }
         ClientMessage::ResumePlay {} => state.hub.act(live, actor, Action::ResumePlay).await?,
+        ClientMessage::Withdraw {} => state.hub.act(live, actor, Action::Withdraw).await?,
         ClientMessage::Chat { text } => {
             return state.hub.say(live, Speaker::Person(session), &text).await
         }

@@ -1,6 +1,7 @@
 //! Games before they start: new games against a house bot, a person by invitation or a
 //! registered bot by challenge, the seek queue that pairs bots, and joining an open seat.
 
+mod pairing;
 pub mod routes;
 pub mod wire;
 
@@ -104,13 +105,14 @@ impl Hub {
             ColorChoice::White => Color::White,
             ColorChoice::Random => random_color(),
         };
+        let open = matches!(request.opponent, Opponent::Open {});
         let opponent = match request.opponent {
             Opponent::House { level } => Some(Seat::House {
                 level: level
                     .parse::<Level>()
                     .map_err(|e| ApiError::BadRequest(e.to_string()))?,
             }),
-            Opponent::Invite {} => None,
+            Opponent::Invite {} | Opponent::Open {} => None,
             Opponent::Bot { name } => Some(
                 self.put_challenge(&me, &name, &spec, clock, color.opponent(), request.rated)
                     .await?,
@@ -119,7 +121,7 @@ impl Hub {
         let mut seats = [None, None];
         seats[color.index()] = Some(me);
         seats[color.opponent().index()] = opponent;
-        self.open_game(spec, clock, seats, creator, request.rated)
+        self.open_game(spec, clock, seats, creator, request.rated, open)
             .await
     }
 
@@ -173,7 +175,7 @@ impl Hub {
     }
 
     /// Stores a new game of `spec` and puts it in play: live when both seats are taken,
-    /// else waiting with an invite code.
+    /// else waiting, `open` to anyone or with an invite code.
     pub(super) async fn open_game(
         self: &Arc<Hub>,
         spec: GameSpec,
@@ -181,9 +183,12 @@ impl Hub {
         seats: [Option<Seat>; 2],
         creator: Option<(String, IpAddr)>,
         rated: bool,
+        open: bool,
     ) -> Result<Arc<LiveGame>, ApiError> {
         let (creator, address) = creator.unzip();
-        let invite_code = (!seats.iter().all(Option::is_some)).then(new_secret);
+        let waiting = !seats.iter().all(Option::is_some);
+        let invite_code = (waiting && !open).then(new_secret);
+        let seek = (waiting && open).then(|| spec.seek_key(clock, rated));
         let mut row = new_game_row(
             new_id(),
             spec,
@@ -194,6 +199,7 @@ impl Hub {
             invite_code.as_deref(),
         );
         row.creator_address = address;
+        row.seek = seek;
         self.store_new_game(row, invite_code, Vec::new()).await
     }
 
@@ -246,21 +252,15 @@ impl Hub {
         Ok(live)
     }
 
-    /// `session` takes the open seat of game `id` with the invite `code`.
-    /// `id` may also be the code itself, for a page at `/join/CODE` that knows no id.
+    /// `session` takes the open seat of game `id`: with the invite `code`, or without one in
+    /// an open game.
     pub async fn join(
         self: &Arc<Hub>,
         session: &SessionRow,
         id: &str,
-        code: &str,
+        code: Option<&str>,
     ) -> Result<GameState, ApiError> {
-        let id = match id == code {
-            true => self.storage.game_by_invite(&hash_secret(code)).await?,
-            false => Some(id.to_string()),
-        };
-        let live = self
-            .find(&id.ok_or_else(|| ApiError::NotFound("invite".into()))?)
-            .await?;
+        let live = self.find(id).await?;
         self.take_seat(&live, session, code).await
     }
 
@@ -294,14 +294,16 @@ impl Hub {
         session: &SessionRow,
         code: &str,
     ) -> Result<GameState, ApiError> {
-        self.join(session, code, code).await
+        let id = (self.storage.game_by_invite(&hash_secret(code)).await?)
+            .ok_or_else(|| ApiError::NotFound("invite".into()))?;
+        self.join(session, &id, Some(code)).await
     }
 
-    async fn take_seat(
+    pub(super) async fn take_seat(
         self: &Arc<Hub>,
         live: &Arc<LiveGame>,
         session: &SessionRow,
-        code: &str,
+        code: Option<&str>,
     ) -> Result<GameState, ApiError> {
         let mut game = live.game.lock().await;
         self.reload(&mut game).await?;
@@ -356,6 +358,7 @@ pub(super) fn new_game_row(
         rated,
         tournament: None,
         counting: None,
+        seek: None,
     }
 }
 

@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 
-use super::wire::{JoinRequest, NewGame};
+use super::wire::{JoinRequest, NewGame, QuickPairing};
 use crate::error::ApiError;
 use crate::http::connections::ClientAddr;
 use crate::http::extract::{ApiJson, Player};
@@ -30,7 +30,8 @@ pub async fn create_game(
     Ok((StatusCode::CREATED, Json(game)))
 }
 
-/// Takes the open seat of an invite game (`{id}` may also be the invite code).
+/// Takes the open seat of an invite game with its code (`{id}` may also be the code), or of
+/// an open game without one.
 #[utoipa::path(post, path = "/api/games/{id}/join", tag = "games", request_body = JoinRequest,
     params(("id" = String, Path)),
     responses((status = 200, body = GameState), (status = 401, body = ErrorBody),
@@ -41,7 +42,11 @@ pub async fn join_game(
     Path(id): Path<String>,
     ApiJson(request): ApiJson<JoinRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(state.hub.join(&session, &id, &request.code).await?))
+    let code = request.code.as_deref();
+    Ok(Json(match code == Some(id.as_str()) {
+        true => state.hub.join_by_code(&session, &id).await?,
+        false => state.hub.join(&session, &id, code).await?,
+    }))
 }
 
 /// Replaces the invite code of a waiting game its creator made: the old link stops working,
@@ -69,7 +74,36 @@ pub async fn join_by_code(
     Player(session): Player,
     ApiJson(request): ApiJson<JoinRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(state.hub.join_by_code(&session, &request.code).await?))
+    let code = (request.code)
+        .ok_or_else(|| ApiError::BadRequest("the invite's code is missing".into()))?;
+    Ok(Json(state.hub.join_by_code(&session, &code).await?))
+}
+
+/// Quick pairing, as lichess's lobby: joins the oldest open game of the same rule set,
+/// parameters, clock and rating that someone else opened (`200`, live), or opens one and
+/// waits in it (`201`, waiting; the same one again for a second click). Withdraw it with
+/// `POST /api/games/{id}/withdraw`; one whose creator leaves its page is withdrawn by the
+/// server.
+#[utoipa::path(post, path = "/api/pool", tag = "games", request_body = QuickPairing,
+    responses((status = 200, body = GameState, description = "paired: the game is live"),
+        (status = 201, body = GameState, description = "waiting for someone to pair with"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
+pub async fn quick_pairing(
+    State(state): State<AppState>,
+    ConnectInfo(ClientAddr(address)): ConnectInfo<ClientAddr>,
+    Player(session): Player,
+    ApiJson(request): ApiJson<QuickPairing>,
+) -> Result<impl IntoResponse, ApiError> {
+    let (game, paired) = (state.hub)
+        .quick_pair(&session, address.ip(), request)
+        .await?;
+    let status = if paired {
+        StatusCode::OK
+    } else {
+        StatusCode::CREATED
+    };
+    Ok((status, Json(game)))
 }
 
 /// The game an invite code opens, as anyone sees it (the invited person looks before
@@ -91,5 +125,6 @@ pub fn add(router: Router<AppState>) -> Router<AppState> {
         .route("/games/{id}/join", post(join_game))
         .route("/games/{id}/invite", post(new_invite))
         .route("/join", post(join_by_code))
+        .route("/pool", post(quick_pairing))
         .route("/invites/{code}", get(invitation))
 }

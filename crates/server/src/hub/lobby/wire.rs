@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::model::TimeControl;
 
 /// `POST /api/games`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// A rule set's name (`GET /api/rules`).
@@ -31,7 +31,37 @@ pub struct NewGame {
     pub rated: bool,
 }
 
+/// `POST /api/pool`: quick pairing with anyone who asks for the same game.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuickPairing {
+    #[schema(value_type = String)]
+    pub game: GameKind,
+    /// As `NewGame::params`; the lobby's grid asks for the defaults.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub params: Map<String, Value>,
+    #[serde(default)]
+    pub clock: Option<TimeControl>,
+    #[serde(default)]
+    pub rated: bool,
+}
+
+impl From<QuickPairing> for NewGame {
+    /// The open game that waits for a pairing, in a colour drawn at random.
+    fn from(pairing: QuickPairing) -> NewGame {
+        NewGame {
+            game: pairing.game,
+            params: pairing.params,
+            clock: pairing.clock,
+            opponent: Opponent::Open {},
+            color: ColorChoice::Random,
+            rated: pairing.rated,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Opponent {
     /// A house bot of a level (`GET /api/levels`).
@@ -41,6 +71,9 @@ pub enum Opponent {
     Invite {},
     /// A registered bot, connected now, that accepts the challenge.
     Bot { name: String },
+    /// Anyone: an open game, listed with the waiting games, that a person joins from its
+    /// page or by quick pairing (`POST /api/pool`).
+    Open {},
 }
 
 #[derive(Copy, Clone, Debug, Default, Deserialize, ToSchema)]
@@ -56,6 +89,7 @@ pub enum ColorChoice {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
-    /// The code of the invite link (`/join/CODE`).
-    pub code: String,
+    /// The code of the invite link (`/join/CODE`); none to join an open game.
+    #[serde(default)]
+    pub code: Option<String>,
 }
