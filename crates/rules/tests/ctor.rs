@@ -174,8 +174,9 @@ fn a_full_board_with_more_stones_wins() {
     let g = game(4, "aa da cb ba ab db cc bb ac dc cd bc ad dd end bd ca");
     assert_eq!(
         g.outcome(),
-        Some(Outcome::win(Color::Black, Reason::BoardFull))
+        Some(Outcome::by_score(9.0, 7.0, Reason::BoardFull))
     );
+    assert_eq!(g.outcome().unwrap().margin, Some(2.0));
     assert_eq!(g.stone_counts(), [9, 7]);
 }
 
@@ -325,7 +326,8 @@ proptest! {
             std::cmp::Ordering::Less => Some(Color::White),
             std::cmp::Ordering::Equal => None,
         };
-        prop_assert_eq!(g.outcome(), Some(Outcome { winner: expected, reason: Reason::BoardFull, margin: None }));
+        let margin = expected.map(|_| f64::from(black.abs_diff(white)));
+        prop_assert_eq!(g.outcome(), Some(Outcome { winner: expected, reason: Reason::BoardFull, margin }));
         prop_assert!(g.playout_move(&mut rng).is_none());
     }
 }

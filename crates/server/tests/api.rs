@@ -100,6 +100,7 @@ on_both_stores!(
     a_rematch_between_people_opens_when_both_agree,
     quiet_games_leave_the_list_of_live_games,
     white_may_take_over_the_first_stone_with_the_pie_rule,
+    a_correspondence_game_outlives_the_quiet_that_ends_others,
     quick_pairing_pairs_people_who_ask_for_the_same_game,
     an_open_game_is_withdrawn_when_its_creator_leaves_it,
 );
@@ -1235,6 +1236,63 @@ async fn a_correspondence_clock_is_full_again_after_each_move(store: Store) {
         )
         .await;
     assert_eq!(refused.code(), "bad-json", "{:?}", refused.body);
+}
+
+/// A correspondence game is not abandoned for quiet (the server's `abandon_after`, a day by
+/// default, shortened here) as a game without a clock is; My games says whose move it is.
+async fn a_correspondence_game_outlives_the_quiet_that_ends_others(store: Store) {
+    let quiet = Duration::from_millis(300);
+    let run = start(
+        store,
+        Limits {
+            abandon_after: quiet,
+            ..loose()
+        },
+    )
+    .await;
+    let go = json!({"game": "go", "params": {"size": 5}});
+    let (alice, bob, id) = people_game(&run.base, go.clone(), json!({"days_per_move": 2})).await;
+    play_in_turn([&alice, &bob], &id, 0, "cc").await;
+    let mut request = invite("go", json!({"size": 5}));
+    request["color"] = json!("black");
+    let unclocked = alice.create(request).await;
+    let other = unclocked["id"].as_str().unwrap();
+    let joined = bob
+        .post(
+            &format!("/api/games/{other}/join"),
+            json!({"code": invite_code(&unclocked)}),
+        )
+        .await;
+    assert_eq!(joined.status, 200);
+    let abandoned = common::eventually("the game without a clock is abandoned", || async {
+        let state = alice.get(&format!("/api/games/{other}")).await.body;
+        (state["status"] == "finished").then_some(state)
+    })
+    .await;
+    assert_eq!(abandoned["result"]["reason"], "abort");
+    tokio::time::sleep(quiet * 3).await;
+    let state = alice.get(&format!("/api/games/{id}")).await.body;
+    assert_eq!(state["status"], "live", "{state}");
+    // White (Bob) is to move: his My games says so, Alice's does not.
+    let turn = |list: Value| {
+        let game = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id.as_str())
+            .cloned();
+        game.map(|g| g["your_turn"].clone())
+    };
+    assert_eq!(
+        turn(bob.get("/api/games?mine=true").await.body),
+        Some(json!(true))
+    );
+    assert_eq!(
+        turn(alice.get("/api/games?mine=true").await.body),
+        Some(json!(false))
+    );
+    let finished = alice.get("/api/games?mine=true&status=finished").await.body;
+    assert_eq!(finished[0]["your_turn"], Value::Null, "{finished}");
 }
 
 /// Plays `moves` in turn, black (`players[0]`) first, from ply `from`; the last state.

@@ -23,7 +23,7 @@ let generation = 0; // routes started, so that a slow one does not outlive a new
 function navigate(path, replace = false) {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  route();
+  return route();
 }
 
 // The header: who is signed in (an account's name leads to its page), and the ways to
@@ -110,9 +110,11 @@ async function route() {
   } else if (parts[0] === 'admin' && parts.length === 1) {
     await mount(current, () => showAdmin(view, session));
   } else if (parts.length === 0) {
-    await mount(current, () => showLobby(view, session, navigate, (fresh) => {
+    await mount(current, () => showLobby(view, session, navigate, async (fresh) => {
       useSession(fresh);
-      navigate('/', true);
+      // The focus goes on to what the name was for, not back to the top of the page.
+      await navigate('/', true);
+      document.getElementById('quick-pairing')?.focus();
     }));
   } else {
     replaceChildren(view, h('p', { class: 'error' }, 'There is no such page. '), h('a', { href: '/' }, 'Go to the lobby'));

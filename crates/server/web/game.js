@@ -931,7 +931,7 @@ class GamePage {
       const analysis = await api.analysis(this.id, ANALYSIS_MS);
       if (ply === this.lastPly()) {
         this.analysis = analysis;
-        this.analysisPanel.replaceChildren(analysisSummary(analysis));
+        this.analysisPanel.replaceChildren(analysisSummary(analysis, this.names));
         this.showPosition();
       }
     } catch (err) {
@@ -998,11 +998,13 @@ function scoreText(view, state, ply) {
   return `${view.game === 'ctor' ? 'Turned over' : 'Captured'}: black ${black}, white ${white}`;
 }
 
-function analysisSummary(analysis) {
+// The engine's candidates, named as the board names its cells (Go's A–T and rows).
+function analysisSummary(analysis, names) {
   const top = analysis.moves.slice(0, 5);
+  const line = (moves) => moves.map((m) => names.label(m)).join(' ');
   return h('div', null,
     h('p', null, `${analysis.simulations} simulations`),
     h('ol', { class: 'candidates' }, ...top.map((m) =>
-      h('li', null, h('strong', null, m.move), ` ${m.visits} visits, ${(m.win_rate * 100).toFixed(0)}% for the player to move`,
-        m.pv && m.pv.length > 1 ? h('span', { class: 'pv' }, ` — ${m.pv.slice(0, 6).join(' ')}`) : null))));
+      h('li', null, h('strong', null, names.label(m.move)), ` ${m.visits} visits, ${(m.win_rate * 100).toFixed(0)}% for the player to move`,
+        m.pv && m.pv.length > 1 ? h('span', { class: 'pv' }, ` — ${line(m.pv.slice(0, 6))}`) : null))));
 }

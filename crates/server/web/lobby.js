@@ -9,6 +9,7 @@ import { paramsText, playerLabel, resultText, whenText } from './format.js';
 import { challengeList } from './challenges.js';
 import { newGameForm } from './newgame.js';
 import { quickPairing } from './pairing.js';
+import { rulesPanel } from './rules.js';
 
 const LIST_LIMIT = 30;
 const REFRESH_MS = 10_000;
@@ -48,8 +49,10 @@ export async function showLobby(root, session, navigate, onSession) {
   replaceChildren(root, h('section', { class: 'lobby' },
     h('h1', { class: 'sr-only' }, 'Lobby'),
     h('div', { class: 'card' },
-      session ? [h('h2', null, 'Quick pairing'), quickPairing(rules, navigate)] : null,
-      session ? h('h2', null, 'New game') : null, form),
+      session ? [h('h2', { id: 'quick-pairing', tabindex: -1 }, 'Quick pairing'), quickPairing(rules, navigate)] : null,
+      session ? h('h2', null, 'New game') : null, form,
+      // Before a name is chosen (the form explains each rule set once there is one).
+      session ? null : [h('h2', null, 'How to play'), ...rules.map((r) => rulesPanel(r.name))]),
     h('div', { class: 'card lists' },
       session ? [h('h2', null, 'Challenges'), challenges.list, h('h2', null, 'My games'), mine] : null,
       h('div', { class: 'list-head' }, h('h2', null, 'Live games'),
@@ -87,8 +90,9 @@ export function gameItem(g) {
     finished: () => `${resultText(g.result)} · ${moves} · ${whenText(g.finished_at)}`,
     waiting: () => `waiting for an opponent · opened ${whenText(g.created_at)}`,
   }[g.status]?.() ?? `live · ${moves} · started ${whenText(g.created_at)}`;
-  return h('li', { dataset: { id: g.id } },
+  return h('li', { dataset: { id: g.id }, class: g.your_turn ? 'your-turn' : null },
     h('a', { href: `/game/${encodeURIComponent(g.id)}` },
+      g.your_turn ? h('span', { class: 'turn-badge' }, 'Your turn') : null,
       h('strong', null, g.game), ' ',
       h('span', { class: 'params' }, [paramsText(g.params), g.rated ? 'rated' : null].filter(Boolean).join(' · ')),
       h('span', { class: 'players' }, players),

@@ -11,8 +11,7 @@ const CLOCKS = [
   ['60+2', '1 min + 2 s a move'],
   ['300+5', '5 min + 5 s a move'],
   ['900+10', '15 min + 10 s a move'],
-  ['1d', '1 day per move (correspondence)'],
-  ['3d', '3 days per move (correspondence)'],
+  ...[1, 2, 3, 5, 7, 14].map((days) => [`${days}d`, `${days} day${days === 1 ? '' : 's'} per move (correspondence)`]),
   ['custom', 'Custom…'],
 ];
 

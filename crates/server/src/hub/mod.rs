@@ -657,6 +657,14 @@ impl Hub {
         }))
         .await?;
         games.truncate(limit as usize);
+        for summary in games.iter_mut().filter(|g| g.status == Status::Live) {
+            if let Ok(live) = self.find(&summary.id).await {
+                let game = live.game.lock().await;
+                let turn = game.position.turn().filter(|_| game.counting.is_none());
+                let seat = turn.and_then(|t| game.seats[t.index()].as_ref());
+                summary.your_turn = Some(seat.is_some_and(|seat| session.sits_at(seat)));
+            }
+        }
         Ok(games)
     }
 
@@ -688,6 +696,7 @@ impl Hub {
                 rated: row.rated,
                 created_at: row.created_at,
                 finished_at: row.finished_at,
+                your_turn: None,
             })
             .collect())
     }

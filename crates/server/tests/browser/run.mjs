@@ -392,13 +392,22 @@ async function tour() {
     console.log(`     first visit: ${sent.toFixed(0)} KB transferred (${bytes.toFixed(0)} KB unpacked) in ${loads.length} responses, first contentful paint ${paint.toFixed(0)} ms`);
     await page.waitForSelector('.lobby form.sign-in #guest-name', WAIT);
     expect(await page.getAttribute('#guest-name', 'maxlength') === '32', "the name field's limit is not the server's (32)");
+    // The rules are there for a visitor without a name too.
+    const rules = page.locator('.lobby details.rules-help[data-game="m-torus"]');
+    await rules.locator('summary').click();
+    await rules.locator('.rules-example svg.board .stone').first().waitFor(WAIT);
+    const diagram = await rules.locator('.rules-example svg.board').first().boundingBox();
+    expect(diagram.width >= 300, `a rules diagram is ${diagram.width}px wide`);
     await page.waitForTimeout(500);
     expect(failed.length === 0, `failing requests: ${failed.join(', ')}`);
     page.removeAllListeners('response');
     page.removeAllListeners('requestfailed');
   });
 
-  await step('sign in as a guest', page, () => signIn(page, 'alice'));
+  await step('sign in as a guest; the focus goes on to quick pairing', page, async () => {
+    await signIn(page, 'alice');
+    await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'quick-pairing', null, WAIT);
+  });
 
   await step('rules help: each rule set explained in the lobby, with a diagram the rules drew', page, async () => {
     const words = {
@@ -782,6 +791,14 @@ async function tour() {
     await quinn.click('.waiting button.join');
     for (const p of [pat, quinn]) await expectText(p, '.players', 'you play');
     await pat.waitForSelector('.waiting', { state: 'hidden', ...WAIT });
+    // A game of a day a move: My games says whose move it waits for.
+    const badges = [];
+    for (const p of [pat, quinn]) {
+      await p.goto(BASE + '/');
+      await p.waitForSelector(`ul.my-games li[data-id="${open}"]`, WAIT);
+      badges.push(await p.locator(`ul.my-games li.your-turn[data-id="${open}"] .turn-badge`).count());
+    }
+    expect(badges[0] + badges[1] === 1, `"Your turn" shows ${badges} times for the two players`);
     // A waiting open game can be cancelled: it ends without a result.
     await pat.goto(BASE + '/');
     await pat.click('table.pool-grid button.pool[data-game="m-torus"][data-clock="10+5"]');

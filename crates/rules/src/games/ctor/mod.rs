@@ -349,12 +349,13 @@ impl Ctor {
         self.captures[m.index()] += self.stones[m.index()] - before - 1;
         self.ply += 1;
         if self.empty_cells() == 0 {
+            // The count decides, and the result says by how many stones.
             let [black, white] = self.stones;
-            self.outcome = Some(match black.cmp(&white) {
-                std::cmp::Ordering::Greater => Outcome::win(Color::Black, Reason::BoardFull),
-                std::cmp::Ordering::Less => Outcome::win(Color::White, Reason::BoardFull),
-                std::cmp::Ordering::Equal => Outcome::draw(Reason::BoardFull),
-            });
+            self.outcome = Some(Outcome::by_score(
+                f64::from(black),
+                f64::from(white),
+                Reason::BoardFull,
+            ));
         } else if first_of_game || self.first_placement.is_some() {
             self.end_turn([self.first_placement, Some(c as u16)]);
         } else {

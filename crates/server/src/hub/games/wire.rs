@@ -157,6 +157,9 @@ pub struct GameSummary {
     pub rated: bool,
     pub created_at: i64,
     pub finished_at: Option<i64>,
+    /// In the asker's own games (`mine=true`), for a live one: whether it waits for the
+    /// asker's move. Null otherwise.
+    pub your_turn: Option<bool>,
 }
 
 /// One candidate move of an analysis.
