@@ -8,5 +8,6 @@ pub use crate::hub::challenges::wire::*;
 pub use crate::hub::games::wire::*;
 pub use crate::hub::lobby::wire::*;
 pub use crate::hub::moderation::wire::*;
+pub use crate::hub::news::wire::*;
 pub use crate::hub::ratings::wire::*;
 pub use crate::hub::tournaments::wire::*;

@@ -97,6 +97,11 @@ pub enum Event {
     /// A challenge to or from registered bots `bots` was made, answered or withdrawn: tell
     /// those connected here to look at their challenges.
     Challenges { from: String, bots: Vec<String> },
+    /// News for people: tell their news sockets here (`hub::news`).
+    News {
+        from: String,
+        news: crate::hub::news::News,
+    },
 }
 
 impl Event {
@@ -111,7 +116,8 @@ impl Event {
             | Event::BotRevoked { from, .. }
             | Event::SessionEnded { from, .. }
             | Event::Tournament { from, .. }
-            | Event::Challenges { from, .. } => from,
+            | Event::Challenges { from, .. }
+            | Event::News { from, .. } => from,
         }
     }
 }

@@ -101,6 +101,7 @@ on_both_stores!(
     quiet_games_leave_the_list_of_live_games,
     white_may_take_over_the_first_stone_with_the_pie_rule,
     a_correspondence_game_outlives_the_quiet_that_ends_others,
+    a_person_hears_of_challenges_games_their_move_and_tournaments,
     quick_pairing_pairs_people_who_ask_for_the_same_game,
     an_open_game_is_withdrawn_when_its_creator_leaves_it,
 );
@@ -1946,4 +1947,70 @@ async fn an_open_game_is_withdrawn_when_its_creator_leaves_it(store: Store) {
     let state = alice.get(&format!("/api/games/{id}")).await.body;
     assert_eq!(state["status"], "waiting", "{state}");
     reader.abort();
+}
+
+/// A person's news socket tells of a challenge to them, the game it starts, their move in a
+/// correspondence game, and their tournament's round; nothing of other people's.
+async fn a_person_hears_of_challenges_games_their_move_and_tournaments(store: Store) {
+    let run = start(store, loose()).await;
+    let alice = Client::account(&run.base, "alice").await;
+    let bob = Client::account(&run.base, "bob").await;
+    let carol = Client::account(&run.base, "carol").await;
+    let mut bobs = bob.news().await;
+    let mut carols = carol.news().await;
+    let sent = alice
+        .post(
+            "/api/challenges",
+            json!({"to": "bob", "game": "go", "params": {"size": 9},
+                "clock": {"days_per_move": 1}, "color": "white"}),
+        )
+        .await;
+    assert_eq!(sent.status, 201, "{:?}", sent.body);
+    let heard = bobs.next_of_type("challenge").await;
+    assert_eq!(heard["challenge"]["from"]["name"], "alice", "{heard}");
+    let id = heard["challenge"]["id"].as_str().unwrap().to_string();
+    let accepted = bob
+        .post(&format!("/api/challenges/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(accepted.status, 200, "{:?}", accepted.body);
+    let started = bobs.next_of_type("game-started").await;
+    let game = started["game"]["id"].as_str().unwrap().to_string();
+    // Black moves first: if Bob, he is told at once; if Alice, once she has moved.
+    let state = bob.get(&format!("/api/games/{game}")).await.body;
+    let bob_first = state["you"] == "black";
+    let first = if bob_first { &bob } else { &alice };
+    let played = first
+        .post(
+            &format!("/api/games/{game}/moves"),
+            json!({"move": some_move(&state), "ply": 0}),
+        )
+        .await;
+    assert_eq!(played.status, 200, "{:?}", played.body);
+    let turn = bobs.next_of_type("your-turn").await;
+    assert_eq!(turn["game"]["id"], game.as_str(), "{turn}");
+    // Alice's tournament, in which she plays the house: her round is news to her.
+    let mut alices = alice.news().await;
+    let created = alice
+        .post(
+            "/api/tournaments",
+            json!({"name": "Cup", "game": "torus", "format": "round-robin", "rounds": 1,
+                "clock": {"initial_s": 60}, "house": ["random"], "join": true}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let cup = created.body["id"].as_str().unwrap().to_string();
+    alice
+        .post(&format!("/api/tournaments/{cup}/start"), json!({}))
+        .await
+        .success();
+    let news = alices.next_of_type("tournament").await;
+    assert_eq!(
+        (&news["id"], &news["stage"], &news["round"]),
+        (&json!(cup), &json!("running"), &json!(1)),
+        "{news}"
+    );
+    alices.next_of_type("game-started").await;
+    // Carol heard none of it.
+    let quiet = tokio::time::timeout(Duration::from_millis(1500), carols.next()).await;
+    assert!(quiet.is_err(), "carol was told {:?}", quiet.ok());
 }

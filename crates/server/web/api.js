@@ -128,6 +128,43 @@ export const api = {
 };
 
 /**
+ * The signed-in person's news (GET /api/me/ws): `onMessage(message)` for each, `{type:
+ * 'challenge'|'game-started'|'your-turn'|'reminder'|'tournament', …}`. It reconnects by
+ * itself until `close()`, and gives up when the session has ended (close code 4401).
+ */
+export function openNewsSocket(onMessage) {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/me/ws`;
+  let socket = null;
+  let closed = false;
+  let delay = 1000;
+  let timer = null;
+  function connect() {
+    socket = new WebSocket(url);
+    socket.addEventListener('open', () => { delay = 1000; });
+    socket.addEventListener('message', (event) => {
+      try {
+        onMessage(JSON.parse(event.data));
+      } catch {
+        // Not ours to interpret.
+      }
+    });
+    socket.addEventListener('close', (event) => {
+      if (closed || event.code === 4401) return;
+      timer = setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30_000);
+    });
+  }
+  connect();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (socket) socket.close();
+    },
+  };
+}
+
+/**
  * The live connection to one game: `onState(GameState)` after every change, `onError(code,
  * message)` for a refused message, `onChat(room, lines)` with the chat room's latest lines
  * on connecting and then each new line, `onPresence(claimInMs)` to a player when the opponent

@@ -11,6 +11,7 @@ import { showGame } from './game.js';
 import { showInvitation } from './invitation.js';
 import { showLobby } from './lobby.js';
 import { showAdmin, showSettings } from './moderation.js';
+import { startNews } from './news.js';
 import { showLeaderboard, showPlayer } from './ratings.js';
 import { showTournament, showTournaments } from './tournaments.js';
 
@@ -51,6 +52,7 @@ async function leave() {
     // Already gone on the server: the page forgets it all the same.
   }
   session = null;
+  listen();
   navigate('/');
 }
 
@@ -70,6 +72,15 @@ function signIn(view, reason) {
 function useSession(fresh) {
   session = fresh;
   showSession();
+  listen();
+}
+
+// The signed-in person's news (one socket a page), from the session on.
+const newsBox = document.getElementById('news');
+let stopNews = () => {};
+function listen() {
+  stopNews();
+  stopNews = session ? startNews(newsBox, navigate) : () => {};
 }
 
 // Keeps a view's teardown, or runs it at once when another route started meanwhile.
@@ -162,4 +173,5 @@ try {
 } catch {
   session = null; // The lobby shows the error when it cannot load.
 }
+listen();
 route();

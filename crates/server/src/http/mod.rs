@@ -23,7 +23,9 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::hub::{accounts, bots, challenges, games, lobby, moderation, ratings, tournaments, Hub};
+use crate::hub::{
+    accounts, bots, challenges, games, lobby, moderation, news, ratings, tournaments, Hub,
+};
 use connections::ClientAddr;
 
 pub use error::{ErrorBody, ErrorDetail};
@@ -53,6 +55,7 @@ pub fn router(state: AppState) -> Router {
         tournaments::routes::add,
         moderation::routes::add,
         challenges::routes::add,
+        news::routes::add,
     ];
     let api = (features.into_iter())
         .fold(Router::new(), |router, add| add(router))

@@ -6,7 +6,9 @@ use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::Modify;
 
-use crate::hub::{accounts, bots, challenges, games, lobby, moderation, ratings, tournaments};
+use crate::hub::{
+    accounts, bots, challenges, games, lobby, moderation, news, ratings, tournaments,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -46,6 +48,7 @@ use crate::hub::{accounts, bots, challenges, games, lobby, moderation, ratings, 
         games::routes::sgf,
         games::routes::analysis,
         games::ws::game_ws,
+        news::ws::news_ws,
         bots::routes::register_bot,
         bots::routes::online_bots,
         bots::routes::open_seeks,
@@ -81,7 +84,7 @@ use crate::hub::{accounts, bots, challenges, games, lobby, moderation, ratings, 
         moderation::routes::sign_ups,
         openapi,
     ),
-    components(schemas(bots::protocol::FromBot, bots::protocol::ToBot)),
+    components(schemas(bots::protocol::FromBot, bots::protocol::ToBot, news::wire::NewsMessage)),
     modifiers(&BotToken),
     tags(
         (name = "sessions", description = "Guest sessions (a name and a cookie) and accounts (a name claimed with a password)"),

@@ -16,6 +16,7 @@ pub mod chat;
 pub mod games;
 pub mod lobby;
 pub mod moderation;
+pub mod news;
 pub mod ratings;
 mod shared_limit;
 pub mod tournaments;
@@ -94,6 +95,7 @@ pub struct Hub {
     accounts: accounts::AccountState,
     chat: chat::ChatState,
     moderation: moderation::ModerationState,
+    news: news::NewsState,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
     stopping: watch::Sender<bool>,
@@ -164,6 +166,7 @@ impl Hub {
             ),
             accounts: accounts::AccountState::new(&limits),
             chat: chat::ChatState::new(),
+            news: news::NewsState::new(),
             moderation: moderation::ModerationState::new(),
             storage,
             limits,
@@ -591,6 +594,7 @@ impl Hub {
         }
         self.announce(live);
         self.tell_other_nodes(live, only_move).await;
+        self.tell_players(game).await;
     }
 
     /// Tells the other nodes, if any, that `live` changed (or is new), by the one move
@@ -780,6 +784,7 @@ async fn follow_other_nodes(hub: Arc<Hub>) {
                     hub.bots.tell_challenges(bot);
                 }
             }
+            Some(Some(Event::News { news, .. })) => hub.tell_here(news),
             Some(Some(Event::Challenge {
                 from,
                 to,

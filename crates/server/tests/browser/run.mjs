@@ -1206,6 +1206,28 @@ async function accounts(page) {
     await page.click('ul.challenges li.outgoing.accepted a');
     await page.waitForSelector('svg.board', WAIT);
     await expectText(page, '.players', 'you play');
+    // Another challenge reaches Bea wherever she is: a note on the page, and a browser
+    // notification while her tab is hidden. She accepts it there.
+    await bea.goto(`${BASE}/tournaments`);
+    await bea.waitForSelector('.new-tournament, .tournament-list', WAIT);
+    await bea.evaluate(() => {
+      window.__notes = [];
+      window.Notification = class {
+        static permission = 'granted';
+        constructor(title, options) { window.__notes.push(`${title} — ${options.body}`); }
+      };
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    });
+    await page.goto(`${BASE}/player/bea`);
+    await page.waitForSelector('form.challenge', WAIT);
+    await page.selectOption('#challenge-game', 'hex-torus');
+    await page.click('form.challenge button[type=submit]');
+    await expectText(bea, '#news .news-item.challenge', `${name} challenges you`);
+    const notes = await bea.evaluate(() => window.__notes);
+    expect(notes.some((n) => n.includes(`${name} challenges you`) && n.includes('hex-torus')), `notifications: ${notes}`);
+    await bea.click('#news .news-item.challenge button.accept-challenge');
+    await bea.waitForURL(/\/game\/[^/]+$/, WAIT);
+    await expectText(bea, 'h1.game-title', 'hex-torus');
     await bea.context().close();
   });
   let id;

@@ -388,7 +388,15 @@ impl Client {
         &self,
         id: &str,
     ) -> tokio_tungstenite::tungstenite::handshake::client::Request {
-        let url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
+        self.ws_request_to(&format!("/api/games/{id}/ws"))
+    }
+
+    /// A WebSocket request to `path`, with this client's cookie.
+    pub fn ws_request_to(
+        &self,
+        path: &str,
+    ) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+        let url = format!("{}{path}", self.base.replacen("http", "ws", 1));
         let mut request = url.into_client_request().unwrap();
         if let Some(cookie) = &self.cookie {
             request
@@ -452,6 +460,13 @@ impl Client {
         let answer = self.post("/api/games", request).await;
         assert_eq!(answer.status, 201, "{:?}", answer.body);
         answer.body
+    }
+
+    /// Opens the person's news socket (`/api/me/ws`).
+    pub async fn news(&self) -> Socket {
+        let request = self.ws_request_to("/api/me/ws");
+        let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        Socket::new(stream)
     }
 
     /// Opens the WebSocket of game `id` and returns it with the first state.
@@ -536,6 +551,16 @@ impl Socket {
                 Some("chat") => self.1.push_back(message),
                 Some("presence") => {}
                 _ => return message,
+            }
+        }
+    }
+
+    /// The next message of type `kind` (others are skipped).
+    pub async fn next_of_type(&mut self, kind: &str) -> Value {
+        loop {
+            let message = self.message().await;
+            if message["type"] == kind {
+                return message;
             }
         }
     }

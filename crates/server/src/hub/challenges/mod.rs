@@ -20,6 +20,7 @@ use crate::model::{name_key, GameSpec, Seat};
 use crate::storage::{AccountKey, BotKey, ChallengeRow, Challenged, StorageError, Write};
 
 use super::lobby::{new_game_row, random_color};
+use super::news::{person_key, News};
 use super::Hub;
 use wire::{ChallengeList, ChallengeView, NewChallenge};
 
@@ -111,7 +112,7 @@ impl Hub {
         self.storage
             .commit(vec![Write::Challenge(Box::new(row.clone()))])
             .await?;
-        self.tell_challenged_bots(&row).await;
+        self.tell_challenge_news(&row).await;
         Ok(view(&row, now))
     }
 
@@ -161,7 +162,7 @@ impl Hub {
             Err(ApiError::Storage(StorageError::ChallengeChanged)) => return Err(changed()),
             stored => stored?,
         };
-        self.tell_challenged_bots(&challenge).await;
+        self.tell_challenge_news(&challenge).await;
         Ok(game_id)
     }
 
@@ -226,13 +227,23 @@ impl Hub {
             Err(StorageError::ChallengeChanged) => return Err(changed()),
             stored => stored?,
         }
-        self.tell_challenged_bots(challenge).await;
+        self.tell_challenge_news(challenge).await;
         Ok(())
     }
 
     /// Tells the registered bots of `challenge`, wherever they are connected, to look at
-    /// their challenges (`BotEvent::Challenges`).
-    async fn tell_challenged_bots(&self, challenge: &ChallengeRow) {
+    /// their challenges (`BotEvent::Challenges`), and its people's news sockets.
+    async fn tell_challenge_news(&self, challenge: &ChallengeRow) {
+        let challenged = match &challenge.to {
+            Challenged::Account { id, .. } => Some(format!("account:{id}")),
+            Challenged::Bot { .. } => None,
+        };
+        let people = [person_key(&challenge.from), challenged];
+        let news = News {
+            people: people.into_iter().flatten().collect(),
+            tournament: None,
+        };
+        self.tell(news).await;
         let mut bots = Vec::new();
         if let Challenged::Bot { id, .. } = &challenge.to {
             bots.push(id.clone());

@@ -246,6 +246,7 @@ impl Hub {
     ) -> Result<Arc<LiveGame>, ApiError> {
         let mut game = Game::restore(row, &[], Resume::At(Instant::now()))?;
         game.invite_code = invite_code;
+        self.tell_players(&game).await;
         self.remember_invite(&game).await;
         let live = self.insert(game);
         self.tell_other_nodes(&live, None).await;

@@ -40,6 +40,7 @@ use crate::model::{stored_millis, GameSpec, Seat, Status, TimeControl};
 use crate::storage::{AccountKey, BotRow, CreatedBy, GameRow, SessionRow, StorageError, Write};
 
 use super::lobby::new_game_row;
+use super::news::{person_key, News};
 use super::{Hub, MAX_LIST};
 
 /// How often running tournaments are looked at for a finished round.
@@ -445,7 +446,7 @@ impl Hub {
                 Err(error) => return Err(error.into()),
             }
             // The news of a round before its games: a bot reads the pairings, then plays.
-            self.tell_bots_of(&tournament).await;
+            self.tell_players_of(&tournament).await;
             for row in games {
                 self.play_stored_game(row, None).await?;
             }
@@ -456,12 +457,17 @@ impl Hub {
         ))
     }
 
-    /// Tells the registered bots of `tournament`, on every node, that it moved on (once it
-    /// has started: joins are not news).
-    async fn tell_bots_of(&self, tournament: &Tournament) {
+    /// Tells the registered bots and the people of `tournament`, on every node, that it moved
+    /// on (once it has started: joins are not news).
+    async fn tell_players_of(&self, tournament: &Tournament) {
         if tournament.stage == Stage::Open {
             return;
         }
+        let news = News {
+            people: tournament.players.iter().filter_map(person_key).collect(),
+            tournament: Some(tournament.id.clone()),
+        };
+        self.tell(news).await;
         let bots: Vec<String> = (tournament.players.iter())
             .filter_map(|seat| seat.bot_id().map(str::to_string))
             .collect();
