@@ -244,7 +244,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 48] = [
+const SCREENSHOTS: [&str; 49] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -269,6 +269,7 @@ const SCREENSHOTS: [&str; 48] = [
     "leaderboard-capture-go.png",
     "player-page.png",
     "tournament-finished.png",
+    "analysis-review.png",
     "game-torus-dark.png",
     "game-hex-torus-dark.png",
     "game-m-torus-dark.png",

@@ -10,4 +10,5 @@ pub use crate::hub::lobby::wire::*;
 pub use crate::hub::moderation::wire::*;
 pub use crate::hub::news::wire::*;
 pub use crate::hub::ratings::wire::*;
+pub use crate::hub::reviews::wire::*;
 pub use crate::hub::tournaments::wire::*;

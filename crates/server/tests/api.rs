@@ -102,6 +102,7 @@ on_both_stores!(
     white_may_take_over_the_first_stone_with_the_pie_rule,
     a_correspondence_game_outlives_the_quiet_that_ends_others,
     a_person_hears_of_challenges_games_their_move_and_tournaments,
+    a_finished_game_is_reviewed_once_and_its_blunder_marked,
     quick_pairing_pairs_people_who_ask_for_the_same_game,
     an_open_game_is_withdrawn_when_its_creator_leaves_it,
 );
@@ -2013,4 +2014,50 @@ async fn a_person_hears_of_challenges_games_their_move_and_tournaments(store: St
     // Carol heard none of it.
     let quiet = tokio::time::timeout(Duration::from_millis(1500), carols.next()).await;
     assert!(quiet.is_err(), "carol was told {:?}", quiet.ok());
+}
+
+/// A finished game's review: not before it is over; asked for once, made in the background
+/// with its progress stored, a second ask changing nothing; the move that left a stone to be
+/// captured (first capture wins) is marked a blunder, and the last position is white's.
+async fn a_finished_game_is_reviewed_once_and_its_blunder_marked(store: Store) {
+    let run = start(store, loose()).await;
+    let game = json!({"game": "capture-go", "params": {"size": 5, "target": 1}});
+    let (alice, bob, id) = people_game(&run.base, game, Value::Null).await;
+    let path = format!("/api/games/{id}/review");
+    let early = alice.post(&path, json!({})).await;
+    assert_eq!((early.status, early.code()), (409, "conflict"));
+    // Black plays aa into a corner whose other point white holds: one liberty (ab), which
+    // white takes, capturing.
+    let over = play_in_turn([&alice, &bob], &id, 0, "cc ba aa ab").await;
+    assert_eq!(over["result"]["winner"], "white", "{over}");
+    let nobody = Client::anonymous(&run.base);
+    assert_eq!(nobody.get(&path).await.body["status"], "none");
+    assert_eq!(nobody.post(&path, json!({})).await.status, 401);
+    let asked = alice.post(&path, json!({})).await;
+    assert_eq!(asked.status, 200, "{:?}", asked.body);
+    assert_eq!(
+        (&asked.body["total"], &asked.body["status"]),
+        (&json!(5), &json!("running"))
+    );
+    let again = bob.post(&path, json!({})).await.body;
+    assert_eq!(
+        again["status"], "running",
+        "a second ask restarted it: {again}"
+    );
+    let review = common::eventually("the review is made", || async {
+        let review = nobody.get(&path).await.body;
+        (review["status"] == "done").then_some(review)
+    })
+    .await;
+    assert_eq!(review["positions"].as_array().unwrap().len(), 5, "{review}");
+    assert_eq!(review["positions"][4]["black"], 0.0);
+    let blunder = &review["moves"][2];
+    assert_eq!(
+        (&blunder["move"], &blunder["color"], &blunder["judgement"]),
+        (&json!("aa"), &json!("black"), &json!("blunder")),
+        "{review}"
+    );
+    // The engine would have played elsewhere, and saw white's capture.
+    assert_ne!(review["positions"][2]["best"], "aa");
+    assert_eq!(review["positions"][3]["best"], "ab");
 }

@@ -81,6 +81,8 @@ export const api = {
   myGames: (limit) => request('GET', `/api/games?mine=true&limit=${limit}`),
   game: (id) => request('GET', gamePath(id)),
   gameRatings: (id) => request('GET', gamePath(id) + '/ratings'),
+  review: (id) => request('GET', gamePath(id) + '/review'),
+  requestReview: (id) => request('POST', gamePath(id) + '/review'),
   topology: (id) => request('GET', gamePath(id) + '/topology'),
   history: (id) => request('GET', gamePath(id) + '/history'),
   create: (spec) => request('POST', '/api/games', spec),

@@ -12,6 +12,7 @@ import { h, replaceChildren } from './dom.js';
 import { clockText, colorName, otherColor, paramsText, playerHref, playerLabel, resultText } from './format.js';
 import { reportForm } from './moderation.js';
 import { CellNames } from './coords.js';
+import { Review } from './review.js';
 import { rulesPanel } from './rules.js';
 import { Geometry } from './geometry.js';
 
@@ -121,6 +122,7 @@ class GamePage {
   }
 
   dispose() {
+    this.review.dispose();
     document.removeEventListener('keydown', this.keys);
     this.socket.close();
     if (this.audio) this.audio.close();
@@ -204,6 +206,12 @@ class GamePage {
     this.chatTitle.id = 'chat-title';
     this.analysisToggle = toggle('analysis', "Analysis: the bot's thinking as a heat map", false, () => this.refreshAnalysis());
     this.analysisPanel = h('div', { class: 'analysis-panel', 'aria-live': 'polite' });
+    // A finished game's review by the house engine (review.js).
+    this.review = new Review(this.id, this.names, (ply) => this.seek(ply), !!this.session);
+    this.review.onChange = () => {
+      this.showMoves();
+      this.review.show(this.currentPly());
+    };
     this.moveList = h('ol', { class: `moves${this.kind === 'ctor' ? ' grouped' : ''}`, 'aria-label': 'moves' });
     this.slider = h('input', { type: 'range', min: 0, max: 0, value: 0, class: 'ply-slider', 'aria-label': 'position after move', oninput: () => this.seek(Number(this.slider.value)) });
     this.plyLabel = h('span', { class: 'ply-label' });
@@ -222,7 +230,7 @@ class GamePage {
     const zoom = h('div', { class: 'zoom' }, zoomButton('−', 'Zoom out', 1 / 1.25), zoomButton('+', 'Zoom in', 1.25));
     this.setZoom(1);
     replaceChildren(root, h('section', { class: 'game' },
-      h('div', { class: 'board-area' }, this.boardScroll, zoom, this.cursorNote, this.behind, replay,
+      h('div', { class: 'board-area' }, this.boardScroll, zoom, this.cursorNote, this.behind, replay, this.review.graph,
         SURFACES[this.geometry.surface]
           ? h('p', { class: 'legend' }, SURFACES[this.geometry.surface], this.ghostNote)
           : null),
@@ -240,6 +248,7 @@ class GamePage {
         h('div', { class: 'toggles' }, ghostToggle, this.soundToggle.el, this.chatToggle.el, this.analysisToggle.el,
           h('a', { href: api.sgfUrl(this.id), download: `toroid-${this.id}.sgf`, class: 'sgf' }, 'Download SGF')),
         this.analysisPanel,
+        this.review.panel,
         this.chatBox,
         h('h2', null, 'Moves'), this.moveList)));
   }
@@ -336,6 +345,7 @@ class GamePage {
     }
     const over = s.status === 'finished';
     this.loadRatings();
+    if (over) this.review.open();
     this.result.hidden = !over;
     this.result.textContent = over ? this.resultLine() : '';
     this.showAfterGame(over);
@@ -455,10 +465,11 @@ class GamePage {
     const current = this.currentPly();
     const turns = [];
     moves.forEach((move, i) => {
+      const judged = this.review.judgement(i + 1);
       const button = h('button', {
-        type: 'button', class: `move ${by[i]}${i + 1 === current ? ' current' : ''}`, onclick: () => this.seek(i + 1),
-        'aria-label': `move ${i + 1}, ${colorName(by[i])} ${this.names.label(move)}`, dataset: { move },
-      }, this.names.label(move));
+        type: 'button', class: `move ${by[i]}${i + 1 === current ? ' current' : ''}${judged ? ` ${judged}` : ''}`, onclick: () => this.seek(i + 1),
+        'aria-label': `move ${i + 1}, ${colorName(by[i])} ${this.names.label(move)}${judged ? `, ${judged}` : ''}`, dataset: { move },
+      }, this.names.label(move) + this.review.mark(i + 1));
       if (i > 0 && by[i] === by[i - 1]) turns[turns.length - 1].push(button);
       else turns.push([button]);
     });
@@ -540,6 +551,7 @@ class GamePage {
     this.showMoves();
     this.showPosition();
     this.showInfo();
+    this.review.show(this.currentPly());
   }
 
   async play(move) {

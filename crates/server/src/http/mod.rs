@@ -24,7 +24,7 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::hub::{
-    accounts, bots, challenges, games, lobby, moderation, news, ratings, tournaments, Hub,
+    accounts, bots, challenges, games, lobby, moderation, news, ratings, reviews, tournaments, Hub,
 };
 use connections::ClientAddr;
 
@@ -56,6 +56,7 @@ pub fn router(state: AppState) -> Router {
         moderation::routes::add,
         challenges::routes::add,
         news::routes::add,
+        reviews::routes::add,
     ];
     let api = (features.into_iter())
         .fold(Router::new(), |router, add| add(router))

@@ -7,7 +7,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::Modify;
 
 use crate::hub::{
-    accounts, bots, challenges, games, lobby, moderation, news, ratings, tournaments,
+    accounts, bots, challenges, games, lobby, moderation, news, ratings, reviews, tournaments,
 };
 
 #[derive(OpenApi)]
@@ -47,6 +47,8 @@ use crate::hub::{
         games::routes::accept_dead,
         games::routes::sgf,
         games::routes::analysis,
+        reviews::routes::review,
+        reviews::routes::request_review,
         games::ws::game_ws,
         news::ws::news_ws,
         bots::routes::register_bot,

@@ -18,6 +18,7 @@ pub mod lobby;
 pub mod moderation;
 pub mod news;
 pub mod ratings;
+pub mod reviews;
 mod shared_limit;
 pub mod tournaments;
 pub use bots::arena::Pool;
@@ -90,6 +91,8 @@ pub struct Hub {
     pub house: House,
     pub bots: Bots,
     analyses: Semaphore,
+    /// The reviews this node may make at once (`reviews::AT_ONCE`).
+    reviews: Arc<Semaphore>,
     /// API requests per address (on all nodes together).
     requests_by_address: SharedLimit<IpAddr>,
     accounts: accounts::AccountState,
@@ -167,6 +170,7 @@ impl Hub {
             accounts: accounts::AccountState::new(&limits),
             chat: chat::ChatState::new(),
             news: news::NewsState::new(),
+            reviews: Arc::new(Semaphore::new(reviews::AT_ONCE)),
             moderation: moderation::ModerationState::new(),
             storage,
             limits,

@@ -53,6 +53,9 @@ pub enum StorageError {
     /// An arena bot was paired, left or joined another pool meanwhile.
     #[error("the arena changed meanwhile")]
     ArenaChanged,
+    /// A review of a game is being made by another task, or is made.
+    #[error("the review is being made or is made")]
+    ReviewTaken,
     /// The database's cluster name was made on another database: this is a copy.
     #[error(
         "this database is a copy of the database {origin} (it is {here}): its nodes would join \

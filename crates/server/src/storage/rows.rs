@@ -467,6 +467,24 @@ pub enum Write {
         clocks: Option<[i64; 2]>,
         at: i64,
     },
+    /// Starts the review of game `game_id` for `owner` (a task's token): a new row, or one
+    /// whose owner stopped writing before `stale_before` (`ReviewTaken` otherwise).
+    ReviewStart {
+        game_id: String,
+        owner: String,
+        total: i64,
+        at: i64,
+        stale_before: i64,
+    },
+    /// The review of game `game_id` so far (`points`, a JSON array), by its `owner`
+    /// (`ReviewTaken` if another task took it over); `status` `running`, `done` or `failed`.
+    ReviewSave {
+        game_id: String,
+        owner: String,
+        status: &'static str,
+        points: String,
+        at: i64,
+    },
     /// A waiting game withdrawn by its creator: finished with `result` while still waiting
     /// (a conflict once someone took its open seat).
     Withdraw {
@@ -505,6 +523,8 @@ impl Write {
             | Write::HideGame { .. }
             | Write::Report(_)
             | Write::Challenge(_)
+            | Write::ReviewStart { .. }
+            | Write::ReviewSave { .. }
             | Write::CloseChallenge { .. }
             | Write::ResolveReport { .. }
             | Write::Block { .. }

@@ -295,9 +295,19 @@ const MIGRATIONS: &[&[Step]] = &[
     ],
     // Open games: a waiting game anyone may join from its page, and whose quick-pairing key
     // (its rule set, parameters, clock and rating) quick pairing finds the oldest of.
+    // Reviews of finished games by the house engine: one row a game, its positions' points
+    // as a JSON array, written by the task that owns it (`owner`) as it goes.
     &[
         Sql("ALTER TABLE games ADD COLUMN seek TEXT"),
         Sql("CREATE INDEX games_by_seek ON games (seek, status, created_at)"),
+        Sql("CREATE TABLE reviews (
+        game_id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        total BIGINT NOT NULL,
+        points TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL)"),
     ],
 ];
 

@@ -680,6 +680,39 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(clocks.map(|c| c[1]))
         .bind(*at)
         .bind(game_id),
+        Write::ReviewStart {
+            game_id,
+            owner,
+            total,
+            at,
+            stale_before,
+        } => sqlx::query(
+            "INSERT INTO reviews (game_id, status, owner, total, points, created_at, updated_at)
+             VALUES ($1, 'running', $2, $3, '[]', $4, $4)
+             ON CONFLICT (game_id) DO UPDATE SET status = 'running', owner = $2, total = $3,
+                points = '[]', updated_at = $4
+             WHERE reviews.status <> 'done' AND reviews.updated_at < $5",
+        )
+        .bind(game_id)
+        .bind(owner)
+        .bind(*total)
+        .bind(*at)
+        .bind(*stale_before),
+        Write::ReviewSave {
+            game_id,
+            owner,
+            status,
+            points,
+            at,
+        } => sqlx::query(
+            "UPDATE reviews SET status = $1, points = $2, updated_at = $3
+             WHERE game_id = $4 AND owner = $5",
+        )
+        .bind(*status)
+        .bind(points)
+        .bind(*at)
+        .bind(game_id)
+        .bind(owner),
         Write::Withdraw {
             game_id,
             result,
@@ -715,6 +748,7 @@ fn expect_one(write: &Write, done: sqlx::any::AnyQueryResult) -> Result<(), Stor
         Write::Tournament { .. } => StorageError::TournamentChanged,
         Write::CloseChallenge { .. } => StorageError::ChallengeChanged,
         Write::ArenaGame { .. } => StorageError::ArenaChanged,
+        Write::ReviewStart { .. } | Write::ReviewSave { .. } => StorageError::ReviewTaken,
         // A conditional write to a game that exists found it changed.
         _ if write.game_id().is_some() => StorageError::Outdated,
         _ => StorageError::NoSuchGame,

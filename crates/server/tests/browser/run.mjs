@@ -55,7 +55,7 @@ process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 10;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 34 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 35 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -806,6 +806,27 @@ async function tour() {
     await pat.click('.waiting button.withdraw');
     await expectText(pat, '.result', 'Aborted');
     await Promise.all([pat.context().close(), quinn.context().close()]);
+  });
+
+  await step("a finished game's analysis fills the evaluation graph and marks the blunder played on purpose", page, async () => {
+    const bob = await (await newContext()).newPage();
+    const id = await createGame(page, { game: 'capture-go', params: { size: 5, target: 1 }, opponent: 'invite' });
+    await joinInvite(bob, await page.inputValue('.invite-link'), id);
+    // Black (Alice) plays into the corner whose other point white holds; white captures.
+    for (const move of ['cc', 'ba', 'aa', 'ab']) await playByHand([page, bob], move);
+    await expectText(page, '.result', 'You lost');
+    await page.click('.review button.request-review');
+    await page.waitForSelector('svg.eval-graph[data-points="5"]', { timeout: 40_000 });
+    await expectText(page, '.review-counts', 'Black:');
+    const marked = await page.locator('ol.moves button.move.blunder').allTextContents();
+    expect(marked.length >= 1 && marked.includes('A5??'), `moves marked blunders: ${marked}`);
+    await page.click('ol.moves button.move.blunder >> text=A5??');
+    await expectText(page, '.review-judgement', 'was a blunder');
+    await shot(page, 'analysis-review.png', '.game');
+    // A second visitor sees it at once, without asking.
+    await bob.reload();
+    await bob.waitForSelector('svg.eval-graph[data-points="5"]', WAIT);
+    await bob.context().close();
   });
 
   await step('two people agree on dead stones; the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {
