@@ -4,7 +4,7 @@
 //! statement of the rules.
 
 use serde::Serialize;
-use toroid_rules::{Color, GameKind, Move, Position};
+use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
 
 use crate::view::{GameView, TopologyView};
 
@@ -26,12 +26,35 @@ pub struct ExampleView {
     pub topology: TopologyView,
 }
 
-/// An example as written here: parameters as `KEY=VALUE` and moves in SGF points.
+/// An example as written here: parameters as `KEY=VALUE` and moves in SGF points. Its last
+/// move is also a lesson: from the position before it, the player to move is asked to
+/// `goal`, with `hint` after a move that does not.
 struct Example {
     title: &'static str,
     text: &'static str,
     params: &'static [&'static str],
     moves: &'static str,
+    goal: Goal,
+    hint: &'static str,
+}
+
+/// What a lesson asks for; the rules say whether a move did it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Goal {
+    /// Win with this move.
+    Win,
+    /// Capture (or, in CTOR, turn over) at least one enemy stone with this move.
+    Capture,
+}
+
+impl Goal {
+    fn words(self) -> &'static str {
+        match self {
+            Goal::Win => "win the game",
+            Goal::Capture => "capture",
+        }
+    }
 }
 
 const GO_SURFACES: &str = "The board may be a plane, or glued into a cylinder, a Möbius strip, \
@@ -60,6 +83,8 @@ fn text(game: GameKind) -> (&'static [&'static str], &'static [Example]) {
                        seams), so ee is captured.",
                 params: &["size=5"],
                 moves: "dd ee aa",
+                goal: Goal::Capture,
+                hint: "Capture along a diagonal: an enemy stone between the stone you place and one of yours on a diagonal. The diagonals wrap around the seams too.",
             }],
         ),
         GameKind::HexTorus => (
@@ -81,6 +106,8 @@ fn text(game: GameKind) -> (&'static [&'static str], &'static [Example]) {
                        column is one stone short.",
                 params: &[],
                 moves: "aa ea ab eb ac ec ad ed ae ee af ef ag eg ah",
+                goal: Goal::Win,
+                hint: "A ring goes around the torus from top to bottom: black's column needs one more stone to meet itself across the top/bottom seam.",
             }],
         ),
         GameKind::MTorus => (
@@ -100,6 +127,8 @@ fn text(game: GameKind) -> (&'static [&'static str], &'static [Example]) {
                        middle one. One crossing: odd, a win.",
                 params: &[],
                 moves: "ea aa eb ab ec ac ed ad ee ae ef af eg ag eh ah ei",
+                goal: Goal::Win,
+                hint: "Leaving the top of a column you come back at the bottom of the mirrored column; for the middle column that is the column itself.",
             }],
         ),
         GameKind::Ctor => (
@@ -119,6 +148,8 @@ fn text(game: GameKind) -> (&'static [&'static str], &'static [Example]) {
                        (bb, cb, db, bc and dc), and it turns black.",
                 params: &["size=5"],
                 moves: "bb cc end cb db aa ae bc dc",
+                goal: Goal::Capture,
+                hint: "A white stone with five of its eight neighbours black turns black: count the black stones around cc, diagonals included.",
             }],
         ),
         GameKind::CaptureGo => (
@@ -137,6 +168,8 @@ fn text(game: GameKind) -> (&'static [&'static str], &'static [Example]) {
                        it.",
                 params: &["size=5", "topology=torus"],
                 moves: "ba aa ab cc ea dd ae",
+                goal: Goal::Capture,
+                hint: "On a torus the corner stone on A5 has four neighbours, two of them across the seams: find the one still empty.",
             }],
         ),
         GameKind::Go => (
@@ -163,9 +196,118 @@ fn text(game: GameKind) -> (&'static [&'static str], &'static [Example]) {
                        captures it.",
                 params: &["size=5", "topology=klein"],
                 moves: "aa ba ca cc bb dc de",
+                goal: Goal::Capture,
+                hint: "The Klein bottle glues its top and bottom edges in reverse: the point above B5 is at the bottom, mirrored.",
             }],
         ),
     }
+}
+
+/// A lesson: the position before an example's last move, and what to do there.
+#[derive(Debug, Clone, Serialize)]
+pub struct LessonView {
+    pub title: &'static str,
+    /// What the player to move is asked, in words.
+    pub prompt: String,
+    pub goal: Goal,
+    pub position: GameView,
+    pub topology: TopologyView,
+}
+
+/// The rules' word on a lesson's answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct LessonAnswer {
+    pub solved: bool,
+    /// Why, in words: the example's explanation when solved, else what the move did not do
+    /// and a hint.
+    pub explanation: String,
+    /// The position after the move, if it was legal.
+    pub position: Option<GameView>,
+}
+
+/// Why a lesson's answer cannot be judged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LessonError {
+    #[error("{0} has no lesson {1}")]
+    NoLesson(&'static str, usize),
+    #[error("'{0}' is not a cell of this board")]
+    NotAMove(String),
+}
+
+/// The lessons of `game`, one for each of its examples.
+pub fn lessons(game: GameKind) -> Vec<LessonView> {
+    let (_, examples) = text(game);
+    (examples.iter())
+        .map(|e| {
+            let (position, history) = before_last(game, e);
+            let mover = position.turn().expect("an example ends with its last move");
+            LessonView {
+                title: e.title,
+                prompt: format!(
+                    "{} to play: find the move that makes you {}.",
+                    capitalized(mover),
+                    e.goal.words()
+                ),
+                goal: e.goal,
+                position: GameView::new(&position, &history),
+                topology: TopologyView::new(position.topology()),
+            }
+        })
+        .collect()
+}
+
+/// Whether `notation`, played in lesson `index` of `game`, does what the lesson asks, as the
+/// rules say (the move that wins or captures, whichever it is).
+pub fn answer(game: GameKind, index: usize, notation: &str) -> Result<LessonAnswer, LessonError> {
+    let (_, examples) = text(game);
+    let example = (examples.get(index)).ok_or(LessonError::NoLesson(game.name(), index))?;
+    let (mut position, mut history) = before_last(game, example);
+    let mv = Move::parse(notation, position.topology())
+        .map_err(|_| LessonError::NotAMove(notation.to_string()))?;
+    let mover = position.turn().expect("an example ends with its last move");
+    let before = GameView::new(&position, &history).captures;
+    if let Err(illegal) = position.play(mv) {
+        return Ok(LessonAnswer {
+            solved: false,
+            explanation: format!(
+                "{notation} is not allowed here: {illegal}. {}",
+                example.hint
+            ),
+            position: None,
+        });
+    }
+    history.push((mover, mv));
+    let after = GameView::new(&position, &history);
+    let solved = match example.goal {
+        Goal::Win => position.outcome().and_then(|o| o.winner) == Some(mover),
+        Goal::Capture => after.captures.get(mover) > before.get(mover),
+    };
+    let explanation = match solved {
+        true => format!("Right. {}", example.text),
+        false => format!(
+            "{notation} does not {} here. {}",
+            example.goal.words(),
+            example.hint
+        ),
+    };
+    Ok(LessonAnswer {
+        solved,
+        explanation,
+        position: Some(after),
+    })
+}
+
+fn capitalized(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// The position of `example` before its last move, and the moves to it.
+fn before_last(game: GameKind, example: &Example) -> (AnyGame, Vec<(Color, Move)>) {
+    let moves = example.moves.split_whitespace().count();
+    played(game, example, moves - 1)
 }
 
 /// The help of `game`, its examples played out by the rules.
@@ -178,17 +320,24 @@ pub fn help(game: GameKind) -> RulesHelp {
     }
 }
 
-fn play(game: GameKind, example: &Example) -> ExampleView {
+/// The first `moves` moves of `example` played out: the position they reach, and the moves
+/// with their colours.
+fn played(game: GameKind, example: &Example, moves: usize) -> (AnyGame, Vec<(Color, Move)>) {
     let mut position = game
         .new_game(example.params)
         .expect("an example's parameters are valid");
     let mut history = Vec::new();
-    for notation in example.moves.split_whitespace() {
+    for notation in example.moves.split_whitespace().take(moves) {
         let mv = Move::parse(notation, position.topology()).expect("an example's moves parse");
         let color: Color = position.turn().expect("an example ends with its last move");
         position.play(mv).expect("an example's moves are legal");
         history.push((color, mv));
     }
+    (position, history)
+}
+
+fn play(game: GameKind, example: &Example) -> ExampleView {
+    let (position, history) = played(game, example, usize::MAX);
     ExampleView {
         title: example.title,
         text: example.text,
@@ -229,5 +378,44 @@ mod tests {
         for game in GameKind::ALL {
             assert!(!help(game).paragraphs.is_empty());
         }
+    }
+
+    /// Each lesson's example move solves it, and a move elsewhere does not, with a hint; a
+    /// move that is not a cell, or a lesson that is not there, is refused.
+    #[test]
+    fn lessons_accept_the_move_that_does_it_and_explain_others() {
+        for game in GameKind::ALL {
+            for (i, example) in text(game).1.iter().enumerate() {
+                let last = example.moves.split_whitespace().last().unwrap();
+                let right = answer(game, i, last).unwrap();
+                assert!(right.solved, "{game} lesson {i}: {}", right.explanation);
+                assert!(right.explanation.starts_with("Right."));
+                let lesson = &lessons(game)[i];
+                let wrong = (lesson.position.legal_moves.iter())
+                    .find(|m| m.as_str() != last && m.as_str() != "pass" && m.as_str() != "end")
+                    .unwrap();
+                let answered = answer(game, i, wrong).unwrap();
+                assert!(!answered.solved, "{game}: {wrong} solved lesson {i}");
+                assert!(
+                    answered.explanation.contains(example.hint),
+                    "{}",
+                    answered.explanation
+                );
+            }
+        }
+        assert!(matches!(
+            answer(GameKind::Go, 0, "zz"),
+            Err(LessonError::NotAMove(_))
+        ));
+        assert!(matches!(
+            answer(GameKind::Go, 9, "aa"),
+            Err(LessonError::NoLesson(..))
+        ));
+        let taken = answer(GameKind::Go, 0, "aa").unwrap();
+        assert!(
+            !taken.solved && taken.explanation.contains("not allowed"),
+            "{}",
+            taken.explanation
+        );
     }
 }

@@ -9,6 +9,7 @@ import { h, replaceChildren } from './dom.js';
 import { playerHref } from './format.js';
 import { showGame } from './game.js';
 import { showInvitation } from './invitation.js';
+import { showLessons } from './lessons.js';
 import { showLobby } from './lobby.js';
 import { showAdmin, showSettings } from './moderation.js';
 import { startNews } from './news.js';
@@ -116,6 +117,8 @@ async function route() {
     await mount(current, () => showTournaments(view, session, navigate));
   } else if (parts[0] === 'tournament' && parts.length === 2) {
     await mount(current, () => showTournament(view, parts[1], session));
+  } else if (parts[0] === 'learn' && parts.length === 1) {
+    await mount(current, () => showLessons(view, new URLSearchParams(location.search).get('game')));
   } else if (parts[0] === 'settings' && parts.length === 1) {
     await mount(current, () => showSettings(view, session));
   } else if (parts[0] === 'admin' && parts.length === 1) {

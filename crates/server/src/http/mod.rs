@@ -82,6 +82,7 @@ pub fn router(state: AppState) -> Router {
         .route("/tournaments", get(assets::page))
         .route("/tournament/{id}", get(assets::page))
         .route("/settings", get(assets::page))
+        .route("/learn", get(assets::page))
         .route("/admin", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
         .route_layer(middleware::from_fn(tag_route))

@@ -25,6 +25,8 @@ use crate::hub::{
         accounts::routes::create_account,
         games::routes::rules,
         games::routes::rules_help,
+        games::routes::rule_lessons,
+        games::routes::answer_lesson,
         games::routes::levels,
         lobby::routes::create_game,
         games::routes::list_games,

@@ -55,7 +55,7 @@ process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 10;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 35 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 36 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -827,6 +827,26 @@ async function tour() {
     await bob.reload();
     await bob.waitForSelector('svg.eval-graph[data-points="5"]', WAIT);
     await bob.context().close();
+  });
+
+  await step('a lesson explains a wrong move and accepts the right one, as the rules judge them', page, async () => {
+    await page.click('header nav a >> text=Learn');
+    await page.waitForSelector('article.lesson', WAIT);
+    await page.click('nav.lesson-games a >> text=capture-go');
+    const lesson = page.locator('article.lesson[data-game="capture-go"]').first();
+    await lesson.waitFor(WAIT);
+    await expectText(page, 'article.lesson .lesson-prompt', 'Black to play: find the move that makes you capture.');
+    await lesson.locator('svg.board .hit[data-name="bb"][data-ghost="0"]').click();
+    await expectText(page, 'article.lesson .lesson-feedback.wrong', 'does not capture here');
+    await lesson.locator('svg.board .hit[data-name="ae"][data-ghost="0"]').click();
+    await expectText(page, 'article.lesson .lesson-feedback.solved', 'Right.');
+    // The board shows what the move did: the white stone on A5 is gone.
+    await page.waitForFunction(() => document.querySelector('article.lesson svg.board').dataset.board.startsWith('.'), null, WAIT);
+    const auditor = await (await newContext({ ...DESKTOP, bypassCSP: true })).newPage();
+    await auditor.goto(`${BASE}/learn?game=m-torus`);
+    await auditor.waitForSelector('article.lesson svg.board', WAIT);
+    await audit(auditor, 'the lessons');
+    await auditor.context().close();
   });
 
   await step('two people agree on dead stones; the end of a Go game marks territory; the winning capture of capture-go is lit', page, async () => {

@@ -6,7 +6,9 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use toroid_protocol::help::{help, RulesHelp};
+use toroid_protocol::help::{
+    answer, help, lessons, LessonAnswer, LessonError, LessonView, RulesHelp,
+};
 use toroid_protocol::view::{GameInfo, TopologyView};
 use toroid_rules::{GameKind, Position};
 use toroid_search::Level;
@@ -39,10 +41,47 @@ pub async fn rules() -> Json<Vec<GameInfo>> {
     responses((status = 200, body = Object, description = "{game, paragraphs, examples: [{title, text, position, topology}]}"),
         (status = 404, body = ErrorBody)))]
 pub async fn rules_help(Path(game): Path<String>) -> Result<Json<RulesHelp>, ApiError> {
-    let kind: GameKind = game
-        .parse()
-        .map_err(|e| ApiError::NotFound(format!("{e}")))?;
-    Ok(Json(help(kind)))
+    Ok(Json(help(rule_set(&game)?)))
+}
+
+/// A rule set by name (`404` for none).
+fn rule_set(game: &str) -> Result<GameKind, ApiError> {
+    game.parse().map_err(|e| ApiError::NotFound(format!("{e}")))
+}
+
+/// A rule set's lessons: positions from its examples, each asking the player to move to win
+/// or to capture.
+#[utoipa::path(get, path = "/api/rules/{game}/lessons", tag = "games",
+    params(("game" = String, Path)),
+    responses((status = 200, body = Object, description = "[{title, prompt, goal: win|capture, position, topology}]"),
+        (status = 404, body = ErrorBody)))]
+pub async fn rule_lessons(Path(game): Path<String>) -> Result<Json<Vec<LessonView>>, ApiError> {
+    Ok(Json(lessons(rule_set(&game)?)))
+}
+
+/// Plays `move` in lesson `n` of a rule set: whether it does what the lesson asks, as the
+/// rules say, and why (nothing is stored).
+#[utoipa::path(post, path = "/api/rules/{game}/lessons/{n}", tag = "games", request_body = LessonMove,
+    params(("game" = String, Path), ("n" = usize, Path)),
+    responses((status = 200, body = Object, description = "{solved, explanation, position}"),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn answer_lesson(
+    Path((game, n)): Path<(String, usize)>,
+    ApiJson(request): ApiJson<LessonMove>,
+) -> Result<Json<LessonAnswer>, ApiError> {
+    match answer(rule_set(&game)?, n, &request.mv) {
+        Ok(answered) => Ok(Json(answered)),
+        Err(error @ LessonError::NoLesson(..)) => Err(ApiError::NotFound(error.to_string())),
+        Err(error @ LessonError::NotAMove(_)) => Err(ApiError::BadRequest(error.to_string())),
+    }
+}
+
+/// The body of `POST /api/rules/{game}/lessons/{n}`.
+#[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LessonMove {
+    #[serde(rename = "move")]
+    pub mv: String,
 }
 
 /// The house bots' levels, weakest first.
@@ -258,6 +297,8 @@ pub fn add(router: Router<AppState>) -> Router<AppState> {
     router
         .route("/rules", get(rules))
         .route("/rules/{game}/help", get(rules_help))
+        .route("/rules/{game}/lessons", get(rule_lessons))
+        .route("/rules/{game}/lessons/{n}", post(answer_lesson))
         .route("/levels", get(levels))
         .route("/games", get(list_games))
         .route("/games/{id}", get(get_game))
