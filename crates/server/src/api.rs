@@ -5,6 +5,7 @@
 pub use crate::hub::accounts::wire::*;
 pub use crate::hub::bots::wire::*;
 pub use crate::hub::challenges::wire::*;
+pub use crate::hub::follows::wire::*;
 pub use crate::hub::games::wire::*;
 pub use crate::hub::lobby::wire::*;
 pub use crate::hub::moderation::wire::*;

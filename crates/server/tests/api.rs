@@ -103,6 +103,7 @@ on_both_stores!(
     a_correspondence_game_outlives_the_quiet_that_ends_others,
     a_person_hears_of_challenges_games_their_move_and_tournaments,
     a_finished_game_is_reviewed_once_and_its_blunder_marked,
+    a_person_follows_players_and_sees_them_online_and_their_games,
     quick_pairing_pairs_people_who_ask_for_the_same_game,
     an_open_game_is_withdrawn_when_its_creator_leaves_it,
 );
@@ -2060,4 +2061,48 @@ async fn a_finished_game_is_reviewed_once_and_its_blunder_marked(store: Store) {
     // The engine would have played elsewhere, and saw white's capture.
     assert_ne!(review["positions"][2]["best"], "aa");
     assert_eq!(review["positions"][3]["best"], "ab");
+}
+
+/// Following: a player by name (not oneself, not a name nobody has), listed with whether a
+/// page of theirs is open and their live games; unfollowing; a guest follows too.
+async fn a_person_follows_players_and_sees_them_online_and_their_games(store: Store) {
+    let run = start(store, loose()).await;
+    let alice = Client::account(&run.base, "alice").await;
+    let bob = Client::account(&run.base, "bob").await;
+    assert_eq!(alice.put("/api/follows/alice", json!({})).await.status, 400);
+    assert_eq!(
+        alice.put("/api/follows/nobody", json!({})).await.status,
+        404
+    );
+    assert_eq!(alice.put("/api/follows/Bob", json!({})).await.status, 204);
+    assert_eq!(
+        alice.put("/api/follows/bob", json!({})).await.status,
+        204,
+        "twice is once"
+    );
+    let list = alice.get("/api/follows").await.body;
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+    // The name as its account writes it.
+    assert_eq!(
+        (&list[0]["name"], &list[0]["online"]),
+        (&json!("bob"), &json!(false))
+    );
+    // Bob opens a page (its news socket marks him online) and starts a game.
+    let _page = bob.news().await;
+    let game = bob
+        .create(json!({"game": "torus", "opponent": {"kind": "house", "level": "random"}}))
+        .await;
+    let seen = common::eventually("Bob shows online with his game", || async {
+        let list = alice.get("/api/follows").await.body;
+        let ready = list[0]["online"] == true && list[0]["games"][0]["id"] == game["id"];
+        ready.then_some(list)
+    })
+    .await;
+    assert_eq!(seen[0]["games"].as_array().unwrap().len(), 1);
+    assert_eq!(alice.delete("/api/follows/bob").await.status, 204);
+    assert_eq!(alice.get("/api/follows").await.body, json!([]));
+    let guest = Client::person(&run.base, "carol").await;
+    assert_eq!(guest.put("/api/follows/alice", json!({})).await.status, 204);
+    let nobody = Client::anonymous(&run.base);
+    assert_eq!(nobody.get("/api/follows").await.status, 401);
 }

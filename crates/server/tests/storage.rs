@@ -420,6 +420,8 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
             "DROP TABLE reviews",
+            "DROP TABLE follows",
+            "ALTER TABLE sessions DROP COLUMN online_at",
             "DROP INDEX games_by_seek",
             "ALTER TABLE games DROP COLUMN seek",
             "ALTER TABLE games DROP COLUMN counting",
@@ -502,6 +504,8 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "DROP TABLE reviews",
+            "DROP TABLE follows",
+            "ALTER TABLE sessions DROP COLUMN online_at",
             "DROP INDEX games_by_seek",
             "ALTER TABLE games DROP COLUMN seek",
             "ALTER TABLE games DROP COLUMN counting",

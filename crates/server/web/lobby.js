@@ -5,7 +5,7 @@
 import { guestForm } from './account.js';
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { paramsText, playerLabel, resultText, whenText } from './format.js';
+import { paramsText, playerHref, playerLabel, resultText, whenText } from './format.js';
 import { challengeList } from './challenges.js';
 import { newGameForm } from './newgame.js';
 import { quickPairing } from './pairing.js';
@@ -38,9 +38,11 @@ export async function showLobby(root, session, navigate, onSession) {
   const list = (status) => h('ul', { class: `game-list ${status}-games`, 'aria-label': `${status} games` });
   const [mine, live, waiting, finished] = [list('my'), list('live'), list('waiting'), list('finished')];
   const challenges = session ? challengeList(navigate) : null;
+  const following = h('ul', { class: 'following', 'aria-label': 'players you follow' });
   const refresh = async () => {
     await Promise.all([
       challenges?.refresh(),
+      session ? fillFollowing(following) : null,
       session ? fillList(mine, 'my', 'You have not played yet.', () => api.myGames(MY_LIMIT)) : null,
       fillList(live, 'live', 'No game is being played right now.'),
       fillList(waiting, 'waiting', 'No game waits for an opponent.'),
@@ -54,7 +56,8 @@ export async function showLobby(root, session, navigate, onSession) {
       // Before a name is chosen (the form explains each rule set once there is one).
       session ? null : [h('h2', null, 'How to play'), ...rules.map((r) => rulesPanel(r.name))]),
     h('div', { class: 'card lists' },
-      session ? [h('h2', null, 'Challenges'), challenges.list, h('h2', null, 'My games'), mine] : null,
+      session ? [h('h2', null, 'Challenges'), challenges.list, h('h2', null, 'My games'), mine,
+        h('h2', null, 'Following'), following] : null,
       h('div', { class: 'list-head' }, h('h2', null, 'Live games'),
         h('button', { type: 'button', class: 'refresh', 'aria-label': 'Refresh the lists of games', onclick: refresh }, '↻ Refresh')),
       live,
@@ -65,6 +68,27 @@ export async function showLobby(root, session, navigate, onSession) {
   await refresh();
   const timer = setInterval(refresh, REFRESH_MS);
   return () => clearInterval(timer);
+}
+
+// The players the visitor follows: online or not, their live games, and their page (where
+// they are challenged).
+async function fillFollowing(list) {
+  let follows;
+  try {
+    follows = await api.follows();
+  } catch (err) {
+    replaceChildren(list, h('li', { class: 'error' }, err.message));
+    return;
+  }
+  if (follows.length === 0) {
+    replaceChildren(list, h('li', { class: 'empty' }, 'Nobody yet: follow a player from their page.'));
+    return;
+  }
+  replaceChildren(list, ...follows.map((f) => h('li', { dataset: { name: f.name }, class: f.online ? 'online' : 'offline' },
+    h('span', { class: 'presence' }, f.online ? '● online' : '○ offline'), ' ',
+    h('a', { href: playerHref(f.name) }, f.name), ' ',
+    ...f.games.map((g) => h('a', { class: 'live-game', href: `/game/${encodeURIComponent(g.id)}` }, `watch ${g.game}`)),
+    h('a', { class: 'challenge-link', href: playerHref(f.name) }, 'Challenge'))));
 }
 
 async function fillList(list, status, empty, load = () => api.games(status, LIST_LIMIT)) {

@@ -8,6 +8,32 @@ import { playerHref, playerLabel, whenText } from './format.js';
 import { challengeForm } from './challenges.js';
 import { reportForm } from './moderation.js';
 
+/** Follow or Unfollow `name`, as the visitor does now. */
+async function followButton(name) {
+  let following = false;
+  try {
+    following = (await api.follows()).some((f) => f.name.toLowerCase() === name.toLowerCase());
+  } catch {
+    // Shown as not followed: a click says what is wrong.
+  }
+  const button = h('button', { type: 'button', class: 'follow' });
+  const show = () => {
+    button.textContent = following ? 'Unfollow' : 'Follow';
+    button.setAttribute('aria-pressed', String(following));
+  };
+  button.addEventListener('click', async () => {
+    try {
+      await (following ? api.unfollow(name) : api.follow(name));
+      following = !following;
+      show();
+    } catch (err) {
+      button.after(h('span', { class: 'error', role: 'alert' }, ` ${err.message}`));
+    }
+  });
+  show();
+  return button;
+}
+
 /** A rating as "1662" or "1500?" while provisional, as lichess writes it. */
 function ratingText(r) {
   return `${Math.round(r.rating)}${r.provisional ? '?' : ''}`;
@@ -78,8 +104,10 @@ export async function showPlayer(root, name, session) {
   const report = others ? h('details', { class: 'report' }, h('summary', null, 'Report or block'),
     reportForm(page.name, { player: page.name }, () => { report.open = false; })) : null;
   const challenge = others ? challengeForm(page.name, await api.rules()) : null;
+  const follow = others ? await followButton(page.name) : null;
   replaceChildren(root, h('section', { class: 'card player-page' },
     h('h1', null, page.name, ' ', h('small', { class: 'kind' }, kind)),
+    follow,
     challenge,
     report,
     h('h2', null, 'Ratings'), pools,

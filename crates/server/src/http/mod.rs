@@ -24,7 +24,8 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::hub::{
-    accounts, bots, challenges, games, lobby, moderation, news, ratings, reviews, tournaments, Hub,
+    accounts, bots, challenges, follows, games, lobby, moderation, news, ratings, reviews,
+    tournaments, Hub,
 };
 use connections::ClientAddr;
 
@@ -57,6 +58,7 @@ pub fn router(state: AppState) -> Router {
         challenges::routes::add,
         news::routes::add,
         reviews::routes::add,
+        follows::routes::add,
     ];
     let api = (features.into_iter())
         .fold(Router::new(), |router, add| add(router))

@@ -7,7 +7,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::Modify;
 
 use crate::hub::{
-    accounts, bots, challenges, games, lobby, moderation, news, ratings, reviews, tournaments,
+    accounts, bots, challenges, follows, games, lobby, moderation, news, ratings, reviews,
+    tournaments,
 };
 
 #[derive(OpenApi)]
@@ -63,6 +64,9 @@ use crate::hub::{
         ratings::routes::leaderboard,
         ratings::routes::player,
         ratings::routes::game_ratings,
+        follows::routes::follows,
+        follows::routes::follow,
+        follows::routes::unfollow,
         tournaments::routes::tournaments,
         tournaments::routes::create_tournament,
         tournaments::routes::tournament,

@@ -13,6 +13,7 @@ pub mod accounts;
 pub mod bots;
 pub mod challenges;
 pub mod chat;
+pub mod follows;
 pub mod games;
 pub mod lobby;
 pub mod moderation;

@@ -467,6 +467,17 @@ pub enum Write {
         clocks: Option<[i64; 2]>,
         at: i64,
     },
+    /// `follower` follows the player `name` since `at`, or (`None`) no longer does.
+    Follow {
+        follower: String,
+        name: String,
+        at: Option<i64>,
+    },
+    /// Session `session` had a page open at `at`.
+    Online {
+        session: String,
+        at: i64,
+    },
     /// Starts the review of game `game_id` for `owner` (a task's token): a new row, or one
     /// whose owner stopped writing before `stale_before` (`ReviewTaken` otherwise).
     ReviewStart {
@@ -523,6 +534,8 @@ impl Write {
             | Write::HideGame { .. }
             | Write::Report(_)
             | Write::Challenge(_)
+            | Write::Follow { .. }
+            | Write::Online { .. }
             | Write::ReviewStart { .. }
             | Write::ReviewSave { .. }
             | Write::CloseChallenge { .. }

@@ -300,6 +300,14 @@ const MIGRATIONS: &[&[Step]] = &[
     &[
         Sql("ALTER TABLE games ADD COLUMN seek TEXT"),
         Sql("CREATE INDEX games_by_seek ON games (seek, status, created_at)"),
+        // Who follows whom (by name key, as blocks), and when a session's page was last open.
+        Sql("CREATE TABLE follows (
+        follower TEXT NOT NULL,
+        followed_key TEXT NOT NULL,
+        followed_name TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (follower, followed_key))"),
+        Sql("ALTER TABLE sessions ADD COLUMN online_at BIGINT"),
         Sql("CREATE TABLE reviews (
         game_id TEXT PRIMARY KEY,
         status TEXT NOT NULL,

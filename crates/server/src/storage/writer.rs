@@ -680,6 +680,30 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(clocks.map(|c| c[1]))
         .bind(*at)
         .bind(game_id),
+        Write::Follow {
+            follower,
+            name,
+            at: Some(at),
+        } => sqlx::query(
+            "INSERT INTO follows (follower, followed_key, followed_name, at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (follower, followed_key) DO NOTHING",
+        )
+        .bind(follower)
+        .bind(name_key(name))
+        .bind(name)
+        .bind(at),
+        Write::Follow {
+            follower,
+            name,
+            at: None,
+        } => sqlx::query("DELETE FROM follows WHERE follower = $1 AND followed_key = $2")
+            .bind(follower)
+            .bind(name_key(name)),
+        Write::Online { session, at } => {
+            sqlx::query("UPDATE sessions SET online_at = $1 WHERE id = $2")
+                .bind(*at)
+                .bind(session)
+        }
         Write::ReviewStart {
             game_id,
             owner,
@@ -741,6 +765,8 @@ fn expect_one(write: &Write, done: sqlx::any::AnyQueryResult) -> Result<(), Stor
         // Acts already done (a player blocked or unblocked, a line deleted, a game hidden, a
         // report dealt with): twice is once.
         Write::Block { .. }
+        | Write::Follow { .. }
+        | Write::Online { .. }
         | Write::DeleteChat { .. }
         | Write::HideGame { .. }
         | Write::ResolveReport { .. } => return Ok(()),

@@ -1224,7 +1224,7 @@ async function accounts(page) {
     { name, password: 'a newer horse' });
     expect(signedIn === 201, `the new password does not sign in (${signedIn})`);
   });
-  await step('challenge a player from their page; she accepts in her lobby and the game opens for both', page, async () => {
+  await step('follow and challenge a player from their page; she accepts in her lobby, then from a note, and shows online', page, async () => {
     const bea = await (await newContext()).newPage();
     await signIn(bea, 'bea');
     const made = await bea.evaluate(async () => (await fetch('/api/accounts', { method: 'POST',
@@ -1232,6 +1232,9 @@ async function accounts(page) {
     expect(made === 201, `bea has no account (${made})`);
     await page.goto(`${BASE}/player/bea`);
     await page.waitForSelector('form.challenge', WAIT);
+    // Alice follows Bea too.
+    await page.click('.player-page button.follow');
+    await expectText(page, '.player-page button.follow', 'Unfollow');
     await page.selectOption('#challenge-game', 'torus');
     await page.click('form.challenge button[type=submit]');
     await expectText(page, 'form.challenge .note', 'Challenge sent');
@@ -1243,6 +1246,9 @@ async function accounts(page) {
     await bea.waitForSelector('svg.board', WAIT);
     const gameId = decodeURIComponent(new URL(bea.url()).pathname.split('/')[2]);
     await page.goto(BASE + '/');
+    // Bea, whom Alice follows, is online (a page of hers is open) and plays the game.
+    await expectText(page, 'ul.following li.online[data-name="bea"]', 'online');
+    await page.waitForSelector(`ul.following li[data-name="bea"] a.live-game[href="/game/${encodeURIComponent(gameId)}"]`, WAIT);
     await page.waitForSelector(`ul.challenges li.outgoing.accepted a[href="/game/${encodeURIComponent(gameId)}"]`, WAIT);
     await page.click('ul.challenges li.outgoing.accepted a');
     await page.waitForSelector('svg.board', WAIT);

@@ -18,6 +18,7 @@ use crate::error::ApiError;
 use crate::http::extract::Player;
 use crate::http::heartbeat::{closed_by, going_away, Beat, Heartbeat};
 use crate::http::AppState;
+use crate::hub::follows::MARK_EVERY_MS;
 use crate::model::Status;
 use crate::storage::SessionRow;
 
@@ -76,6 +77,8 @@ async fn serve(socket: WebSocket, state: AppState, session: SessionRow) {
     let mut first = true;
     let mut due = true;
     let mut last_look = Instant::now();
+    // When the session was last marked online (for those who follow its person).
+    let mut marked: Option<Instant> = None;
     let mut looks = tokio::time::interval(LOOK_AT_MOST);
     loop {
         let now_due = due || last_look.elapsed() >= LOOK_EVERY;
@@ -93,6 +96,13 @@ async fn serve(socket: WebSocket, state: AppState, session: SessionRow) {
                 }
             }
             _ = looks.tick(), if now_due => {
+                let mark_every = Duration::from_millis(MARK_EVERY_MS as u64);
+                if marked.is_none_or(|at| at.elapsed() >= mark_every) {
+                    marked = Some(Instant::now());
+                    if let Err(error) = state.hub.mark_online(&session).await {
+                        tracing::warn!(%error, "cannot mark a session online");
+                    }
+                }
                 match look(&state, &session, &mut told, first).await {
                     Ok(messages) => out = messages,
                     Err(error) => tracing::warn!(%error, "cannot look at a person's news"),
