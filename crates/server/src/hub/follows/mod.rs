@@ -9,7 +9,7 @@ pub mod wire;
 
 use crate::error::ApiError;
 use crate::ids::now_ms;
-use crate::model::{name_key, PlayerName, Status};
+use crate::model::{name_key, Status};
 use crate::storage::{AccountKey, BotKey, SessionRow, Write};
 use wire::FollowView;
 
@@ -32,20 +32,12 @@ impl Hub {
         name: &str,
         follow: bool,
     ) -> Result<(), ApiError> {
-        let name = PlayerName::new(name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        if name.key() == name_key(&session.name) {
-            return Err(ApiError::BadRequest("you cannot follow yourself".into()));
-        }
+        let name = self.other_player(session, name, "follow", follow).await?;
         let follower = session.owner_id().to_string();
-        if follow {
-            if !self.storage.name_in_use(name.key()).await? {
-                return Err(ApiError::NotFound(format!("player '{}'", name.as_str())));
-            }
-            if self.storage.follows(&follower).await?.len() >= MAX_FOLLOWS {
-                return Err(ApiError::Limit(format!(
-                    "{MAX_FOLLOWS} players followed at most"
-                )));
-            }
+        if follow && self.storage.follows(&follower).await?.len() >= MAX_FOLLOWS {
+            return Err(ApiError::Limit(format!(
+                "{MAX_FOLLOWS} players followed at most"
+            )));
         }
         // The name as its holder writes it (an account's, a bot's), which its games show.
         let account = self

@@ -129,6 +129,25 @@ impl Hub {
         Ok(id)
     }
 
+    /// The player `name` that `session`'s person would `act` on (block, follow): a valid
+    /// name, not their own, and (when `in_use`) one that someone holds.
+    pub(super) async fn other_player(
+        &self,
+        session: &SessionRow,
+        name: &str,
+        act: &str,
+        in_use: bool,
+    ) -> Result<PlayerName, ApiError> {
+        let name = PlayerName::new(name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        if name.key() == name_key(&session.name) {
+            return Err(ApiError::BadRequest(format!("you cannot {act} yourself")));
+        }
+        if in_use && !self.storage.name_in_use(name.key()).await? {
+            return Err(ApiError::NotFound(format!("player '{}'", name.as_str())));
+        }
+        Ok(name)
+    }
+
     /// `session`'s person blocks the player called `name`, or unblocks them.
     pub async fn block(
         &self,
@@ -136,20 +155,12 @@ impl Hub {
         name: &str,
         block: bool,
     ) -> Result<(), ApiError> {
-        let name = PlayerName::new(name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        if name.key() == name_key(&session.name) {
-            return Err(ApiError::BadRequest("you cannot block yourself".into()));
-        }
+        let name = self.other_player(session, name, "block", block).await?;
         let blocker = session.owner_id().to_string();
-        if block {
-            if !self.storage.name_in_use(name.key()).await? {
-                return Err(ApiError::NotFound(format!("player '{}'", name.as_str())));
-            }
-            if self.storage.blocks(&blocker).await?.len() >= MAX_BLOCKS {
-                return Err(ApiError::Limit(format!(
-                    "{MAX_BLOCKS} blocked players at most"
-                )));
-            }
+        if block && self.storage.blocks(&blocker).await?.len() >= MAX_BLOCKS {
+            return Err(ApiError::Limit(format!(
+                "{MAX_BLOCKS} blocked players at most"
+            )));
         }
         let write = Write::Block {
             blocker,
