@@ -462,11 +462,13 @@ impl Client {
         answer.body
     }
 
-    /// Opens the person's news socket (`/api/me/ws`).
+    /// Opens the person's news socket (`/api/me/ws`), once it has looked (`ready`).
     pub async fn news(&self) -> Socket {
         let request = self.ws_request_to("/api/me/ws");
         let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        Socket::new(stream)
+        let mut socket = Socket::new(stream);
+        socket.next_of_type("ready").await;
+        socket
     }
 
     /// Opens the WebSocket of game `id` and returns it with the first state.

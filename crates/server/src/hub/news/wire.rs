@@ -11,6 +11,9 @@ use crate::hub::games::wire::GameSummary;
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum NewsMessage {
+    /// The socket has looked once: what follows is news. (The open challenges to the
+    /// person and the correspondence games waiting for them come just before.)
+    Ready {},
     /// Someone challenges the person (an open challenge not told before).
     Challenge { challenge: ChallengeView },
     /// A game of theirs started (someone joined their open game, accepted their challenge, a

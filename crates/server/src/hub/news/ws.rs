@@ -163,8 +163,9 @@ async fn tournament_news(state: &AppState, id: &str) -> Option<NewsMessage> {
     })
 }
 
-/// What is new for `session`'s person since `told`: everything but the challenges and games
-/// already there when the socket opened (`first`), except the moves it waits for.
+/// What is new for `session`'s person since `told`: everything but the games already there
+/// when the socket opened (`first`), except those waiting for its move; then, the first
+/// time, `ready`.
 async fn look(
     state: &AppState,
     session: &SessionRow,
@@ -178,11 +179,10 @@ async fn look(
         .filter(|c| c.status == "open")
         .map(|c| c.id.clone())
         .collect();
-    if !first {
-        for challenge in challenges.incoming {
-            if open.contains(&challenge.id) && !told.challenges.contains(&challenge.id) {
-                out.push(NewsMessage::Challenge { challenge });
-            }
+    // Open challenges wait for an answer: told when the socket opens too.
+    for challenge in challenges.incoming {
+        if open.contains(&challenge.id) && !told.challenges.contains(&challenge.id) {
+            out.push(NewsMessage::Challenge { challenge });
         }
     }
     told.challenges = open;
@@ -209,5 +209,8 @@ async fn look(
         }
     }
     told.games = now_live;
+    if first {
+        out.push(NewsMessage::Ready {});
+    }
     Ok(out)
 }
