@@ -1007,13 +1007,13 @@ async function tour() {
 
   const phone = await newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, storageState: await alice.storageState() });
   const small = await phone.newPage();
-  await step('a phone shows the turn and the clocks first, and reaches every cell of m-torus 9×9 and hex-torus 8×8', small, async () => {
+  await step('a phone shows the turn, the clocks and the buttons first, and reaches every cell of m-torus 9×9 and hex-torus 8×8', small, async () => {
     for (const [game, params] of [['m-torus', { width: 9, height: 9 }], ['hex-torus', { width: 8, height: 8 }]]) {
       await createGame(page, { game, params, clock: '300+5' });
       const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
       await small.goto(`${BASE}/game/${id}`);
       await small.waitForSelector('svg.board', WAIT);
-      for (const selector of ['.status', '.clocks']) {
+      for (const selector of ['.status', '.clocks', 'button.resign']) {
         const box = await small.locator(selector).boundingBox();
         expect(box && box.y + box.height <= 844, `${game}: ${selector} ends at y ${box && box.y + box.height} on an 844 px screen`);
       }
