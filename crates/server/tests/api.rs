@@ -104,6 +104,7 @@ on_both_stores!(
     a_person_hears_of_challenges_games_their_move_and_tournaments,
     a_finished_game_is_reviewed_once_and_its_blunder_marked,
     a_person_follows_players_and_sees_them_online_and_their_games,
+    a_correspondence_move_running_out_of_time_is_reminded,
     quick_pairing_pairs_people_who_ask_for_the_same_game,
     an_open_game_is_withdrawn_when_its_creator_leaves_it,
 );
@@ -2105,4 +2106,35 @@ async fn a_person_follows_players_and_sees_them_online_and_their_games(store: St
     assert_eq!(guest.put("/api/follows/alice", json!({})).await.status, 204);
     let nobody = Client::anonymous(&run.base);
     assert_eq!(nobody.get("/api/follows").await.status, 401);
+}
+
+/// A correspondence game whose mover has less than a quarter of a move's time left (here a
+/// stored clock set back, read again by a restarted server) is reminded on the mover's news
+/// socket when it opens; the opponent is not.
+async fn a_correspondence_move_running_out_of_time_is_reminded(store: Store) {
+    use sqlx::Connection;
+    let run = start(store, loose()).await;
+    let go = json!({"game": "go", "params": {"size": 5}});
+    let (alice, bob, id) = people_game(&run.base, go, json!({"days_per_move": 1})).await;
+    play_in_turn([&alice, &bob], &id, 0, "cc").await;
+    // White (Bob) has an hour left, as the stored clocks now say.
+    let mut db = sqlx::AnyConnection::connect(&run._site.url())
+        .await
+        .unwrap();
+    sqlx::query("UPDATE moves SET white_ms = 3600000 WHERE game_id = $1 AND ply = 0")
+        .bind(&id)
+        .execute(&mut db)
+        .await
+        .unwrap();
+    drop(db);
+    let run = run.restart().await;
+    let (alice, bob) = (alice.at(&run.base), bob.at(&run.base));
+    let mut bobs = bob.news_from_the_start().await;
+    let reminder = bobs.next_of_type("reminder").await;
+    assert_eq!(reminder["game"]["id"], id.as_str(), "{reminder}");
+    let left = reminder["left_ms"].as_i64().unwrap();
+    assert!(left <= 3_600_000 && left > 3_000_000, "{reminder}");
+    let mut alices = alice.news_from_the_start().await;
+    let told = alices.next().await;
+    assert_eq!(told["type"], "ready", "the opponent was told {told}");
 }

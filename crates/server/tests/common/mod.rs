@@ -462,13 +462,19 @@ impl Client {
         answer.body
     }
 
-    /// Opens the person's news socket (`/api/me/ws`), once it has looked (`ready`).
+    /// Opens the person's news socket (`/api/me/ws`), once it has looked (`ready`; what it
+    /// told before, of the state it found, is skipped).
     pub async fn news(&self) -> Socket {
-        let request = self.ws_request_to("/api/me/ws");
-        let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        let mut socket = Socket::new(stream);
+        let mut socket = self.news_from_the_start().await;
         socket.next_of_type("ready").await;
         socket
+    }
+
+    /// Opens the person's news socket, every message to be read.
+    pub async fn news_from_the_start(&self) -> Socket {
+        let request = self.ws_request_to("/api/me/ws");
+        let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        Socket::new(stream)
     }
 
     /// Opens the WebSocket of game `id` and returns it with the first state.
