@@ -135,60 +135,21 @@ export const api = {
 };
 
 /**
- * The signed-in person's news (GET /api/me/ws): `onMessage(message)` for each, `{type:
- * 'challenge'|'game-started'|'your-turn'|'reminder'|'tournament', …}`. It reconnects by
- * itself until `close()`, and gives up when the session has ended (close code 4401).
+ * A WebSocket to `path` that reconnects by itself, waiting `first` ms then twice as long each
+ * time up to `most`, until `close()`, or once the server closed it with a code in `final`.
+ * `onMessage(message)` gets each JSON message, `onStatus(open)` each change of the link.
  */
-export function openNewsSocket(onMessage) {
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/me/ws`;
+function reconnecting(path, { onMessage, onStatus = () => {}, first, most, final = [] }) {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
   let socket = null;
   let closed = false;
-  let delay = 1000;
-  let timer = null;
-  function connect() {
-    socket = new WebSocket(url);
-    socket.addEventListener('open', () => { delay = 1000; });
-    socket.addEventListener('message', (event) => {
-      try {
-        onMessage(JSON.parse(event.data));
-      } catch {
-        // Not ours to interpret.
-      }
-    });
-    socket.addEventListener('close', (event) => {
-      if (closed || event.code === 4401) return;
-      timer = setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 30_000);
-    });
-  }
-  connect();
-  return {
-    close() {
-      closed = true;
-      clearTimeout(timer);
-      if (socket) socket.close();
-    },
-  };
-}
-
-/**
- * The live connection to one game: `onState(GameState)` after every change, `onError(code,
- * message)` for a refused message, `onChat(room, lines)` with the chat room's latest lines
- * on connecting and then each new line, `onPresence(claimInMs)` to a player when the opponent
- * leaves or comes back, `onStatus(open)` when the link goes up or down. It
- * reconnects by itself (the server sends the state on connect) until `close()`.
- */
-export function openGameSocket(id, { onState, onError, onChat, onStatus, onPresence }) {
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${gamePath(id)}/ws`;
-  let socket = null;
-  let closed = false;
-  let delay = 500;
+  let delay = first;
   let timer = null;
 
   function connect() {
     socket = new WebSocket(url);
     socket.addEventListener('open', () => {
-      delay = 500;
+      delay = first;
       onStatus(true);
     });
     socket.addEventListener('message', (event) => {
@@ -198,16 +159,13 @@ export function openGameSocket(id, { onState, onError, onChat, onStatus, onPrese
       } catch {
         return; // Not ours to interpret.
       }
-      if (message.type === 'state') onState(message.game);
-      else if (message.type === 'error') onError(message.code, message.message);
-      else if (message.type === 'chat') onChat(message.room, message.lines);
-      else if (message.type === 'presence') onPresence(message.claim_in_ms);
+      onMessage(message);
     });
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
       onStatus(false);
-      if (closed) return;
+      if (closed || final.includes(event.code)) return;
       timer = setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 8000);
+      delay = Math.min(delay * 2, most);
     });
   }
   connect();
@@ -225,4 +183,30 @@ export function openGameSocket(id, { onState, onError, onChat, onStatus, onPrese
       if (socket) socket.close();
     },
   };
+}
+
+/**
+ * The signed-in person's news (GET /api/me/ws): `onMessage(message)` for each, `{type:
+ * 'challenge'|'game-started'|'your-turn'|'reminder'|'tournament', …}`. It reconnects by
+ * itself until `close()`, and gives up when the session has ended (close code 4401).
+ */
+export function openNewsSocket(onMessage) {
+  return reconnecting('/api/me/ws', { onMessage, first: 1000, most: 30_000, final: [4401] });
+}
+
+/**
+ * The live connection to one game: `onState(GameState)` after every change, `onError(code,
+ * message)` for a refused message, `onChat(room, lines)` with the chat room's latest lines
+ * on connecting and then each new line, `onPresence(claimInMs)` to a player when the opponent
+ * leaves or comes back, `onStatus(open)` when the link goes up or down. It
+ * reconnects by itself (the server sends the state on connect) until `close()`.
+ */
+export function openGameSocket(id, { onState, onError, onChat, onStatus, onPresence }) {
+  const onMessage = (message) => {
+    if (message.type === 'state') onState(message.game);
+    else if (message.type === 'error') onError(message.code, message.message);
+    else if (message.type === 'chat') onChat(message.room, message.lines);
+    else if (message.type === 'presence') onPresence(message.claim_in_ms);
+  };
+  return reconnecting(`${gamePath(id)}/ws`, { onMessage, onStatus, first: 500, most: 8000 });
 }

@@ -268,9 +268,7 @@ impl Hub {
     /// The game that invite code `code` opens, as anyone sees it: what the invited person
     /// is asked to play before choosing a name.
     pub async fn invitation(&self, code: &str) -> Result<GameState, ApiError> {
-        let id = (self.storage.game_by_invite(&hash_secret(code)).await?)
-            .ok_or_else(|| ApiError::NotFound("invite".into()))?;
-        let live = self.find(&id).await?;
+        let live = self.find(&self.invited_game(code).await?).await?;
         let game = live.game.lock().await;
         Ok(game.state(None, Instant::now()))
     }
@@ -289,14 +287,19 @@ impl Hub {
         Ok(game.state(Some(&session.id), Instant::now()))
     }
 
+    /// The id of the waiting game that invite code `code` opens.
+    async fn invited_game(&self, code: &str) -> Result<String, ApiError> {
+        (self.storage.game_by_invite(&hash_secret(code)).await?)
+            .ok_or_else(|| ApiError::NotFound("invite".into()))
+    }
+
     /// `session` takes the open seat of the game whose invite code is `code`.
     pub async fn join_by_code(
         self: &Arc<Hub>,
         session: &SessionRow,
         code: &str,
     ) -> Result<GameState, ApiError> {
-        let id = (self.storage.game_by_invite(&hash_secret(code)).await?)
-            .ok_or_else(|| ApiError::NotFound("invite".into()))?;
+        let id = self.invited_game(code).await?;
         self.join(session, &id, Some(code)).await
     }
 

@@ -161,17 +161,16 @@ impl Hub {
                 if game.status != Status::Waiting || game.seek.is_none() {
                     continue;
                 }
-                let color = game.seats.iter().position(Option::is_some);
-                match color.map(|i| toroid_rules::Color::BOTH[i]) {
-                    Some(color) => match self.gone_since(&live, &game, color).await {
-                        Ok(Some(_)) => game.creator.clone(),
-                        _ => None,
-                    },
-                    None => None,
+                let Some(creator) = game.creator.clone() else {
+                    continue;
+                };
+                let Some(color) = game.color_of(&creator) else {
+                    continue;
+                };
+                match self.gone_since(&live, &game, color).await {
+                    Ok(Some(_)) => creator,
+                    _ => continue,
                 }
-            };
-            let Some(creator) = creator else {
-                continue;
             };
             match self
                 .act(&live, Actor::Session(&creator), Action::Withdraw)

@@ -174,14 +174,12 @@ async fn look(
 ) -> Result<Vec<NewsMessage>, ApiError> {
     let hub = &state.hub;
     let mut out = Vec::new();
-    let challenges = hub.challenges_of(&session.name).await?;
-    let open: HashSet<String> = (challenges.incoming.iter())
-        .filter(|c| c.status == "open")
-        .map(|c| c.id.clone())
-        .collect();
-    // Open challenges wait for an answer: told when the socket opens too.
-    for challenge in challenges.incoming {
-        if open.contains(&challenge.id) && !told.challenges.contains(&challenge.id) {
+    // The challenges to the person (open ones only) wait for an answer: told when the
+    // socket opens too.
+    let incoming = hub.challenges_of(&session.name).await?.incoming;
+    let open: HashSet<String> = incoming.iter().map(|c| c.id.clone()).collect();
+    for challenge in incoming {
+        if !told.challenges.contains(&challenge.id) {
             out.push(NewsMessage::Challenge { challenge });
         }
     }
@@ -195,15 +193,19 @@ async fn look(
         if before.is_none() && !first {
             out.push(NewsMessage::GameStarted { game: game.clone() });
         }
+        // The rest is of correspondence games waiting for the person's move.
+        if !turn {
+            continue;
+        }
         let Some((per_move, left_ms)) = hub.correspondence_left(&game.id, session).await? else {
             continue;
         };
-        if turn && before != Some(true) {
+        if before != Some(true) {
             out.push(NewsMessage::YourTurn { game: game.clone() });
         }
         let remind_under = (REMIND_UNDER.as_millis() as i64).min(per_move / 4);
         let at = (game.id.clone(), game.plies);
-        if turn && left_ms < remind_under && !told.reminded.contains(&at) {
+        if left_ms < remind_under && !told.reminded.contains(&at) {
             told.reminded.insert(at);
             out.push(NewsMessage::Reminder { game, left_ms });
         }

@@ -17,12 +17,13 @@ use std::time::Duration;
 use toroid_rules::{AnyGame, Color, Move, Outcome, Position};
 
 use crate::error::ApiError;
+use crate::game::Game;
 use crate::ids::{new_id, now_ms};
 use crate::model::Status;
 use crate::storage::{StorageError, Write};
 use wire::{Finding, ReviewView, ReviewedMove, ReviewedPosition};
 
-use super::Hub;
+use super::{Hub, LiveGame};
 
 /// The search a position gets.
 const SEARCH: Duration = Duration::from_millis(400);
@@ -46,7 +47,7 @@ pub struct StoredReview {
 impl Hub {
     /// The review of game `id` so far.
     pub async fn review(&self, id: &str) -> Result<ReviewView, ApiError> {
-        let moves = self.moves_of(id).await?.1;
+        let moves = named_moves(&*self.finished_game(id).await?.game.lock().await);
         let stored = self.storage.review(id).await?;
         Ok(view(stored.as_ref(), &moves))
     }
@@ -54,7 +55,11 @@ impl Hub {
     /// Starts the review of finished game `id`, unless it is under way or made: the review
     /// so far.
     pub async fn request_review(self: &Arc<Hub>, id: &str) -> Result<ReviewView, ApiError> {
-        let (positions, moves) = self.moves_of(id).await?;
+        let (positions, moves) = {
+            let live = self.finished_game(id).await?;
+            let game = live.game.lock().await;
+            (positions(&game)?, named_moves(&game))
+        };
         let permit = (self.reviews.clone().try_acquire_owned()).map_err(|_| {
             ApiError::Busy("the server is making as many reviews as it may; try again soon")
         })?;
@@ -83,27 +88,15 @@ impl Hub {
         Ok(view(stored.as_ref(), &moves))
     }
 
-    /// Finished game `id`'s positions from the start (one more than its moves) and its
-    /// moves, named.
-    async fn moves_of(&self, id: &str) -> Result<(Vec<AnyGame>, Vec<(Color, String)>), ApiError> {
+    /// Game `id`, once it is over.
+    async fn finished_game(&self, id: &str) -> Result<Arc<LiveGame>, ApiError> {
         let live = self.find(id).await?;
-        let game = live.game.lock().await;
-        if game.status != Status::Finished {
+        if live.game.lock().await.status != Status::Finished {
             return Err(ApiError::Conflict(
                 "a game is reviewed once it is over".into(),
             ));
         }
-        let mut position = game.start_position();
-        let mut positions = vec![position.clone()];
-        let mut named = Vec::new();
-        for &(color, mv) in &game.moves {
-            named.push((color, name(&position, mv)));
-            position
-                .play(mv)
-                .map_err(|e| ApiError::Unavailable(format!("a stored move is illegal: {e}")))?;
-            positions.push(position.clone());
-        }
-        Ok((positions, named))
+        Ok(live)
     }
 
     /// Searches each of `positions` in turn and stores what it found, as `owner`, until done
@@ -186,6 +179,27 @@ fn settled(black: f64) -> Finding {
         best: None,
         line: Vec::new(),
     }
+}
+
+/// `game`'s moves, named, with their colours.
+fn named_moves(game: &Game) -> Vec<(Color, String)> {
+    let topology = game.position.topology();
+    (game.moves.iter())
+        .map(|&(color, mv)| (color, mv.notation(topology).to_string()))
+        .collect()
+}
+
+/// `game`'s positions from the start: one more than its moves.
+fn positions(game: &Game) -> Result<Vec<AnyGame>, ApiError> {
+    let mut position = game.start_position();
+    let mut positions = vec![position.clone()];
+    for &(_, mv) in &game.moves {
+        position
+            .play(mv)
+            .map_err(|e| ApiError::Unavailable(format!("a stored move is illegal: {e}")))?;
+        positions.push(position.clone());
+    }
+    Ok(positions)
 }
 
 /// Black's share of `outcome`: 1 for a win, ½ for a draw.
