@@ -60,6 +60,11 @@ impl Hub {
             let game = live.game.lock().await;
             (positions(&game)?, named_moves(&game))
         };
+        // One made or under way needs no search of this node's.
+        let shown = view(self.storage.review(id).await?.as_ref(), &moves);
+        if matches!(shown.status, "running" | "done") {
+            return Ok(shown);
+        }
         let permit = (self.reviews.clone().try_acquire_owned()).map_err(|_| {
             ApiError::Busy("the server is making as many reviews as it may; try again soon")
         })?;
