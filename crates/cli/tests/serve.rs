@@ -244,7 +244,7 @@ fn node(args: &[&str]) {
 }
 
 /// The screenshots run.mjs must write on every run.
-const SCREENSHOTS: [&str; 49] = [
+const SCREENSHOTS: [&str; 50] = [
     "board-torus.png",
     "board-hex-torus.png",
     "board-m-torus.png",
@@ -270,6 +270,7 @@ const SCREENSHOTS: [&str; 49] = [
     "player-page.png",
     "tournament-finished.png",
     "analysis-review.png",
+    "puzzle-solved.png",
     "game-torus-dark.png",
     "game-hex-torus-dark.png",
     "game-m-torus-dark.png",

@@ -15,6 +15,7 @@ pub mod level;
 pub mod mcts;
 pub mod ownership;
 pub mod policy;
+pub mod puzzle;
 pub mod random;
 pub mod search;
 pub mod tactics;

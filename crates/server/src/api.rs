@@ -10,6 +10,7 @@ pub use crate::hub::games::wire::*;
 pub use crate::hub::lobby::wire::*;
 pub use crate::hub::moderation::wire::*;
 pub use crate::hub::news::wire::*;
+pub use crate::hub::puzzles::wire::*;
 pub use crate::hub::ratings::wire::*;
 pub use crate::hub::reviews::wire::*;
 pub use crate::hub::tournaments::wire::*;

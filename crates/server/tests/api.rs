@@ -107,6 +107,7 @@ on_both_stores!(
     a_correspondence_move_running_out_of_time_is_reminded,
     quick_pairing_pairs_people_who_ask_for_the_same_game,
     an_open_game_is_withdrawn_when_its_creator_leaves_it,
+    puzzles_are_mined_from_finished_games_and_rated_once_a_player,
 );
 
 fn ply(state: &Value) -> u64 {
@@ -2062,6 +2063,135 @@ async fn a_finished_game_is_reviewed_once_and_its_blunder_marked(store: Store) {
     // The engine would have played elsewhere, and saw white's capture.
     assert_ne!(review["positions"][2]["best"], "aa");
     assert_eq!(review["positions"][3]["best"], "ab");
+}
+
+/// Puzzles: a finished game is mined in the background; its position where one move wins
+/// at once becomes a puzzle that shows the position, not the answer. A move that is not
+/// legal is refused and changes nothing; a signed-in player's first attempt changes its
+/// puzzle rating and the puzzle's (down and up for a miss), a second changes nothing, two
+/// at once count once; a guest's changes nothing; the next puzzle is one not tried.
+async fn puzzles_are_mined_from_finished_games_and_rated_once_a_player(store: Store) {
+    let run = start(store, loose()).await;
+    let game = json!({"game": "capture-go", "params": {"size": 5, "target": 1}});
+    let (alice, bob, id) = people_game(&run.base, game, Value::Null).await;
+    play_in_turn([&alice, &bob], &id, 0, "cc ba aa ab").await;
+    let nobody = Client::anonymous(&run.base);
+    let mined = common::eventually("the game is mined", || async {
+        let found = nobody
+            .get(&format!("/api/games/{id}/puzzles"))
+            .await
+            .success();
+        (!found.as_array().unwrap().is_empty()).then_some(found)
+    })
+    .await;
+    let summary = (mined.as_array().unwrap().iter())
+        .find(|p| p["ply"] == 3)
+        .unwrap_or_else(|| panic!("no puzzle at the capture: {mined}"));
+    assert_eq!(
+        (&summary["goal"], &summary["rating"]),
+        (&json!("win"), &json!(1300.0))
+    );
+    let path = format!("/api/puzzles/{}", summary["id"].as_str().unwrap());
+    let shown = nobody.get(&path).await.success();
+    assert_eq!(
+        shown["prompt"], "White to play: find the quickest win.",
+        "{shown}"
+    );
+    assert_eq!(shown["position"]["moves"], json!(["cc", "ba", "aa"]));
+    assert!(shown.get("answer").is_none(), "the answer shows: {shown}");
+    let attempt = format!("{path}/attempt");
+
+    let carol = Client::account(&run.base, "carol").await;
+    let occupied = carol.post(&attempt, json!({"move": "cc"})).await;
+    assert_eq!((occupied.status, occupied.code()), (400, "bad-request"));
+    assert_eq!(
+        carol.post(&attempt, json!({"move": "zz"})).await.status,
+        400
+    );
+    assert_eq!(nobody.get(&path).await.body["attempts"], 0);
+
+    // Carol misses: her rating falls, the puzzle's rises.
+    let missed = carol.post(&attempt, json!({"move": "ee"})).await.success();
+    assert_eq!(
+        (&missed["solved"], &missed["answer"]),
+        (&json!(false), &json!("ab"))
+    );
+    assert!(
+        missed["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("A4 wins at once"),
+        "{missed}"
+    );
+    let change = &missed["rating"];
+    assert!(
+        change["after"].as_f64() < change["before"].as_f64(),
+        "{missed}"
+    );
+    assert!(
+        missed["puzzle_rating"].as_f64().unwrap() > 1300.0,
+        "{missed}"
+    );
+    assert_eq!(
+        (&missed["game_id"], &missed["ply"]),
+        (&json!(id), &json!(3))
+    );
+    // Her second try solves it, and changes nothing.
+    let again = carol.post(&attempt, json!({"move": "ab"})).await.success();
+    assert_eq!(
+        (&again["solved"], &again["rating"]),
+        (&json!(true), &Value::Null)
+    );
+    assert_eq!(carol.get(&path).await.body["tried"], false);
+    let pools = carol.get("/api/puzzles").await.success();
+    let pool = (pools.as_array().unwrap().iter())
+        .find(|p| p["game"] == "capture-go")
+        .unwrap();
+    assert_eq!(pool["attempts"], 1, "{pools}");
+    assert!(pool["rating"].as_f64().unwrap() < 1500.0, "{pools}");
+
+    // Dave solves it twice at once: one attempt is rated.
+    let dave = Client::account(&run.base, "dave").await;
+    let body = json!({"move": "ab"});
+    let (one, two) = tokio::join!(dave.post(&attempt, body.clone()), dave.post(&attempt, body));
+    let rated = [&one, &two]
+        .iter()
+        .filter(|a| !a.body["rating"].is_null())
+        .count();
+    assert_eq!(rated, 1, "{:?} {:?}", one.body, two.body);
+    let solved = [&one, &two]
+        .into_iter()
+        .find(|a| !a.body["rating"].is_null())
+        .unwrap();
+    assert!(solved.body["rating"]["after"].as_f64() > solved.body["rating"]["before"].as_f64());
+    let stored = nobody.get(&path).await.success();
+    assert_eq!(
+        (&stored["attempts"], &stored["solved"]),
+        (&json!(2), &json!(1))
+    );
+
+    // A guest's attempt is judged and changes nothing.
+    let guest = alice.post(&attempt, json!({"move": "ab"})).await.success();
+    assert_eq!(
+        (&guest["solved"], &guest["rating"]),
+        (&json!(true), &Value::Null)
+    );
+    assert_eq!(nobody.get(&path).await.body["attempts"], 2);
+
+    // The next capture-go puzzle for Carol is not one she tried; for Erin, this one may be.
+    let next = carol.get("/api/puzzles/next?game=capture-go").await;
+    assert!(
+        next.status == 404 || next.body["id"] != summary["id"],
+        "{:?}",
+        next.body
+    );
+    let erin = Client::account(&run.base, "erin").await;
+    let first = erin
+        .get("/api/puzzles/next?game=capture-go")
+        .await
+        .success();
+    assert_eq!(first["game"], "capture-go");
+    assert_eq!(erin.get("/api/puzzles/next?game=chess").await.status, 404);
 }
 
 /// Following: a player by name (not oneself, not a name nobody has), listed with whether a

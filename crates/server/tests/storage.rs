@@ -419,6 +419,11 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "DROP TABLE puzzle_attempts",
+            "DROP TABLE puzzle_ratings",
+            "DROP TABLE puzzles",
+            "DROP INDEX games_to_mine",
+            "ALTER TABLE games DROP COLUMN mined_at",
             "DROP TABLE reviews",
             "DROP TABLE follows",
             "ALTER TABLE sessions DROP COLUMN online_at",
@@ -503,6 +508,11 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
         // Cyrillic, a bot, a guest, and a line Alice said.
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
+            "DROP TABLE puzzle_attempts",
+            "DROP TABLE puzzle_ratings",
+            "DROP TABLE puzzles",
+            "DROP INDEX games_to_mine",
+            "ALTER TABLE games DROP COLUMN mined_at",
             "DROP TABLE reviews",
             "DROP TABLE follows",
             "ALTER TABLE sessions DROP COLUMN online_at",

@@ -1,7 +1,7 @@
 // The page's entry: the session (a guest's or an account's) and the routes `/` (lobby),
 // `/game/<id>` (play, spectate, replay), `/join/<code>` (accept an invitation), `/signin`,
 // `/signup`, `/leaderboard/<game>`, `/player/<name>`, `/tournaments`, `/tournament/<id>`,
-// `/settings` and (for moderators and admins) `/admin`.
+// `/learn`, `/puzzles`, `/puzzles/<id>`, `/settings` and (for moderators and admins) `/admin`.
 
 import { guestForm, showAccountForm, withNext } from './account.js';
 import { api } from './api.js';
@@ -13,6 +13,7 @@ import { showLessons } from './lessons.js';
 import { showLobby } from './lobby.js';
 import { showAdmin, showSettings } from './moderation.js';
 import { startNews } from './news.js';
+import { showPuzzles } from './puzzles.js';
 import { showLeaderboard, showPlayer } from './ratings.js';
 import { showTournament, showTournaments } from './tournaments.js';
 
@@ -119,6 +120,10 @@ async function route() {
     await mount(current, () => showTournament(view, parts[1], session));
   } else if (parts[0] === 'learn' && parts.length === 1) {
     await mount(current, () => showLessons(view, new URLSearchParams(location.search).get('game')));
+  } else if (parts[0] === 'puzzles' && parts.length <= 2) {
+    const query = new URLSearchParams(location.search);
+    const which = { game: query.get('game'), skip: query.get('skip'), id: parts[1] };
+    await mount(current, () => showPuzzles(view, which, session, navigate));
   } else if (parts[0] === 'settings' && parts.length === 1) {
     await mount(current, () => showSettings(view, session));
   } else if (parts[0] === 'admin' && parts.length === 1) {

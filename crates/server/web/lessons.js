@@ -37,29 +37,43 @@ export async function showLessons(root, game) {
 }
 
 function lessonView(game, lesson, index) {
-  const { position, topology } = lesson;
-  const geometry = new Geometry(position, topology);
-  const names = new CellNames(position.game, position.width, position.height);
   const feedback = h('p', { class: 'lesson-feedback', role: 'status', 'aria-live': 'polite' });
-  const toMove = position.to_move === 'white' ? 'w' : 'b';
-  const cells = (view) => geometry.cells.map(([x, y]) => view.board[y][x]);
   let solved = false;
-  const board = new BoardView(geometry, async (move) => {
+  const board = questionBoard(lesson.position, lesson.topology, async (move, label) => {
     if (solved) return;
-    feedback.textContent = `Playing ${names.label(move)}…`;
+    feedback.textContent = `Playing ${label}…`;
     try {
       const answer = await api.answerLesson(game, index, move);
       feedback.textContent = answer.explanation;
       feedback.className = `lesson-feedback ${answer.solved ? 'solved' : 'wrong'}`;
       if (answer.solved) {
         solved = true;
-        show(answer.position, null);
+        board.show(answer.position);
       }
     } catch (err) {
       feedback.textContent = err.message;
     }
-  }, { names });
-  function show(view, legal) {
+  });
+  board.svg.classList.add('lesson-board');
+  return h('article', { class: 'lesson', dataset: { game, index: String(index) } },
+    h('h2', null, lesson.title),
+    h('p', { class: 'lesson-prompt' }, lesson.prompt),
+    h('div', { class: 'board-scroll' }, board.svg),
+    feedback);
+}
+
+/**
+ * A board that asks for one move in `position` (a GameView) on `topology`: a click on a
+ * legal cell calls `onMove(notation, label)`. `show(view)` shows another position (the one
+ * after the answer) with nothing left to play. Lessons and puzzles use it.
+ */
+export function questionBoard(position, topology, onMove) {
+  const geometry = new Geometry(position, topology);
+  const names = new CellNames(position.game, position.width, position.height);
+  const toMove = position.to_move === 'white' ? 'w' : 'b';
+  const cells = (view) => geometry.cells.map(([x, y]) => view.board[y][x]);
+  const board = new BoardView(geometry, (move) => onMove(move, names.label(move)), { names });
+  function show(view, legal = new Set()) {
     const last = view.moves.length ? view.moves[view.moves.length - 1] : null;
     board.render({
       board: cells(view),
@@ -72,10 +86,5 @@ function lessonView(game, lesson, index) {
     });
   }
   show(position, new Set(position.legal_moves.filter((m) => m !== 'pass' && m !== 'end')));
-  board.svg.classList.add('lesson-board');
-  return h('article', { class: 'lesson', dataset: { game, index: String(index) } },
-    h('h2', null, lesson.title),
-    h('p', { class: 'lesson-prompt' }, lesson.prompt),
-    h('div', { class: 'board-scroll' }, board.svg),
-    feedback);
+  return { svg: board.svg, show, label: (move) => names.label(move) };
 }

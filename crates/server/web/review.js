@@ -2,7 +2,7 @@
 // page, its progress while the house engine makes it, then an evaluation graph under the
 // board (black's chance to win after each move; a click goes to that move), the engine's
 // move and line at the position shown, and each move marked inaccuracy (?!), mistake (?)
-// or blunder (??) by the chance it gave away.
+// or blunder (??) by the chance it gave away; and the puzzles mined from the game.
 
 import { api } from './api.js';
 import { h, s, replaceChildren } from './dom.js';
@@ -21,6 +21,7 @@ export class Review {
     this.seek = seek;
     this.signedIn = signedIn;
     this.data = null;
+    this.puzzles = [];
     this.timer = null;
     this.panel = h('section', { class: 'review', 'aria-labelledby': 'review-title', hidden: true },
       h('h2', { id: 'review-title' }, 'Analysis'));
@@ -44,7 +45,8 @@ export class Review {
   async load(ask = false) {
     clearTimeout(this.timer);
     try {
-      this.data = ask ? await api.requestReview(this.id) : await api.review(this.id);
+      [this.data, this.puzzles] = await Promise.all([
+        ask ? api.requestReview(this.id) : api.review(this.id), api.gamePuzzles(this.id)]);
     } catch (err) {
       replaceChildren(this.body, h('p', { class: 'error' }, `No analysis: ${err.message}`));
       return;
@@ -94,6 +96,10 @@ export class Review {
     const counts = (color) => ['inaccuracy', 'mistake', 'blunder']
       .map((j) => `${d.moves.filter((m) => m.color === color && m.judgement === j).length} ${j === 'inaccuracy' ? 'inaccuracies' : `${j}s`}`).join(', ');
     if (d.status === 'done') parts.push(h('p', { class: 'review-counts' }, `Black: ${counts('black')}. White: ${counts('white')}.`));
+    if (this.puzzles.length) {
+      parts.push(h('p', { class: 'game-puzzles' }, 'Puzzles from this game: ', ...this.puzzles.flatMap((p, i) => [
+        i ? ', ' : '', h('a', { href: `/puzzles/${encodeURIComponent(p.id)}` }, `after move ${p.ply} (${p.goal === 'win' ? 'a win' : 'a save'})`)]), '.'));
+    }
     replaceChildren(this.body, ...parts);
     this.drawGraph(ply);
   }

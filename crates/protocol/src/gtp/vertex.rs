@@ -46,6 +46,18 @@ pub fn vertex_name(x: usize, y: usize, height: usize) -> String {
     format!("{}{}", column_letter(x), height - y)
 }
 
+/// `mv` as players read it, as the page names it (`web/coords.js`): a GTP vertex on the
+/// board of a Go-like rule set (`C3`), toroid notation elsewhere (`cc`, `pass`).
+pub fn spoken(mv: Move, topology: &Topology, go_like: bool) -> String {
+    match mv {
+        Move::Place(cell) if go_like && topology.width() <= MAX_GTP_SIZE => {
+            let (x, y) = topology.xy(cell);
+            vertex_name(x, y, topology.height())
+        }
+        _ => mv.notation(topology).to_string(),
+    }
+}
+
 /// Whether a token is meant as a GTP vertex (a letter then digits) rather than a point.
 fn looks_like_vertex(s: &str) -> bool {
     let mut chars = s.chars();

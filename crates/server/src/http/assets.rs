@@ -1,7 +1,8 @@
 //! The web page: the files of `crates/server/web/`, embedded in the binary (in every build,
 //! so the binary runs from anywhere). The page's own routes (`/`, `/game/{id}`,
 //! `/join/{code}`, `/signin`, `/signup`, `/leaderboard/{game}`, `/player/{name}`,
-//! `/tournaments`, `/tournament/{id}`, `/learn`) serve `index.html`; every other file is at
+//! `/tournaments`, `/tournament/{id}`, `/learn`, `/puzzles`, `/puzzles/{id}`) serve
+//! `index.html`; every other file is at
 //! `/assets/{name}`.
 
 use axum::extract::Path;

@@ -24,7 +24,7 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::hub::{
-    accounts, bots, challenges, follows, games, lobby, moderation, news, ratings, reviews,
+    accounts, bots, challenges, follows, games, lobby, moderation, news, puzzles, ratings, reviews,
     tournaments, Hub,
 };
 use connections::ClientAddr;
@@ -58,6 +58,7 @@ pub fn router(state: AppState) -> Router {
         challenges::routes::add,
         news::routes::add,
         reviews::routes::add,
+        puzzles::routes::add,
         follows::routes::add,
     ];
     let api = (features.into_iter())
@@ -85,6 +86,8 @@ pub fn router(state: AppState) -> Router {
         .route("/tournament/{id}", get(assets::page))
         .route("/settings", get(assets::page))
         .route("/learn", get(assets::page))
+        .route("/puzzles", get(assets::page))
+        .route("/puzzles/{id}", get(assets::page))
         .route("/admin", get(assets::page))
         .route("/assets/{*name}", get(assets::asset))
         .route_layer(middleware::from_fn(tag_route))

@@ -7,7 +7,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::Modify;
 
 use crate::hub::{
-    accounts, bots, challenges, follows, games, lobby, moderation, news, ratings, reviews,
+    accounts, bots, challenges, follows, games, lobby, moderation, news, puzzles, ratings, reviews,
     tournaments,
 };
 
@@ -52,6 +52,11 @@ use crate::hub::{
         games::routes::analysis,
         reviews::routes::review,
         reviews::routes::request_review,
+        puzzles::routes::pools,
+        puzzles::routes::next,
+        puzzles::routes::puzzle,
+        puzzles::routes::attempt,
+        puzzles::routes::from_game,
         games::ws::game_ws,
         news::ws::news_ws,
         bots::routes::register_bot,
@@ -99,6 +104,7 @@ use crate::hub::{
         (name = "games", description = "Creating, finding and reading games"),
         (name = "play", description = "Moves, resignations, draws, aborts and claims, over HTTP or the WebSocket"),
         (name = "ratings", description = "Glicko-2 ratings: leaderboards and players"),
+        (name = "puzzles", description = "Puzzles mined from finished games, with puzzle ratings"),
         (name = "bots", description = "Registered bots and their WebSocket (docs/protocol.md)"),
         (name = "moderation", description = "Reports and blocks for everyone; under /api/admin, the acts of moderators and admins (docs/operations.md)"),
     )

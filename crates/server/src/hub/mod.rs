@@ -18,6 +18,7 @@ pub mod games;
 pub mod lobby;
 pub mod moderation;
 pub mod news;
+pub mod puzzles;
 pub mod ratings;
 pub mod reviews;
 mod shared_limit;
@@ -100,6 +101,7 @@ pub struct Hub {
     chat: chat::ChatState,
     moderation: moderation::ModerationState,
     news: news::NewsState,
+    puzzles: puzzles::PuzzleState,
     /// Set when the server stops: referees end (an in-process restart must not leave the
     /// old server's referees acting on the same games).
     stopping: watch::Sender<bool>,
@@ -171,6 +173,7 @@ impl Hub {
             accounts: accounts::AccountState::new(&limits),
             chat: chat::ChatState::new(),
             news: news::NewsState::new(),
+            puzzles: puzzles::PuzzleState::default(),
             reviews: Arc::new(Semaphore::new(reviews::AT_ONCE)),
             moderation: moderation::ModerationState::new(),
             storage,
@@ -195,6 +198,7 @@ impl Hub {
         tokio::spawn(bots::arena::run_arena(hub.clone()));
         tokio::spawn(tournaments::run_tournaments(hub.clone()));
         tokio::spawn(moderation::watch_bans(hub.clone()));
+        tokio::spawn(puzzles::mine_puzzles(hub.clone()));
         if let Some(cluster) = &hub.cluster {
             if let Err(error) = cluster.heartbeat().await {
                 tracing::warn!(%error, "cannot tell the cluster this node lives");
@@ -596,6 +600,7 @@ impl Hub {
             if let Some(held) = lock(&self.live).remove(&game.id) {
                 self.follow_finished(&held);
             }
+            self.game_ended_for_puzzles();
         }
         self.announce(live);
         self.tell_other_nodes(live, only_move).await;

@@ -21,7 +21,7 @@ use crate::model::{Counting, GameSpec, Offer, Status, TimeControl};
 
 pub use rows::{
     AccountRow, ArenaMember, BotRow, ChallengeRow, Challenged, ChatRow, GameRow, MoveRow,
-    RatingRow, ReportRow, SessionRow, Write,
+    PuzzleRow, RatingRow, ReportRow, SessionRow, Write,
 };
 
 /// Why the database refused or failed.
@@ -56,6 +56,9 @@ pub enum StorageError {
     /// A review of a game is being made by another task, or is made.
     #[error("the review is being made or is made")]
     ReviewTaken,
+    /// An account tried a puzzle it had tried before: the first try is the rated one.
+    #[error("the puzzle was tried before")]
+    PuzzleTried,
     /// The database's cluster name was made on another database: this is a copy.
     #[error(
         "this database is a copy of the database {origin} (it is {here}): its nodes would join \

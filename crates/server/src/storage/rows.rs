@@ -246,6 +246,30 @@ pub struct RatingRow {
     pub updated_at: i64,
 }
 
+/// A puzzle mined from a finished game (`hub::puzzles`): a position where exactly one move
+/// wins or saves the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleRow {
+    pub id: String,
+    pub spec: GameSpec,
+    /// The moves from the start to the puzzle's position, named.
+    pub moves: Vec<String>,
+    /// The position's hash: a position is one puzzle, whichever games reach it.
+    pub position: u64,
+    /// `win` or `save`.
+    pub goal: String,
+    pub answer: String,
+    /// The plies to the win with best play (0 for a save).
+    pub plies: i64,
+    /// The game it comes from, and the moves played before it there.
+    pub game_id: String,
+    pub ply: i64,
+    pub rating: crate::rating::Rating,
+    pub attempts: i64,
+    pub solved: i64,
+    pub created_at: i64,
+}
+
 /// One move of a game: its 0-based ply, its notation, and the clocks after it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MoveRow {
@@ -496,6 +520,38 @@ pub enum Write {
         points: String,
         at: i64,
     },
+    /// Finished game `game_id`'s positions were searched for puzzles at `at` (`Outdated`
+    /// if another task did it first).
+    PuzzlesMined {
+        game_id: String,
+        at: i64,
+    },
+    /// A new puzzle; nothing if its position is a puzzle already.
+    Puzzle(PuzzleRow),
+    /// Account `account_id` tried puzzle `puzzle_id` at `at` (`PuzzleTried` if it had).
+    PuzzleAttempt {
+        account_id: String,
+        puzzle_id: String,
+        solved: bool,
+        at: i64,
+    },
+    /// Account `account_id`'s puzzle rating in `pool` after its `attempts`-th rated attempt
+    /// (`RatingChanged` if another attempt came between).
+    PuzzleRating {
+        account_id: String,
+        pool: GameKind,
+        rating: crate::rating::Rating,
+        attempts: i64,
+        at: i64,
+    },
+    /// Puzzle `puzzle_id`'s rating after its `attempts`-th rated attempt, solved or not
+    /// (`RatingChanged` if another attempt came between).
+    PuzzleScore {
+        puzzle_id: String,
+        rating: crate::rating::Rating,
+        attempts: i64,
+        solved: bool,
+    },
     /// A waiting game withdrawn by its creator: finished with `result` while still waiting
     /// (a conflict once someone took its open seat).
     Withdraw {
@@ -538,6 +594,11 @@ impl Write {
             | Write::Online { .. }
             | Write::ReviewStart { .. }
             | Write::ReviewSave { .. }
+            | Write::PuzzlesMined { .. }
+            | Write::Puzzle(_)
+            | Write::PuzzleAttempt { .. }
+            | Write::PuzzleRating { .. }
+            | Write::PuzzleScore { .. }
             | Write::CloseChallenge { .. }
             | Write::ResolveReport { .. }
             | Write::Block { .. }

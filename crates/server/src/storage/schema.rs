@@ -316,6 +316,46 @@ const MIGRATIONS: &[&[Step]] = &[
         points TEXT NOT NULL,
         created_at BIGINT NOT NULL,
         updated_at BIGINT NOT NULL)"),
+        // Puzzles mined from finished games (`mined_at` set once a game's positions were
+        // searched): the game they come from (its spec as JSON, its moves to the puzzle as
+        // a JSON array, and the position's hash, one puzzle a position), the goal and the
+        // answer, the puzzle's Glicko-2 rating (JSON, and rounded in `rank` to find puzzles
+        // near a player's), attempts and solves. A player's puzzle rating per rule set, and
+        // each puzzle a player tried, once.
+        Sql("ALTER TABLE games ADD COLUMN mined_at BIGINT"),
+        Sql("CREATE INDEX games_to_mine ON games (status, mined_at, finished_at)"),
+        Sql("CREATE TABLE puzzles (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        spec TEXT NOT NULL,
+        moves TEXT NOT NULL,
+        position TEXT NOT NULL,
+        goal TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        plies BIGINT NOT NULL,
+        game_id TEXT NOT NULL,
+        ply BIGINT NOT NULL,
+        rating TEXT NOT NULL,
+        rank BIGINT NOT NULL,
+        attempts BIGINT NOT NULL,
+        solved BIGINT NOT NULL,
+        created_at BIGINT NOT NULL)"),
+        Sql("CREATE UNIQUE INDEX puzzles_by_position ON puzzles (spec, position)"),
+        Sql("CREATE INDEX puzzles_by_rank ON puzzles (game, rank)"),
+        Sql("CREATE INDEX puzzles_by_game_id ON puzzles (game_id)"),
+        Sql("CREATE TABLE puzzle_ratings (
+        account_id TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        rating TEXT NOT NULL,
+        attempts BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, pool))"),
+        Sql("CREATE TABLE puzzle_attempts (
+        account_id TEXT NOT NULL,
+        puzzle_id TEXT NOT NULL,
+        solved INTEGER NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, puzzle_id))"),
     ],
 ];
 

@@ -737,6 +737,85 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(*at)
         .bind(game_id)
         .bind(owner),
+        Write::PuzzlesMined { game_id, at } => sqlx::query(
+            "UPDATE games SET mined_at = $1 WHERE id = $2 AND mined_at IS NULL",
+        )
+        .bind(*at)
+        .bind(game_id),
+        Write::Puzzle(p) => sqlx::query(
+            "INSERT INTO puzzles (id, game, spec, moves, position, goal, answer, plies, game_id,
+                ply, rating, rank, attempts, solved, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+             ON CONFLICT (spec, position) DO NOTHING",
+        )
+        .bind(&p.id)
+        .bind(p.spec.kind().name())
+        .bind(json(&p.spec))
+        .bind(json(&p.moves))
+        .bind(format!("{:016x}", p.position))
+        .bind(&p.goal)
+        .bind(&p.answer)
+        .bind(p.plies)
+        .bind(&p.game_id)
+        .bind(p.ply)
+        .bind(json(&p.rating))
+        .bind(p.rating.rating.round() as i64)
+        .bind(p.attempts)
+        .bind(p.solved)
+        .bind(p.created_at),
+        Write::PuzzleAttempt {
+            account_id,
+            puzzle_id,
+            solved,
+            at,
+        } => sqlx::query(
+            "INSERT INTO puzzle_attempts (account_id, puzzle_id, solved, at)
+             VALUES ($1, $2, $3, $4) ON CONFLICT (account_id, puzzle_id) DO NOTHING",
+        )
+        .bind(account_id)
+        .bind(puzzle_id)
+        .bind(i32::from(*solved))
+        .bind(*at),
+        Write::PuzzleRating {
+            account_id,
+            pool,
+            rating,
+            attempts,
+            at,
+        } => {
+            // The first rated attempt inserts the row, a later one updates it: each only if
+            // no other attempt came between.
+            let sql = match attempts {
+                1 => {
+                    "INSERT INTO puzzle_ratings (account_id, pool, rating, attempts, updated_at)
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account_id, pool) DO NOTHING"
+                }
+                _ => {
+                    "UPDATE puzzle_ratings SET rating = $3, attempts = $4, updated_at = $5
+                     WHERE account_id = $1 AND pool = $2 AND attempts = $4 - 1"
+                }
+            };
+            sqlx::query(sql)
+                .bind(account_id)
+                .bind(pool.name())
+                .bind(json(rating))
+                .bind(*attempts)
+                .bind(*at)
+        }
+        Write::PuzzleScore {
+            puzzle_id,
+            rating,
+            attempts,
+            solved,
+        } => sqlx::query(
+            "UPDATE puzzles SET rating = $1, rank = $2, attempts = $3, solved = solved + $4
+             WHERE id = $5 AND attempts = $3 - 1",
+        )
+        .bind(json(rating))
+        .bind(rating.rating.round() as i64)
+        .bind(*attempts)
+        .bind(i64::from(*solved))
+        .bind(puzzle_id),
         Write::Withdraw {
             game_id,
             result,
@@ -775,6 +854,11 @@ fn expect_one(write: &Write, done: sqlx::any::AnyQueryResult) -> Result<(), Stor
         Write::CloseChallenge { .. } => StorageError::ChallengeChanged,
         Write::ArenaGame { .. } => StorageError::ArenaChanged,
         Write::ReviewStart { .. } | Write::ReviewSave { .. } => StorageError::ReviewTaken,
+        // A position that is a puzzle already.
+        Write::Puzzle(_) => return Ok(()),
+        Write::PuzzlesMined { .. } => StorageError::Outdated,
+        Write::PuzzleAttempt { .. } => StorageError::PuzzleTried,
+        Write::PuzzleRating { .. } | Write::PuzzleScore { .. } => StorageError::RatingChanged,
         // A conditional write to a game that exists found it changed.
         _ if write.game_id().is_some() => StorageError::Outdated,
         _ => StorageError::NoSuchGame,

@@ -55,7 +55,7 @@ process.stdout.on('error', () => process.exit(1));
 
 // Every step of the scenario runs in every passing run (a step that is skipped fails it).
 const ACCOUNT_STEPS = 10;
-const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 36 + ACCOUNT_STEPS }[opts.scenario];
+const STEPS = { cluster: 4, accounts: ACCOUNT_STEPS + 2, tour: 37 + ACCOUNT_STEPS }[opts.scenario];
 // axe-core's script, injected into the pages it audits.
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['torus', 'hex-torus', 'm-torus', 'ctor', 'capture-go', 'go'];
@@ -348,6 +348,7 @@ async function clusterScenario() {
 
 let hexId;
 let goId;
+let reviewedGame;
 try {
   if (opts.scenario === 'cluster') {
     await clusterScenario();
@@ -827,6 +828,39 @@ async function tour() {
     await bob.reload();
     await bob.waitForSelector('svg.eval-graph[data-points="5"]', WAIT);
     await bob.context().close();
+    reviewedGame = id;
+  });
+
+  await step('a puzzle mined from a finished game explains a wrong move, then is solved', page, async () => {
+    // White's capture in the analysed game is a puzzle: its page links it.
+    await page.goto(`${BASE}/game/${reviewedGame}`);
+    await page.waitForSelector('.review .game-puzzles a >> text=after move 3', { timeout: 40_000 });
+    await page.click('.review .game-puzzles a >> text=after move 3');
+    await page.waitForURL(/\/puzzles\/[^/]+$/, WAIT);
+    const puzzle = page.locator('article.puzzle[data-game="capture-go"][data-goal="win"]');
+    await puzzle.waitFor(WAIT);
+    await expectText(page, 'article.puzzle .lesson-prompt', 'White to play: find the quickest win.');
+    await expectText(page, '.puzzle-standing', 'Sign in to keep a puzzle rating.');
+    await puzzle.locator('svg.board .hit[data-name="ee"][data-ghost="0"]').click();
+    await expectText(page, 'article.puzzle .lesson-feedback.wrong', 'E1 does not win by force: A4 wins at once.');
+    await expectText(page, 'article.puzzle .puzzle-after', 'The answer: A4.');
+    // Another try, from the puzzle's page again: the answer solves it, and the board shows
+    // the capture (black's stone on A5 is gone).
+    await page.reload();
+    await puzzle.waitFor(WAIT);
+    await puzzle.locator('svg.board .hit[data-name="ab"][data-ghost="0"]').click();
+    await expectText(page, 'article.puzzle .lesson-feedback.solved', 'Right: A4 wins at once.');
+    await page.waitForFunction(() => document.querySelector('article.puzzle svg.board').dataset.board.startsWith('.'), null, WAIT);
+    await shot(page, 'puzzle-solved.png', '.puzzles');
+    // The rule set's puzzle page lists it; Next puzzle goes on (here: none left but this one).
+    await page.click('article.puzzle a.next-puzzle');
+    await page.waitForURL(/\/puzzles\?game=capture-go/, WAIT);
+    await expectText(page, 'nav.lesson-games a[aria-current=page]', 'capture-go (');
+    const auditor = await (await newContext({ ...DESKTOP, bypassCSP: true })).newPage();
+    await auditor.goto(`${BASE}/puzzles/${new URL(page.url()).searchParams.get('skip')}`);
+    await auditor.waitForSelector('article.puzzle svg.board', WAIT);
+    await audit(auditor, 'a puzzle');
+    await auditor.context().close();
   });
 
   await step('a lesson explains a wrong move and accepts the right one, as the rules judge them', page, async () => {

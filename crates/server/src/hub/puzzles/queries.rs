@@ -1,0 +1,153 @@
+//! What puzzles read from the database.
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+use toroid_rules::GameKind;
+
+use crate::rating::Rating;
+use crate::storage::{PuzzleRow, Storage, StorageError};
+
+const PUZZLE_COLUMNS: &str = "id, spec, moves, position, goal, answer, plies, game_id, ply, \
+    rating, attempts, solved, created_at";
+
+fn corrupt(what: &str, error: impl std::fmt::Display) -> StorageError {
+    StorageError::Corrupt(format!("a puzzle's {what}: {error}"))
+}
+
+fn puzzle_row(r: &AnyRow) -> Result<PuzzleRow, StorageError> {
+    let text = |name: &str| r.try_get::<String, _>(name);
+    let position = text("position")?;
+    Ok(PuzzleRow {
+        id: text("id")?,
+        spec: serde_json::from_str(&text("spec")?).map_err(|e| corrupt("game", e))?,
+        moves: serde_json::from_str(&text("moves")?).map_err(|e| corrupt("moves", e))?,
+        position: u64::from_str_radix(&position, 16).map_err(|e| corrupt("position", e))?,
+        goal: text("goal")?,
+        answer: text("answer")?,
+        plies: r.try_get("plies")?,
+        game_id: text("game_id")?,
+        ply: r.try_get("ply")?,
+        rating: serde_json::from_str(&text("rating")?).map_err(|e| corrupt("rating", e))?,
+        attempts: r.try_get("attempts")?,
+        solved: r.try_get("solved")?,
+        created_at: r.try_get("created_at")?,
+    })
+}
+
+/// The `id` column of `rows`.
+fn ids(rows: &[AnyRow]) -> Result<Vec<String>, StorageError> {
+    Ok(rows
+        .iter()
+        .map(|r| r.try_get("id"))
+        .collect::<Result<_, _>>()?)
+}
+
+impl Storage {
+    /// Finished games whose positions were not searched for puzzles yet, those finished
+    /// first first.
+    pub async fn games_to_mine(&self, limit: u32) -> Result<Vec<String>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'finished' AND mined_at IS NULL
+             ORDER BY finished_at, id LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.readers)
+        .await?;
+        ids(&rows)
+    }
+
+    pub async fn puzzle(&self, id: &str) -> Result<Option<PuzzleRow>, StorageError> {
+        let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles WHERE id = $1");
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.readers)
+            .await?;
+        row.as_ref().map(puzzle_row).transpose()
+    }
+
+    /// The puzzles mined from game `game_id`, in the game's order.
+    pub async fn puzzles_from(&self, game_id: &str) -> Result<Vec<PuzzleRow>, StorageError> {
+        let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles WHERE game_id = $1 ORDER BY ply");
+        let rows = sqlx::query(&sql)
+            .bind(game_id)
+            .fetch_all(&self.readers)
+            .await?;
+        rows.iter().map(puzzle_row).collect()
+    }
+
+    /// Up to `limit` puzzles of rule set `game` rated nearest `rank`, leaving out `skip` and
+    /// those `account_id` tried.
+    pub async fn puzzles_near(
+        &self,
+        game: GameKind,
+        rank: i64,
+        account_id: Option<&str>,
+        skip: &str,
+        limit: u32,
+    ) -> Result<Vec<String>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT id FROM puzzles p WHERE game = $1 AND id <> $2
+                AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
+                    WHERE a.account_id = $3 AND a.puzzle_id = p.id)
+             ORDER BY ABS(rank - $4), id LIMIT $5",
+        )
+        .bind(game.name())
+        .bind(skip)
+        .bind(account_id.unwrap_or(""))
+        .bind(rank)
+        .bind(i64::from(limit))
+        .fetch_all(&self.readers)
+        .await?;
+        ids(&rows)
+    }
+
+    /// How many puzzles each rule set has.
+    pub async fn puzzle_counts(&self) -> Result<Vec<(String, i64)>, StorageError> {
+        let rows = sqlx::query("SELECT game, COUNT(*) AS n FROM puzzles GROUP BY game")
+            .fetch_all(&self.readers)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("game")?, r.try_get("n")?)))
+            .collect()
+    }
+
+    /// Account `account_id`'s puzzle rating in `pool` and its rated attempts there, if any.
+    pub async fn puzzle_rating(
+        &self,
+        account_id: &str,
+        pool: GameKind,
+    ) -> Result<Option<(Rating, i64)>, StorageError> {
+        let row = sqlx::query(
+            "SELECT rating, attempts FROM puzzle_ratings WHERE account_id = $1 AND pool = $2",
+        )
+        .bind(account_id)
+        .bind(pool.name())
+        .fetch_optional(&self.readers)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let rating: String = row.try_get("rating")?;
+        let rating = serde_json::from_str(&rating).map_err(|e| corrupt("player rating", e))?;
+        Ok(Some((rating, row.try_get("attempts")?)))
+    }
+
+    /// Whether account `account_id` tried puzzle `puzzle_id`, and solved it.
+    pub async fn puzzle_tried(
+        &self,
+        account_id: &str,
+        puzzle_id: &str,
+    ) -> Result<Option<bool>, StorageError> {
+        let row = sqlx::query(
+            "SELECT solved FROM puzzle_attempts WHERE account_id = $1 AND puzzle_id = $2",
+        )
+        .bind(account_id)
+        .bind(puzzle_id)
+        .fetch_optional(&self.readers)
+        .await?;
+        Ok(match row {
+            Some(row) => Some(row.try_get::<i32, _>("solved")? != 0),
+            None => None,
+        })
+    }
+}
