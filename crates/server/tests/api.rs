@@ -1193,6 +1193,12 @@ async fn my_games_are_mine_alone(store: Store) {
 async fn people_game(base: &str, game: Value, clock: Value) -> (Client, Client, String) {
     let alice = Client::person(base, "alice").await;
     let bob = Client::person(base, "bob").await;
+    let id = game_between(&alice, &bob, game, clock).await;
+    (alice, bob, id)
+}
+
+/// A game by invitation between `alice` (black) and `bob`: its id.
+async fn game_between(alice: &Client, bob: &Client, game: Value, clock: Value) -> String {
     let mut request = invite(game["game"].as_str().unwrap(), game["params"].clone());
     request["clock"] = clock;
     let created = alice.create(request).await;
@@ -1204,7 +1210,7 @@ async fn people_game(base: &str, game: Value, clock: Value) -> (Client, Client, 
         )
         .await;
     assert_eq!(joined.status, 200, "{:?}", joined.body);
-    (alice, bob, id)
+    id
 }
 
 /// A correspondence clock: days per move, no 30 seconds' wait for a first move, and each
@@ -2240,12 +2246,16 @@ async fn a_person_follows_players_and_sees_them_online_and_their_games(store: St
 
 /// A correspondence game whose mover has less than a quarter of a move's time left (here a
 /// stored clock set back, read again by a restarted server) is reminded on the mover's news
-/// socket when it opens; the opponent is not.
+/// socket when it opens, once for the ply; the opponent is not.
 async fn a_correspondence_move_running_out_of_time_is_reminded(store: Store) {
     use sqlx::Connection;
     let run = start(store, loose()).await;
     let go = json!({"game": "go", "params": {"size": 5}});
-    let (alice, bob, id) = people_game(&run.base, go, json!({"days_per_move": 1})).await;
+    let (alice, bob) = (
+        Client::account(&run.base, "alice").await,
+        Client::account(&run.base, "bob").await,
+    );
+    let id = game_between(&alice, &bob, go, json!({"days_per_move": 1})).await;
     play_in_turn([&alice, &bob], &id, 0, "cc").await;
     // White (Bob) has an hour left, as the stored clocks now say.
     let mut db = sqlx::AnyConnection::connect(&run._site.url())
@@ -2267,4 +2277,19 @@ async fn a_correspondence_move_running_out_of_time_is_reminded(store: Store) {
     let mut alices = alice.news_from_the_start().await;
     let told = alices.next().await;
     assert_eq!(told["type"], "ready", "the opponent was told {told}");
+    // A reminder comes once a ply: news that makes Bob's socket look again (a challenge)
+    // brings no second one.
+    let sent = alice
+        .post("/api/challenges", json!({"to": "bob", "game": "torus"}))
+        .await;
+    assert_eq!(sent.status, 201, "{:?}", sent.body);
+    loop {
+        let told = bobs.next().await;
+        assert_ne!(told["type"], "reminder", "a second reminder: {told}");
+        if told["type"] == "challenge" {
+            break;
+        }
+    }
+    let quiet = tokio::time::timeout(Duration::from_millis(1500), bobs.next()).await;
+    assert!(quiet.is_err(), "bob was told {:?}", quiet.ok());
 }
