@@ -122,12 +122,14 @@ impl Bot {
     /// `moves` (best first, each with `move`, `action`, `visits`, `win_rate` for the player
     /// to move, `proof` — `"win"`, `"loss"` or None — and `pv`, the expected continuation)
     /// and `visit_map`, the visits of each cell's placement as an (H, W) array. Only the
-    /// search levels analyse.
+    /// search levels analyse. A playout budget is spent whole (a move choice stops once more
+    /// simulations could not change the move; an analysis does not), so `simulations` is
+    /// the budget.
     fn analyse<'py>(&self, py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyDict>> {
         let position = game.position();
         let analysis = self
             .with_player(py, game, |player| match player {
-                Player::Search(mcts) => Some(mcts.analyse(position, None)),
+                Player::Search(mcts) => Some(mcts.analyse_fully(position, None)),
                 Player::Plain(_) => None,
             })?
             .ok_or_else(|| value_error(format!("'{}' does not search", self.level)))?;

@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyString};
 use serde_json::{Map, Value};
 use toroid_protocol::record::Record;
 use toroid_protocol::view::{lattice_name, stone_letter, ParamsView, TopologyView};
@@ -72,7 +72,12 @@ fn read_move(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Move> {
         let text: String = value.extract()?;
         Move::parse(&text, topology)
             .map_err(|e| value_error(format!("'{text}' is not a move on this board: {e}")))
-    } else if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+    } else if value.is_instance_of::<PyBool>() {
+        Err(PyTypeError::new_err(
+            "a move is a str in notation ('ee', 'pass', 'end') or an int action, not a bool",
+        ))
+    } else if value.hasattr("__index__")? {
+        // Any integer: Python's, or NumPy's (`np.int64` from `argmax`), through `__index__`.
         let action = value
             .extract::<i64>()
             .map_err(|_| value_error(format!("action {value} is not an action on this board")))?;
@@ -235,6 +240,17 @@ impl Game {
         // A result read from a record no longer holds once the game goes on.
         self.record.result = self.game.outcome();
         Ok(())
+    }
+
+    /// Takes the last move back (the position is replayed from the start, so it costs a
+    /// replay of the game); returns it in notation. Raises `ValueError` when no move was
+    /// played (or read from the record).
+    fn undo(&mut self) -> PyResult<String> {
+        let (_, mv) =
+            (self.record.pop_move()).ok_or_else(|| value_error("there is no move to take back"))?;
+        self.game = self.record.replay().map_err(value_error)?;
+        self.record.result = self.game.outcome();
+        Ok(mv.notation(self.game.topology()).to_string())
     }
 
     /// The integer action of a move in notation.

@@ -117,8 +117,19 @@ fn on_threads<R: Send>(op: impl FnOnce(usize) -> R + Send) -> R {
     }
 }
 
-fn env_rng(seed: u64, index: usize) -> Xoshiro256PlusPlus {
-    Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_add(index as u64))
+/// The random sources of `count` environments under `seed`: the seed's stream, jumped
+/// 2^128 draws further for each next environment, so that no two environments of any seeds
+/// share a stream (seeding with `seed + i` made environment i of seed 1 replay environment
+/// i + 1 of seed 0).
+fn env_rngs(seed: u64, count: usize) -> Vec<Xoshiro256PlusPlus> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let this = rng.clone();
+            rng.jump();
+            this
+        })
+        .collect()
 }
 
 /// The observations of every environment, `(N, PLANES, H, W)`, in the element type chosen
@@ -339,7 +350,7 @@ impl VectorEnv {
         let (width, height) = (topology.width(), topology.height());
         let actions = action_count(topology);
         let games = vec![start.clone(); num_envs];
-        let rngs = (0..num_envs).map(|i| env_rng(seed, i)).collect();
+        let rngs = env_rngs(seed, num_envs);
         let mut env = VectorEnv {
             observations: Observations::zeros(py, plane_type, [num_envs, PLANES, height, width]),
             masks: PyArray2::zeros(py, [num_envs, actions], false).unbind(),
@@ -387,9 +398,7 @@ impl VectorEnv {
     #[pyo3(signature = (seed = None))]
     fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<Py<PyAny>> {
         if let Some(seed) = seed {
-            for (i, rng) in self.rngs.iter_mut().enumerate() {
-                *rng = env_rng(seed, i);
-            }
+            self.rngs = env_rngs(seed, self.rngs.len());
         }
         let start = self.start.clone();
         self.for_each_env(py, |_, game, out| {

@@ -174,6 +174,35 @@ def test_a_malformed_move_raises_value_error(move):
         game.play(move)
 
 
+def test_numpy_integers_are_actions():
+    game = toroid.Game("go", size=5)
+    game.play(np.int64(12))
+    game.play(np.argmax(game.legal_mask()))
+    assert game.moves() == ["cc", "aa"]
+
+
+def test_undo_takes_the_last_move_back():
+    game = toroid.Game("capture-go", size=5, target=1)
+    for move in ["cc", "ba", "aa", "ab"]:
+        game.play(move)
+    assert game.winner() == "white"
+    assert game.undo() == "ab"
+    assert (game.is_over(), game.to_move(), game.moves()) == (False, "white", ["cc", "ba", "aa"])
+    fresh = toroid.Game("capture-go", size=5, target=1)
+    for move in ["cc", "ba", "aa"]:
+        fresh.play(move)
+    assert (game.observation() == fresh.observation()).all()
+    assert "W[ab]" not in game.to_sgf() and "RE[" not in game.to_sgf()
+    for _ in range(3):
+        game.undo()
+    with pytest.raises(ValueError, match="no move to take back"):
+        game.undo()
+    # Setup stones read from a record stay.
+    setup = toroid.Game.from_sgf("(;GM[1]FF[4]SZ[5]AB[cc];W[dd])")
+    assert setup.undo() == "dd"
+    assert setup.board()[2, 2] == 1
+
+
 def test_a_move_of_another_type_raises_type_error():
     with pytest.raises(TypeError):
         toroid.Game("go", size=5).play(1.5)

@@ -69,6 +69,17 @@ def test_same_seed_same_games():
     assert (play(reseeded, 60) == first).all()
 
 
+def test_environments_of_neighbouring_seeds_do_not_share_streams():
+    # Seeding environment i with seed + i made environment 1 of seed 0 replay environment
+    # 0 of seed 1.
+    zero = play(toroid.VectorEnv("go", 4, seed=0, size=5), 30)
+    one = play(toroid.VectorEnv("go", 4, seed=1, size=5), 30)
+    for i in range(3):
+        assert not (zero[:, i + 1] == one[:, i]).all()
+    # Nor do two environments of one seed.
+    assert not (zero[:, 0] == zero[:, 1]).all()
+
+
 def test_sampled_actions_are_legal_and_drawn_for_the_current_positions():
     env = toroid.VectorEnv("go", 16, seed=5, size=5)
     _, masks = env.reset()

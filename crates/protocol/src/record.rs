@@ -214,6 +214,20 @@ impl Record {
         self.nodes.last_mut().expect("a record has a root").comment = Some(text.into());
     }
 
+    /// Takes the last move of the main line back, with its comment and the nodes after it:
+    /// the move, or `None` when there is none. Setup stones placed before it stay.
+    pub fn pop_move(&mut self) -> Option<(Color, Move)> {
+        let last = self.nodes.iter().rposition(|n| n.play.is_some())?;
+        self.nodes.truncate(last + 1);
+        let node = &mut self.nodes[last];
+        let play = node.play.take();
+        node.comment = None;
+        if node.setup.is_empty() {
+            self.nodes.pop();
+        }
+        play
+    }
+
     /// Plays the main line from the start and returns the final position. Setup stones are
     /// placed with `Position::setup` (refused with [`RecordError::BadSetup`] where the rules could not go on from them).
     pub fn replay(&self) -> Result<AnyGame, RecordError> {

@@ -82,10 +82,27 @@ impl Mcts {
     /// Searches `game` within the budget (and the clock `time`, if any) and reports what it
     /// found; the best move is [`Analysis::best_move`]. An empty analysis for a finished game.
     pub fn analyse(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Analysis {
-        toroid_rules::with_game!(game, g => self.search(g, time))
+        let settings = self.config.settings;
+        toroid_rules::with_game!(game, g => self.search(g, time, settings))
     }
 
-    fn search<P: Knowledge>(&mut self, root: &P, time: Option<TimeLeft>) -> Analysis {
+    /// [`Mcts::analyse`] that spends the whole budget: it does not stop once more simulations
+    /// could not change the move, so that the visit counts of a playout budget are the
+    /// budget's (training targets, as `toroid.Bot.analyse` gives them).
+    pub fn analyse_fully(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Analysis {
+        let settings = Settings {
+            stop_early: false,
+            ..self.config.settings
+        };
+        toroid_rules::with_game!(game, g => self.search(g, time, settings))
+    }
+
+    fn search<P: Knowledge>(
+        &mut self,
+        root: &P,
+        time: Option<TimeLeft>,
+        settings: Settings,
+    ) -> Analysis {
         let start = Instant::now();
         let cells = root.topology().len();
         if root.turn().is_none() {
@@ -97,7 +114,6 @@ impl Mcts {
             moves_left(root),
             self.pace.clone(),
         );
-        let settings = self.config.settings;
         // The moves to avoid may take half the time at most, so that the search has the
         // rest: on the largest boards the scan of every reply to every move can take longer
         // than a short budget, and it returns the moves checked so far when stopped.
