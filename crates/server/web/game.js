@@ -828,7 +828,7 @@ class GamePage {
     const rematch = offer || house
       ? h('button', { type: 'button', class: 'rematch primary', onclick: offer || house }, 'Rematch')
       : null;
-    this.afterGame.replaceChildren(rematch,
+    replaceChildren(this.afterGame, rematch,
       h('a', { class: 'button', href: `/?game=${encodeURIComponent(s.game)}` }, 'New game'),
       h('a', { class: 'button', href: '/' }, 'Back to the lobby'));
   }

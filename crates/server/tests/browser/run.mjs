@@ -840,7 +840,7 @@ async function tour() {
     const puzzle = page.locator('article.puzzle[data-game="capture-go"][data-goal="win"]');
     await puzzle.waitFor(WAIT);
     await expectText(page, 'article.puzzle .lesson-prompt', 'White to play: find the quickest win.');
-    await expectText(page, '.puzzle-standing', 'Sign in to keep a puzzle rating.');
+    await expectText(page, '.puzzle-standing', 'to keep a puzzle rating.');
     await puzzle.locator('svg.board .hit[data-name="ee"][data-ghost="0"]').click();
     await expectText(page, 'article.puzzle .lesson-feedback.wrong', 'E1 does not win by force: A4 wins at once.');
     await expectText(page, 'article.puzzle .puzzle-after', 'The answer: A4.');
