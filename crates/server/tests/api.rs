@@ -108,6 +108,7 @@ on_both_stores!(
     quick_pairing_pairs_people_who_ask_for_the_same_game,
     an_open_game_is_withdrawn_when_its_creator_leaves_it,
     puzzles_are_mined_from_finished_games_and_rated_once_a_player,
+    a_guest_is_challenged_by_name_while_its_page_is_open,
 );
 
 fn ply(state: &Value) -> u64 {
@@ -2198,6 +2199,49 @@ async fn puzzles_are_mined_from_finished_games_and_rated_once_a_player(store: St
         .success();
     assert_eq!(first["game"], "capture-go");
     assert_eq!(erin.get("/api/puzzles/next?game=chess").await.status, 404);
+}
+
+/// A guest is challenged by name while a page of theirs is open (its news socket), as that
+/// guest's session: another guest of the same name neither sees nor answers it, and while
+/// two guests of the name are online a challenge to it is refused.
+async fn a_guest_is_challenged_by_name_while_its_page_is_open(store: Store) {
+    let run = start(store, loose()).await;
+    let alice = Client::account(&run.base, "alice").await;
+    let bob = Client::person(&run.base, "bob").await;
+    let challenge = json!({"to": "bob", "game": "torus"});
+    let offline = alice.post("/api/challenges", challenge.clone()).await;
+    assert_eq!((offline.status, offline.code()), (404, "not-found"));
+    let mut bobs = bob.news().await;
+    let sent = alice.post("/api/challenges", challenge.clone()).await;
+    assert_eq!(sent.status, 201, "{:?}", sent.body);
+    let heard = bobs.next_of_type("challenge").await;
+    let id = heard["challenge"]["id"].as_str().unwrap().to_string();
+    assert_eq!(heard["challenge"]["to"]["name"], "bob", "{heard}");
+    // Another guest called Bob: not his challenge, and now the name is ambiguous.
+    let other = Client::person(&run.base, "Bob").await;
+    let _others = other.news().await;
+    let theirs = other.get("/api/challenges").await.success();
+    assert_eq!(theirs["incoming"], json!([]), "{theirs}");
+    let answer = other
+        .post(&format!("/api/challenges/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(answer.status, 403, "{:?}", answer.body);
+    let ambiguous = alice.post("/api/challenges", challenge).await;
+    assert_eq!((ambiguous.status, ambiguous.code()), (409, "conflict"));
+    let mine = bob.get("/api/challenges").await.success();
+    assert_eq!(mine["incoming"][0]["id"], id.as_str(), "{mine}");
+    let accepted = bob
+        .post(&format!("/api/challenges/{id}/accept"), json!({}))
+        .await
+        .success();
+    let game = bob
+        .get(&format!(
+            "/api/games/{}",
+            accepted["game_id"].as_str().unwrap()
+        ))
+        .await
+        .success();
+    assert!(game["players"].to_string().contains("bob"), "{game}");
 }
 
 /// Following: a player by name (not oneself, not a name nobody has), listed with whether a

@@ -419,6 +419,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
             "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
+            "ALTER TABLE challenges DROP COLUMN challenged_session",
             "DROP TABLE puzzle_attempts",
             "DROP TABLE puzzle_ratings",
             "DROP TABLE puzzles",
@@ -508,6 +509,7 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
         // Cyrillic, a bot, a guest, and a line Alice said.
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
         for sql in [
+            "ALTER TABLE challenges DROP COLUMN challenged_session",
             "DROP TABLE puzzle_attempts",
             "DROP TABLE puzzle_ratings",
             "DROP TABLE puzzles",

@@ -138,24 +138,46 @@ pub struct GameRow {
 /// Whom a challenge is to: an account or a registered bot, by id and name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Challenged {
-    Account { id: String, name: String },
-    Bot { id: String, name: String },
+    Account {
+        id: String,
+        name: String,
+    },
+    Bot {
+        id: String,
+        name: String,
+    },
+    /// A guest, by its session (challenged while its page was open).
+    Guest {
+        session: String,
+        name: String,
+    },
 }
 
 impl Challenged {
     pub fn name(&self) -> &str {
         match self {
-            Challenged::Account { name, .. } | Challenged::Bot { name, .. } => name,
+            Challenged::Account { name, .. }
+            | Challenged::Bot { name, .. }
+            | Challenged::Guest { name, .. } => name,
         }
     }
 
-    /// Whether `seat` is this player: a person signed in to the account, or the bot.
+    /// Whether `seat` is this player: a person signed in to the account, the bot, or the
+    /// guest's session.
     pub fn is(&self, seat: &Seat) -> bool {
         match (self, seat) {
             (Challenged::Account { id, .. }, Seat::Person { account, .. }) => {
                 account.as_deref() == Some(id.as_str())
             }
             (Challenged::Bot { id, .. }, Seat::Bot { bot, .. }) => bot == id,
+            (
+                Challenged::Guest { session, .. },
+                Seat::Person {
+                    session: asker,
+                    account: None,
+                    ..
+                },
+            ) => asker == session,
             _ => false,
         }
     }
@@ -172,6 +194,11 @@ impl Challenged {
             Challenged::Bot { id, name } => Seat::Bot {
                 bot: id.clone(),
                 name: name.clone(),
+            },
+            Challenged::Guest { session, name } => Seat::Person {
+                session: session.clone(),
+                name: name.clone(),
+                account: None,
             },
         }
     }

@@ -323,6 +323,8 @@ const MIGRATIONS: &[&[Step]] = &[
         // near a player's), attempts and solves. A player's puzzle rating per rule set, and
         // each puzzle a player tried, once.
         Sql("ALTER TABLE games ADD COLUMN mined_at BIGINT"),
+        // A challenge to a guest, by session (the guest's page was open).
+        Sql("ALTER TABLE challenges ADD COLUMN challenged_session TEXT"),
         Sql("CREATE INDEX games_to_mine ON games (status, mined_at, finished_at)"),
         Sql("CREATE TABLE puzzles (
         id TEXT PRIMARY KEY,

@@ -200,25 +200,27 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         }
         Write::Challenge(c) => {
             let stored_clock = c.clock.map(|t| (t.initial_ms(), t.increment_ms()));
-            let challenged = |bot: bool| match (&c.to, bot) {
-                (Challenged::Account { id, .. }, false) | (Challenged::Bot { id, .. }, true) => {
-                    Some(id.clone())
-                }
-                _ => None,
-            };
+            // The account, the bot or the guest's session challenged: one of the three.
+            let (mut account, mut bot, mut session) = (None, None, None);
+            match &c.to {
+                Challenged::Account { id, .. } => account = Some(id.clone()),
+                Challenged::Bot { id, .. } => bot = Some(id.clone()),
+                Challenged::Guest { session: id, .. } => session = Some(id.clone()),
+            }
             sqlx::query(
                 "INSERT INTO challenges (id, challenger, challenger_key, challenged_account,
-                    challenged_bot, challenged_name, challenged_key, game, params,
-                    clock_initial_ms, clock_increment_ms, color, rated, status, created_at,
-                    expires_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'open', $14,
-                    $15)",
+                    challenged_bot, challenged_session, challenged_name, challenged_key, game,
+                    params, clock_initial_ms, clock_increment_ms, color, rated, status,
+                    created_at, expires_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open',
+                    $15, $16)",
             )
             .bind(&c.id)
             .bind(serde_json::to_string(&c.from).expect("a seat serializes"))
             .bind(name_key(c.from.name()))
-            .bind(challenged(false))
-            .bind(challenged(true))
+            .bind(account)
+            .bind(bot)
+            .bind(session)
             .bind(c.to.name().to_string())
             .bind(name_key(c.to.name()))
             .bind(c.spec.kind().name())

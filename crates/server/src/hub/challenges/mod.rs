@@ -1,4 +1,5 @@
-//! Challenges to a player by name: an account or a registered bot, online or not. A
+//! Challenges to a player by name: an account or a registered bot, online or not, or a
+//! guest whose page is open (its session, since a guest's name is not reserved). A
 //! challenge is stored until it is answered, withdrawn or expires: a person finds it in
 //! `GET /api/challenges`, a bot is told it at once when connected and otherwise when it
 //! connects. Accepting one opens the game in the same transaction that closes it, so two
@@ -19,6 +20,7 @@ use crate::ids::{new_id, now_ms};
 use crate::model::{name_key, GameSpec, Seat};
 use crate::storage::{AccountKey, BotKey, ChallengeRow, Challenged, StorageError, Write};
 
+use super::follows::ONLINE_MS;
 use super::lobby::{new_game_row, random_color};
 use super::news::{person_key, News};
 use super::Hub;
@@ -47,8 +49,8 @@ impl Hub {
     ) -> Result<ChallengeView, ApiError> {
         let key = name_key(&request.to);
         let nobody = || ApiError::NotFound(format!("player '{}'", request.to));
-        let holder = self.storage.name_holder(&key).await?.ok_or_else(nobody)?;
-        let to = match holder.split_once(':') {
+        let holder = self.storage.name_holder(&key).await?;
+        let to = match holder.as_deref().and_then(|h| h.split_once(':')) {
             Some(("account", id)) => {
                 let account = self.storage.account(AccountKey::Id(id)).await?;
                 let account = account.ok_or_else(nobody)?;
@@ -64,7 +66,9 @@ impl Hub {
                     name: bot.name,
                 }
             }
-            _ => return Err(nobody()),
+            Some(_) => return Err(nobody()),
+            // No account or bot holds the name: a guest whose page is open may.
+            None => self.online_guest(&key).await?.ok_or_else(nobody)?,
         };
         if key == name_key(from.name()) {
             return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
@@ -116,15 +120,35 @@ impl Hub {
         Ok(view(&row, now))
     }
 
-    /// The challenges to and from the player named `name`: open, or (its own) ended in the
-    /// last hour.
-    pub async fn challenges_of(&self, name: &str) -> Result<ChallengeList, ApiError> {
-        let (key, now) = (name_key(name), now_ms());
+    /// The guest called by the name whose key is `key`, if exactly one such guest has a page
+    /// open (a guest's name is not reserved: two online guests may share it).
+    async fn online_guest(&self, key: &str) -> Result<Option<Challenged>, ApiError> {
+        let since = now_ms() - ONLINE_MS;
+        match self.storage.online_guests(key, since).await?.as_slice() {
+            [] => Ok(None),
+            [(session, name)] => Ok(Some(Challenged::Guest {
+                session: session.clone(),
+                name: name.clone(),
+            })),
+            _ => Err(ApiError::Conflict(
+                "several guests online use this name: invite one by link instead".into(),
+            )),
+        }
+    }
+
+    /// The challenges to and from the player `seat`: open, or (its own) ended in the last
+    /// hour.
+    pub async fn challenges_of(&self, seat: &Seat) -> Result<ChallengeList, ApiError> {
+        let (key, now) = (name_key(seat.name()), now_ms());
         let since = now - ANSWERED_SHOWN.as_millis() as i64;
         let incoming = self.storage.challenges_to(&key, now).await?;
         let outgoing = self.storage.challenges_from(&key, since).await?;
         Ok(ChallengeList {
-            incoming: incoming.iter().map(|c| view(c, now)).collect(),
+            // Another guest of the same name's are not this one's.
+            incoming: (incoming.iter())
+                .filter(|c| c.to.is(seat))
+                .map(|c| view(c, now))
+                .collect(),
             outgoing: outgoing.iter().map(|c| view(c, now)).collect(),
         })
     }
@@ -236,6 +260,7 @@ impl Hub {
     async fn tell_challenge_news(&self, challenge: &ChallengeRow) {
         let challenged = match &challenge.to {
             Challenged::Account { id, .. } => Some(format!("account:{id}")),
+            Challenged::Guest { session, .. } => Some(format!("session:{session}")),
             Challenged::Bot { .. } => None,
         };
         let people = [person_key(&challenge.from), challenged];
@@ -281,7 +306,7 @@ impl Hub {
 /// Challenge `c` as its players see it at `now`.
 pub fn view(c: &ChallengeRow, now: i64) -> ChallengeView {
     let to = match &c.to {
-        Challenged::Account { name, .. } => PlayerView {
+        Challenged::Account { name, .. } | Challenged::Guest { name, .. } => PlayerView {
             kind: "person",
             name: name.clone(),
         },

@@ -9,7 +9,8 @@ use crate::storage::{
     from_json, stored_clock, stored_color, ChallengeRow, Challenged, Storage, StorageError,
 };
 
-const COLUMNS: &str = "id, challenger, challenged_account, challenged_bot, challenged_name, \
+const COLUMNS: &str = "id, challenger, challenged_account, challenged_bot, challenged_session, \
+    challenged_name, \
     game, params, clock_initial_ms, clock_increment_ms, color, rated, status, game_id, reason, \
     created_at, expires_at, answered_at";
 
@@ -20,10 +21,12 @@ fn challenge_row(r: &AnyRow) -> Result<ChallengeRow, StorageError> {
     let to = match (
         r.try_get::<Option<String>, _>("challenged_account")?,
         r.try_get::<Option<String>, _>("challenged_bot")?,
+        r.try_get::<Option<String>, _>("challenged_session")?,
     ) {
-        (Some(id), None) => Challenged::Account { id, name },
-        (None, Some(id)) => Challenged::Bot { id, name },
-        _ => return Err(corrupt("neither an account nor a bot".into())),
+        (Some(id), None, None) => Challenged::Account { id, name },
+        (None, Some(id), None) => Challenged::Bot { id, name },
+        (None, None, Some(session)) => Challenged::Guest { session, name },
+        _ => return Err(corrupt("not one account, bot or guest".into())),
     };
     Ok(ChallengeRow {
         id: r.try_get("id")?,
@@ -54,6 +57,26 @@ impl Storage {
             .fetch_optional(&self.readers)
             .await?;
         row.as_ref().map(challenge_row).transpose()
+    }
+
+    /// The guest sessions (at most two: one is enough to know, two too many) whose name's
+    /// key is `key` and whose page was open at `since` or after: their ids and names.
+    pub async fn online_guests(
+        &self,
+        key: &str,
+        since: i64,
+    ) -> Result<Vec<(String, String)>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT id, name FROM sessions
+             WHERE name_key = $1 AND account_id IS NULL AND online_at >= $2 LIMIT 2",
+        )
+        .bind(key)
+        .bind(since)
+        .fetch_all(&self.readers)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("name")?)))
+            .collect()
     }
 
     /// The challenges to the player whose name's key is `key` still open at `now`, oldest

@@ -14,12 +14,13 @@ use crate::error::ApiError;
 use crate::http::extract::{ApiJson, Player};
 use crate::http::{AppState, ErrorBody};
 
-/// Challenges a player by name (an account or a registered bot, online or not), who
-/// accepts or declines it until it expires.
+/// Challenges a player by name (an account or a registered bot, online or not, or a guest
+/// whose page is open), who accepts or declines it until it expires.
 #[utoipa::path(post, path = "/api/challenges", tag = "play", request_body = NewChallenge,
     responses((status = 201, body = ChallengeView), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody, description = "blocked"),
-        (status = 404, body = ErrorBody, description = "no such player"),
+        (status = 404, body = ErrorBody, description = "no such player (or guest online)"),
+        (status = 409, body = ErrorBody, description = "several guests online use the name"),
         (status = 429, body = ErrorBody, description = "too many open challenges")))]
 pub async fn create(
     State(state): State<AppState>,
@@ -37,10 +38,10 @@ pub async fn list(
     State(state): State<AppState>,
     Player(session): Player,
 ) -> Result<Json<ChallengeList>, ApiError> {
-    Ok(Json(state.hub.challenges_of(&session.name).await?))
+    Ok(Json(state.hub.challenges_of(&session.seat()).await?))
 }
 
-/// Accepts a challenge to the asker's account: the game opens at once.
+/// Accepts a challenge to the asker (its account, or the guest it is): the game opens at once.
 #[utoipa::path(post, path = "/api/challenges/{id}/accept", tag = "play", params(("id" = String, Path)),
     responses((status = 200, body = AcceptedChallenge), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "the challenge is to someone else"),
@@ -55,7 +56,7 @@ pub async fn accept(
     Ok(Json(AcceptedChallenge { game_id }))
 }
 
-/// Declines a challenge to the asker's account, saying why.
+/// Declines a challenge to the asker, saying why.
 #[utoipa::path(post, path = "/api/challenges/{id}/decline", tag = "play", params(("id" = String, Path)),
     request_body = DeclineChallenge,
     responses((status = 204, description = "Declined"), (status = 400, body = ErrorBody),

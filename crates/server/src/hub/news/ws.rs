@@ -176,7 +176,7 @@ async fn look(
     let mut out = Vec::new();
     // The challenges to the person (open ones only) wait for an answer: told when the
     // socket opens too.
-    let incoming = hub.challenges_of(&session.name).await?.incoming;
+    let incoming = hub.challenges_of(&session.seat()).await?.incoming;
     let open: HashSet<String> = incoming.iter().map(|c| c.id.clone()).collect();
     for challenge in incoming {
         if !told.challenges.contains(&challenge.id) {
