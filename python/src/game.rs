@@ -116,13 +116,25 @@ pub struct Game {
 }
 
 impl Game {
-    fn from_start(game: AnyGame) -> PyResult<Game> {
+    pub fn from_start(game: AnyGame) -> PyResult<Game> {
         let record = Record::new(game.kind(), game.params()).map_err(value_error)?;
         Ok(Game { game, record })
     }
 
     pub fn position(&self) -> &AnyGame {
         &self.game
+    }
+
+    /// Plays `mv`, legal here, and records it (a VectorEnv's game given back as a `Game`).
+    pub fn play_recorded(&mut self, mv: Move) -> PyResult<()> {
+        let mover = self
+            .game
+            .turn()
+            .ok_or_else(|| value_error("the game is over"))?;
+        self.game.play(mv).map_err(value_error)?;
+        self.record.push_move(mover, mv).map_err(value_error)?;
+        self.record.result = self.game.outcome();
+        Ok(())
     }
 
     /// The observation planes `(C, H, W)` for `perspective`, as `T`.

@@ -14,13 +14,13 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use toroid_rules::{AnyGame, Color, Position};
+use toroid_rules::{AnyGame, Color, Move, Position};
 
 use crate::encoding::{
     action_count, default_perspective, move_of_action, write_observation, PlaneType, PlaneValue,
     PLANES,
 };
-use crate::game::new_game;
+use crate::game::{new_game, Game};
 use crate::{value_error, IllegalMove};
 
 /// Environments handed to one thread at a time: enough to pay for the hand-over.
@@ -29,15 +29,20 @@ const MIN_ENVS_PER_TASK: usize = 16;
 /// Draws over all actions before `sample` counts the legal ones.
 const SAMPLE_DRAWS: usize = 8;
 
-/// The rows of the output arrays that belong to one environment, but its observation.
+/// The rows of the output arrays that belong to one environment, but its observations, and
+/// what it keeps of its game beyond the position.
 struct EnvOutput<'a> {
     mask: &'a mut [bool],
     to_move: &'a mut i8,
     reward: &'a mut f32,
     done: &'a mut bool,
+    truncated: &'a mut bool,
     /// Its slot in `sample_actions()`'s array, and its random source.
     sampled: &'a mut i64,
     rng: &'a mut Xoshiro256PlusPlus,
+    /// The game `set_game` gave it (`None`: its start), and the moves played since.
+    origin: &'a mut Option<Game>,
+    history: &'a mut Vec<Move>,
 }
 
 /// Brings `game`'s legal-move mask `legal`, its observation and its output rows up to date
@@ -183,6 +188,20 @@ pub struct VectorEnv {
     rewards: Py<PyArray1<f32>>,
     /// `(N,)` bool: the step ended the game.
     dones: Py<PyArray1<bool>>,
+    /// `(N,)` bool: the step reached `max_steps` plies and cut the game short.
+    truncated: Py<PyArray1<bool>>,
+    /// The observation of each game that the step ended or cut short, for the player who
+    /// made its last move, before it started again (other rows keep older ones).
+    final_observations: Observations,
+    /// Plies at which a game is cut short and started again, if any.
+    max_steps: Option<usize>,
+    /// Each environment's start: the rule set's, or what `reset(starts=...)` gave. A game
+    /// that ends or is cut short starts again from it.
+    starts: Vec<Game>,
+    /// The game `set_game` gave each environment (`None`: its start).
+    origins: Vec<Option<Game>>,
+    /// The moves each environment played since its start or its `set_game`.
+    histories: Vec<Vec<Move>>,
     /// `(N,)` int8: who moves next, 0 black, 1 white (CTOR players move twice in a row).
     to_move: Py<PyArray1<i8>>,
     /// `(N,)` int64: what `sample_actions()` returned last, or the draws made ahead for it.
@@ -203,18 +222,26 @@ impl VectorEnv {
         PLANES * self.start.topology().len()
     }
 
-    /// Runs `work` on every environment (with its index) and its output rows, then
-    /// publishes its state ([`publish`]) and, if `draw_ahead`, draws its next sampled
-    /// action, across threads, without the GIL.
+    /// Runs `work` on every environment (with its index) and its output rows; where it
+    /// returns a player, the game is over or cut short: its final observation (for that
+    /// player) is kept and it starts again. Then publishes its state ([`publish`]) and, if
+    /// `draw_ahead`, draws its next sampled action; across threads, without the GIL.
     fn for_each_env(
         &mut self,
         py: Python<'_>,
-        work: impl Fn(usize, &mut AnyGame, &mut EnvOutput<'_>) + Sync,
+        work: impl Fn(usize, &mut AnyGame, &mut EnvOutput<'_>) -> Option<Color> + Sync,
     ) -> PyResult<()> {
-        match &self.observations {
-            Observations::Float32(a) => self.for_each_env_as(py, &a.clone_ref(py), work),
-            Observations::Uint8(a) => self.for_each_env_as(py, &a.clone_ref(py), work),
-            Observations::Bool(a) => self.for_each_env_as(py, &a.clone_ref(py), work),
+        match (&self.observations, &self.final_observations) {
+            (Observations::Float32(a), Observations::Float32(f)) => {
+                self.for_each_env_as(py, &a.clone_ref(py), &f.clone_ref(py), work)
+            }
+            (Observations::Uint8(a), Observations::Uint8(f)) => {
+                self.for_each_env_as(py, &a.clone_ref(py), &f.clone_ref(py), work)
+            }
+            (Observations::Bool(a), Observations::Bool(f)) => {
+                self.for_each_env_as(py, &a.clone_ref(py), &f.clone_ref(py), work)
+            }
+            _ => unreachable!("both observation arrays have the element type chosen"),
         }
     }
 
@@ -223,10 +250,15 @@ impl VectorEnv {
         &mut self,
         py: Python<'_>,
         observations: &Py<PyArray4<T>>,
-        work: impl Fn(usize, &mut AnyGame, &mut EnvOutput<'_>) + Sync,
+        final_observations: &Py<PyArray4<T>>,
+        work: impl Fn(usize, &mut AnyGame, &mut EnvOutput<'_>) -> Option<Color> + Sync,
     ) -> PyResult<()> {
         let observation_len = self.observation_len();
         let action_len = action_count(self.start.topology());
+        let mut finals = final_observations.bind(py).try_readwrite()?;
+        let finals = finals.as_slice_mut()?;
+        let mut truncated = self.truncated.bind(py).try_readwrite()?;
+        let truncated = truncated.as_slice_mut()?;
         let mut observations = observations.bind(py).try_readwrite()?;
         let mut masks = self.masks.bind(py).try_readwrite()?;
         let mut rewards = self.rewards.bind(py).try_readwrite()?;
@@ -241,33 +273,57 @@ impl VectorEnv {
         let sampled = sampled.as_slice_mut()?;
         let draw = self.draw_ahead;
         let (games, legal, rngs) = (&mut self.games, &mut self.legal, &mut self.rngs);
+        let (origins, histories, starts) = (&mut self.origins, &mut self.histories, &self.starts);
         py.detach(|| {
             on_threads(|min_envs_per_task| {
                 let outputs = (masks.par_chunks_mut(action_len))
                     .zip(to_move.par_iter_mut())
                     .zip(rewards.par_iter_mut())
                     .zip(dones.par_iter_mut())
+                    .zip(truncated.par_iter_mut())
                     .zip(sampled.par_iter_mut())
                     .zip(rngs.par_iter_mut())
+                    .zip(origins.par_iter_mut())
+                    .zip(histories.par_iter_mut())
                     .map(
-                        |(((((mask, to_move), reward), done), sampled), rng)| EnvOutput {
-                            mask,
-                            to_move,
-                            reward,
-                            done,
-                            sampled,
-                            rng,
+                        |(
+                            (
+                                ((((((mask, to_move), reward), done), truncated), sampled), rng),
+                                origin,
+                            ),
+                            history,
+                        )| {
+                            EnvOutput {
+                                mask,
+                                to_move,
+                                reward,
+                                done,
+                                truncated,
+                                sampled,
+                                rng,
+                                origin,
+                                history,
+                            }
                         },
                     );
                 (games.par_iter_mut().enumerate())
                     .zip(legal.par_chunks_mut(action_len))
                     .zip(observations.par_chunks_mut(observation_len))
+                    .zip(finals.par_chunks_mut(observation_len))
                     .zip(outputs)
                     .with_min_len(min_envs_per_task)
                     .for_each_init(
                         Vec::new,
-                        |stones, ((((i, game), legal), observation), mut out)| {
-                            work(i, game, &mut out);
+                        |stones, (((((i, game), legal), observation), last), mut out)| {
+                            if let Some(viewer) = work(i, game, &mut out) {
+                                toroid_rules::with_game!(&*game, g => {
+                                    g.legal_mask(legal);
+                                    write_observation(g, viewer, legal, stones, last);
+                                });
+                                *game = starts[i].position().clone();
+                                *out.origin = None;
+                                out.history.clear();
+                            }
                             publish(game, legal, stones, observation, &mut out);
                             if draw {
                                 *out.sampled = sample(legal, out.rng) as i64;
@@ -279,6 +335,53 @@ impl VectorEnv {
         self.drawn = draw;
         self.draw_ahead = false;
         Ok(())
+    }
+
+    /// `game`, checked to be a game this environment may play: its rule set and parameters,
+    /// and not over.
+    fn checked(&self, game: &Bound<'_, PyAny>) -> PyResult<Game> {
+        let game: Game = game.extract().map_err(|_| {
+            PyTypeError::new_err(format!("expected a toroid.Game, not {}", game.get_type()))
+        })?;
+        let (position, start) = (game.position(), &self.start);
+        if position.kind() != start.kind() || position.params() != start.params() {
+            return Err(value_error(format!(
+                "a game of {} with other parameters: these environments play {}",
+                position.kind(),
+                start.kind()
+            )));
+        }
+        if position.outcome().is_some() {
+            return Err(value_error("the game is over"));
+        }
+        Ok(game)
+    }
+
+    /// The starts `reset(starts=...)` names: one `Game` for all, or one for each.
+    fn read_starts(&self, starts: &Bound<'_, PyAny>) -> PyResult<Vec<Game>> {
+        if starts.extract::<Game>().is_ok() {
+            return Ok(vec![self.checked(starts)?; self.games.len()]);
+        }
+        let starts: Vec<Bound<'_, PyAny>> = starts.try_iter()?.collect::<PyResult<_>>()?;
+        if starts.len() != self.games.len() {
+            return Err(value_error(format!(
+                "{} starts for {} environments",
+                starts.len(),
+                self.games.len()
+            )));
+        }
+        starts.iter().map(|s| self.checked(s)).collect()
+    }
+
+    fn index(&self, index: usize) -> PyResult<usize> {
+        if index < self.games.len() {
+            Ok(index)
+        } else {
+            Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "environment {index} of {}",
+                self.games.len()
+            )))
+        }
     }
 
     /// Why environment `index` cannot play `action`.
@@ -332,17 +435,21 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (name, num_envs, seed = 0, dtype = None, **params))]
+    #[pyo3(signature = (name, num_envs, seed = 0, dtype = None, max_steps = None, **params))]
     fn new(
         py: Python<'_>,
         name: &str,
         num_envs: usize,
         seed: u64,
         dtype: Option<&Bound<'_, PyAny>>,
+        max_steps: Option<usize>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorEnv> {
         if num_envs == 0 {
             return Err(value_error("num_envs must be at least 1"));
+        }
+        if max_steps == Some(0) {
+            return Err(value_error("max_steps must be at least 1"));
         }
         let plane_type = PlaneType::read(dtype)?;
         let start = new_game(name, params)?;
@@ -351,8 +458,15 @@ impl VectorEnv {
         let actions = action_count(topology);
         let games = vec![start.clone(); num_envs];
         let rngs = env_rngs(seed, num_envs);
+        let shape = [num_envs, PLANES, height, width];
         let mut env = VectorEnv {
-            observations: Observations::zeros(py, plane_type, [num_envs, PLANES, height, width]),
+            observations: Observations::zeros(py, plane_type, shape),
+            final_observations: Observations::zeros(py, plane_type, shape),
+            truncated: PyArray1::zeros(py, num_envs, false).unbind(),
+            max_steps,
+            starts: vec![Game::from_start(start.clone())?; num_envs],
+            origins: vec![None; num_envs],
+            histories: vec![Vec::new(); num_envs],
             masks: PyArray2::zeros(py, [num_envs, actions], false).unbind(),
             rewards: PyArray1::zeros(py, num_envs, false).unbind(),
             dones: PyArray1::zeros(py, num_envs, false).unbind(),
@@ -366,7 +480,7 @@ impl VectorEnv {
             legal: vec![false; num_envs * actions],
             rngs,
         };
-        env.reset(py, None)?;
+        env.reset(py, None, None)?;
         Ok(env)
     }
 
@@ -387,6 +501,51 @@ impl VectorEnv {
         (PLANES, topology.height(), topology.width())
     }
 
+    /// Whether the last step cut each game short at `max_steps` plies (a reused array): such
+    /// a game starts again, as a finished one does, with its `done` flag clear.
+    #[getter]
+    fn truncated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.truncated.clone_ref(py)
+    }
+
+    /// The observation of each game that a step ended or cut short, for the player who made
+    /// its last move, as it stood before the game started again (a reused array; a row
+    /// changes only when its game ends).
+    #[getter]
+    fn final_observations(&self, py: Python<'_>) -> Py<PyAny> {
+        self.final_observations.array(py)
+    }
+
+    /// A copy of environment `index`'s game as a `Game`, with its moves since its start (or
+    /// since `set_game`).
+    fn game(&self, index: usize) -> PyResult<Game> {
+        let index = self.index(index)?;
+        let mut game = (self.origins[index].clone()).unwrap_or_else(|| self.starts[index].clone());
+        for &mv in &self.histories[index] {
+            game.play_recorded(mv)?;
+        }
+        Ok(game)
+    }
+
+    /// Environment `index` goes on from a copy of `game` (this rule set and parameters, not
+    /// over); its rows of the observations and masks show it at once. When it ends, the
+    /// environment starts again from its start. Costs a pass over the environments: to set
+    /// them all, give `reset` the starts.
+    fn set_game(&mut self, py: Python<'_>, index: usize, game: &Bound<'_, PyAny>) -> PyResult<()> {
+        let index = self.index(index)?;
+        let given = self.checked(game)?;
+        // Actions drawn ahead for the old position may not fit the new one.
+        self.drawn = false;
+        self.for_each_env(py, |i, game, out| {
+            if i == index {
+                *game = given.position().clone();
+                *out.origin = Some(given.clone());
+                out.history.clear();
+            }
+            None
+        })
+    }
+
     /// Who moves next in each game: 0 black, 1 white (a reused array).
     #[getter]
     fn to_move(&self, py: Python<'_>) -> Py<PyArray1<i8>> {
@@ -394,17 +553,32 @@ impl VectorEnv {
     }
 
     /// Starts every game again (and, given a seed, the random sources of
-    /// `sample_actions`); returns the observations and the legal masks.
-    #[pyo3(signature = (seed = None))]
-    fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<Py<PyAny>> {
+    /// `sample_actions`); returns the observations and the legal masks. `starts`, a `Game`
+    /// or one for each environment, of this rule set and parameters and not over, are the
+    /// positions the environments start from, now and whenever a game starts again; without
+    /// it they keep theirs (at first the rule set's start).
+    #[pyo3(signature = (seed = None, starts = None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seed: Option<u64>,
+        starts: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        if let Some(starts) = starts {
+            self.starts = self.read_starts(starts)?;
+        }
         if let Some(seed) = seed {
             self.rngs = env_rngs(seed, self.rngs.len());
         }
-        let start = self.start.clone();
-        self.for_each_env(py, |_, game, out| {
-            *game = start.clone();
+        let starts = &self.starts.clone();
+        self.for_each_env(py, |i, game, out| {
+            *game = starts[i].position().clone();
+            *out.origin = None;
+            out.history.clear();
             *out.reward = 0.0;
             *out.done = false;
+            *out.truncated = false;
+            None
         })?;
         let result = (self.observations.array(py), self.masks.clone_ref(py));
         Ok(result.into_pyobject(py)?.into_any().unbind())
@@ -425,12 +599,15 @@ impl VectorEnv {
         let start = self.start.clone();
         let topology = start.topology();
         let actions = std::mem::take(&mut self.actions);
+        let max_steps = self.max_steps.unwrap_or(usize::MAX);
         let stepped = self.for_each_env(py, |i, game, out| {
             let mv = move_of_action(topology, actions[i]).expect("actions were checked");
             let mover = game.turn().expect("a game with a legal move is on");
             game.play_legal(mv);
+            out.history.push(mv);
             *out.reward = 0.0;
             *out.done = false;
+            *out.truncated = false;
             if let Some(outcome) = game.outcome() {
                 *out.reward = match outcome.winner {
                     Some(winner) if winner == mover => 1.0,
@@ -438,8 +615,13 @@ impl VectorEnv {
                     None => 0.0,
                 };
                 *out.done = true;
-                *game = start.clone();
+                return Some(mover);
             }
+            if game.ply() >= max_steps {
+                *out.truncated = true;
+                return Some(mover);
+            }
+            None
         });
         self.actions = actions;
         stepped?;

@@ -237,3 +237,57 @@ def test_large_boards_observe_as_games_do():
         observations, _, _, _ = env.step(actions)
         for i, game in enumerate(games):
             assert (observations[i] == game.observation()).all()
+
+
+def test_an_environment_gives_its_game_and_takes_another():
+    env = toroid.VectorEnv("capture-go", 3, seed=4, size=5, target=1)
+    env.step(np.array([12, 0, 24]))
+    env.step(np.array([1, 1, 23]))
+    game = env.game(2)
+    assert game.moves() == ["ee", "de"] and game.to_move() == "black"
+    # Black's stone in the corner has one liberty left: white captures it at once.
+    corner = toroid.Game("capture-go", size=5, target=1)
+    for move in ["aa", "ba"]:
+        corner.play(move)
+    corner.play("ee")
+    env.set_game(1, corner)
+    # Its rows show it at once.
+    assert env.to_move[1] == 1
+    assert (env.game(1).observation() == corner.observation()).all()
+    actions = env.sample_actions().copy()
+    actions[1] = corner.move_to_action("ab")
+    _, rewards, dones, _ = env.step(actions)
+    assert dones[1] and rewards[1] == 1
+    # The final observation is the finished board, for white, who moved; the row itself
+    # shows the new game.
+    finished = corner.clone()
+    finished.play("ab")
+    assert (env.final_observations[1] == finished.observation("white")).all()
+    assert env.game(1).moves() == []
+    with pytest.raises(ValueError, match="other parameters"):
+        env.set_game(0, toroid.Game("capture-go", size=5))
+    with pytest.raises(IndexError):
+        env.game(3)
+
+
+def test_starts_are_kept_for_every_new_game_and_long_games_are_cut_short():
+    opening = toroid.Game("go", size=5)
+    opening.play("cc")
+    env = toroid.VectorEnv("go", 4, seed=1, max_steps=6, size=5)
+    observations, _ = env.reset(starts=opening)
+    assert (observations[0] == opening.observation()).all()
+    assert (env.to_move == 1).all()
+    truncations = 0
+    for _ in range(30):
+        _, rewards, dones, _ = env.step(env.sample_actions())
+        truncations += int(env.truncated.sum())
+        assert not (env.truncated & dones).any()
+        assert (rewards[env.truncated] == 0).all()
+        for i in np.flatnonzero(env.truncated):
+            # Started again from the opening, not from the empty board.
+            assert env.game(i).moves() == ["cc"]
+    assert truncations >= 4
+    with pytest.raises(ValueError, match="3 starts for 4 environments"):
+        env.reset(starts=[opening] * 3)
+    with pytest.raises(ValueError, match="max_steps"):
+        toroid.VectorEnv("go", 4, max_steps=0, size=5)
