@@ -14,11 +14,12 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use toroid_rules::{AnyGame, Color, Move, Position};
+use toroid_rules::{AnyGame, Bot as _, Color, Move, Position};
+use toroid_search::{Budget, Level, Mcts};
 
 use crate::encoding::{
-    action_count, default_perspective, move_of_action, write_observation, PlaneType, PlaneValue,
-    PLANES,
+    action_count, action_of_move, default_perspective, move_of_action, write_observation,
+    PlaneType, PlaneValue, PLANES,
 };
 use crate::game::{new_game, Game};
 use crate::{value_error, IllegalMove};
@@ -632,6 +633,60 @@ impl VectorEnv {
             self.masks.clone_ref(py),
         );
         Ok(result.into_pyobject(py)?.into_any().unbind())
+    }
+
+    /// A house bot's move in every game, as actions (a new array): `level` as `toroid.Bot`
+    /// takes it, with its own budget or `playouts`, one search thread a game and the games
+    /// across the threads. Deterministic under `seed` with a playout budget (environment i
+    /// searches with a seed of its own).
+    #[pyo3(signature = (level = "greedy", seed = 0, playouts = None))]
+    fn bot_actions(
+        &self,
+        py: Python<'_>,
+        level: &str,
+        seed: u64,
+        playouts: Option<u64>,
+    ) -> PyResult<Py<PyArray1<i64>>> {
+        let level: Level = level.parse().map_err(value_error)?;
+        let config = match (level.search_config(), playouts) {
+            (_, Some(0)) => return Err(value_error("playouts must be at least 1")),
+            (Some(mut config), playouts) => {
+                config.budget = playouts.map_or(config.budget, Budget::Playouts);
+                config.threads = 1;
+                Some(config)
+            }
+            (None, Some(_)) => {
+                return Err(value_error(format!(
+                    "'{level}' does not search: it takes no playouts"
+                )))
+            }
+            (None, None) => None,
+        };
+        let games = &self.games;
+        let actions: Vec<i64> = py.detach(|| {
+            on_threads(|min_envs_per_task| {
+                // A search is long: one game a task, unless there is one thread.
+                let min = if min_envs_per_task == usize::MAX {
+                    usize::MAX
+                } else {
+                    1
+                };
+                (games.par_iter().enumerate())
+                    .with_min_len(min)
+                    .map(|(i, game)| {
+                        let seed = seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        let mv = match &config {
+                            Some(config) => {
+                                Mcts::new(level.name(), *config, seed).choose(game, None)
+                            }
+                            None => level.bot(seed).choose(game, None),
+                        };
+                        action_of_move(game.topology(), mv) as i64
+                    })
+                    .collect()
+            })
+        });
+        Ok(PyArray1::from_vec(py, actions).unbind())
     }
 
     /// A uniformly random legal action for every game, drawn from each environment's own

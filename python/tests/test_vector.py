@@ -291,3 +291,19 @@ def test_starts_are_kept_for_every_new_game_and_long_games_are_cut_short():
         env.reset(starts=[opening] * 3)
     with pytest.raises(ValueError, match="max_steps"):
         toroid.VectorEnv("go", 4, max_steps=0, size=5)
+
+
+def test_house_bots_move_in_every_game_at_once():
+    env = toroid.VectorEnv("capture-go", 4, seed=2, size=5, target=1)
+    # In environment 2 white captures a corner stone at once; greedy sees it.
+    corner = toroid.Game("capture-go", size=5, target=1)
+    for move in ["aa", "ba", "ee"]:
+        corner.play(move)
+    env.set_game(2, corner)
+    actions = env.bot_actions("greedy", seed=3)
+    assert actions[2] == corner.move_to_action("ab")
+    assert (actions == env.bot_actions("greedy", seed=3)).all()
+    searched = env.bot_actions("beginner", seed=1, playouts=50)
+    assert all(env.game(i).clone().legal_actions().count(a) == 1 for i, a in enumerate(searched))
+    with pytest.raises(ValueError, match="does not search"):
+        env.bot_actions("greedy", playouts=10)
