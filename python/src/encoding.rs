@@ -106,6 +106,21 @@ pub fn move_of_action(topology: &Topology, action: i64) -> Result<Move, String> 
         })
 }
 
+/// The symmetries of `game`'s board under its rules as action maps, `S × A` row by row:
+/// row s sends action a to its image (a cell's action to its image cell's, `pass`, `end`
+/// and `swap` to themselves), the identity first.
+pub fn symmetry_actions(game: &AnyGame) -> (usize, Vec<i64>) {
+    let topology = game.topology();
+    let maps = toroid_rules::symmetries(topology, game.kind().rule_set().symmetries);
+    let actions = action_count(topology);
+    let mut rows = Vec::with_capacity(maps.len() * actions);
+    for map in &maps {
+        rows.extend(map.iter().map(|cell| cell.index() as i64));
+        rows.extend((map.len()..actions).map(|a| a as i64));
+    }
+    (maps.len(), rows)
+}
+
 /// The player an observation is for when the caller names none: the player to move, or
 /// black once the game is over.
 pub fn default_perspective(game: &AnyGame) -> Color {

@@ -11,7 +11,7 @@ use toroid_rules::{AnyGame, Color, GameKind, Lattice, Move, ParamValue, Position
 
 use crate::encoding::{
     action_count, action_of_move, default_perspective, legal_mask, move_of_action,
-    write_observation, PlaneType, PlaneValue, PLANES,
+    symmetry_actions, write_observation, PlaneType, PlaneValue, PLANES,
 };
 use crate::{value_error, IllegalMove};
 
@@ -252,6 +252,16 @@ impl Game {
         // A result read from a record no longer holds once the game goes on.
         self.record.result = self.game.outcome();
         Ok(())
+    }
+
+    /// The symmetries of the board that keep the rules, as an `(S, A)` int64 array: row s
+    /// maps each action to its image (cells to cells; `pass`, `end`, `swap` stay), the
+    /// identity first. The image of an observation `o` is `t` with
+    /// `t.reshape(C, -1)[:, row[:W*H]] = o.reshape(C, -1)` (docs/python.md).
+    fn symmetries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let (count, rows) = symmetry_actions(&self.game);
+        let actions = rows.len() / count;
+        PyArray1::from_vec(py, rows).reshape([count, actions])
     }
 
     /// Takes the last move back (the position is replayed from the start, so it costs a

@@ -259,3 +259,38 @@ def test_the_pie_rule_is_one_action_legal_exactly_at_move_2(name, params):
     with pytest.raises(toroid.IllegalMove, match="swap"):
         game.play("swap")
     assert toroid.Game(name, **params).params()["swap"] == "false"
+
+
+@pytest.mark.parametrize(
+    "name, params, count",
+    [
+        ("go", {"size": 5}, 8),
+        ("go", {"size": 5, "topology": "torus"}, 8 * 25),
+        ("hex-torus", {"width": 4, "height": 4}, 8),
+        ("ctor", {"size": 4}, 8 * 16),
+    ],
+)
+def test_symmetries_map_observations_masks_and_moves_alike(name, params, count):
+    game = toroid.Game(name, **params)
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        game.play(int(rng.choice(game.legal_actions())))
+    rows = game.symmetries()
+    assert rows.shape == (count, game.num_actions)
+    assert (rows[0] == np.arange(game.num_actions)).all()
+    cells = game.width * game.height
+    for row in rows[:: max(1, count // 12)]:
+        image = toroid.Game(name, **params)
+        for move in toroid.Game.from_sgf(game.to_sgf()).moves():
+            image.play(int(row[game.move_to_action(move)]))
+        planes = game.observation()
+        mapped = np.empty_like(planes)
+        mapped.reshape(planes.shape[0], -1)[:, row[:cells]] = planes.reshape(planes.shape[0], -1)
+        assert (mapped == image.observation()).all()
+        mask = np.empty_like(game.legal_mask())
+        mask[row] = game.legal_mask()
+        assert (mask == image.legal_mask()).all()
+        # The helper does the same, for a batch and a policy at once.
+        batch, policy = toroid.transform(row, planes[None], game.legal_mask()[None])
+        assert (batch[0] == image.observation()).all() and (policy[0] == image.legal_mask()).all()
+    assert (toroid.symmetries(name, **params) == rows).all()

@@ -28,6 +28,7 @@ pub mod outcome;
 pub mod params;
 pub mod position;
 pub mod setup;
+pub mod symmetry;
 pub mod topology;
 pub mod zobrist;
 
@@ -40,4 +41,5 @@ pub use outcome::{Fault, Outcome, Reason, UnknownReason};
 pub use params::{ParamError, ParamSpec, ParamValue, Params};
 pub use position::{random_playout, uniform_playout, EndPhase, Position};
 pub use setup::{SetupChange, SetupError};
+pub use symmetry::{symmetries, Symmetries};
 pub use topology::{Gluing, Lattice, Neighbor, Seam, Surface, Topology};

@@ -4,6 +4,7 @@
 
 use crate::outcome::Reason;
 use crate::params::{ParamSpec, ParamValue};
+use crate::symmetry::Symmetries;
 
 /// A rule set's description: its name, parameters, and what records and protocols need.
 #[derive(Debug)]
@@ -34,6 +35,8 @@ pub struct RuleSet {
     pub named_rules: &'static [NamedRules],
     /// Every reason a game of it can end by its rules.
     pub reasons: &'static [Reason],
+    /// Which of a board's symmetries keep its rules ([`crate::symmetry::symmetries`]).
+    pub symmetries: Symmetries,
 }
 
 impl RuleSet {

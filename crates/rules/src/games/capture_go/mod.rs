@@ -7,6 +7,7 @@ use crate::games::go::{read_board, Go, Rules, BOARD_SIZE, BOARD_TOPOLOGY};
 use crate::games::rule_set::{BoardSize, RuleSet};
 use crate::outcome::Reason;
 use crate::params::{ParamError, ParamSpec, Params};
+use crate::symmetry::Symmetries;
 use crate::topology::Surface;
 
 /// A `capture-go` game's parameters, read and checked.
@@ -56,6 +57,7 @@ pub const CAPTURE_GO_RULE_SET: RuleSet = RuleSet {
     scoring_phase: None,
     named_rules: &[],
     reasons: &[Reason::CaptureTarget, Reason::TwoPasses],
+    symmetries: Symmetries::Board,
 };
 
 pub const CAPTURE_GO_PARAMS: &[ParamSpec] = &[

@@ -6,6 +6,7 @@ use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::square::SquareConfig;
 use crate::outcome::Reason;
 use crate::params::ParamSpec;
+use crate::symmetry::Symmetries;
 
 /// A `ctor` game's parameters, read and checked.
 pub type CtorConfig = SquareConfig<Ctor>;
@@ -23,6 +24,7 @@ impl Ctor {
     scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::BoardFull],
+        symmetries: Symmetries::Board,
     };
 
     pub const PARAMS: &[ParamSpec] = &[ParamSpec::int(

@@ -5,6 +5,7 @@ use super::{KoRule, Scoring, ScoringPhase};
 use crate::games::rule_set::{BoardSize, NamedRules, RuleSet};
 use crate::outcome::Reason;
 use crate::params::{ParamDefault, ParamError, ParamKind, ParamSpec, ParamValue, Params};
+use crate::symmetry::Symmetries;
 use crate::topology::Surface;
 
 /// A `go` game's parameters, read and checked, with `max_moves` worked out when left to its
@@ -132,6 +133,7 @@ pub const GO_RULE_SET: RuleSet = RuleSet {
         },
     ],
     reasons: &[Reason::TwoPasses, Reason::MoveLimit],
+    symmetries: Symmetries::Board,
 };
 
 pub const GO_PARAMS: &[ParamSpec] = &[

@@ -6,6 +6,7 @@ use crate::games::loops::LoopConfig;
 use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::outcome::Reason;
 use crate::params::ParamSpec;
+use crate::symmetry::Symmetries;
 
 /// A `hex-torus` game's parameters, read and checked.
 pub type HexTorusConfig = LoopConfig<HexRules>;
@@ -23,6 +24,7 @@ impl HexTorus {
     scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::Ring, Reason::Bracelet, Reason::RightHelix, Reason::LeftHelix],
+        symmetries: Symmetries::Shifts,
     };
 
     pub const PARAMS: &[ParamSpec] = &[

@@ -6,6 +6,7 @@ use crate::games::loops::LoopConfig;
 use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::outcome::Reason;
 use crate::params::ParamSpec;
+use crate::symmetry::Symmetries;
 
 /// An `m-torus` game's parameters, read and checked.
 pub type MTorusConfig = LoopConfig<MRules>;
@@ -23,6 +24,7 @@ impl MTorus {
     scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::SeamLoop],
+        symmetries: Symmetries::Board,
     };
 
     pub const PARAMS: &[ParamSpec] = &[

@@ -6,6 +6,7 @@ use crate::games::rule_set::{BoardSize, RuleSet, TOROID_SGF_GAME};
 use crate::games::square::SquareConfig;
 use crate::outcome::Reason;
 use crate::params::ParamSpec;
+use crate::symmetry::Symmetries;
 
 /// A `torus` game's parameters, read and checked.
 pub type TorusConfig = SquareConfig<Torus>;
@@ -24,6 +25,7 @@ impl Torus {
     scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::Surrounded, Reason::TwoPasses],
+        symmetries: Symmetries::Board,
     };
 
     pub const PARAMS: &[ParamSpec] = &[ParamSpec::int(
