@@ -2199,6 +2199,19 @@ async fn puzzles_are_mined_from_finished_games_and_rated_once_a_player(store: St
         .success();
     assert_eq!(first["game"], "capture-go");
     assert_eq!(erin.get("/api/puzzles/next?game=chess").await.status, 404);
+    // A puzzle rated far from Erin's 1500 is still found when nothing nearer is left.
+    {
+        use sqlx::Connection;
+        let mut db = sqlx::AnyConnection::connect(&run._site.url())
+            .await
+            .unwrap();
+        sqlx::query("UPDATE puzzles SET rank = 2600")
+            .execute(&mut db)
+            .await
+            .unwrap();
+    }
+    let far = erin.get("/api/puzzles/next?game=capture-go").await;
+    assert_eq!(far.success()["game"], "capture-go");
 }
 
 /// A guest is challenged by name while a page of theirs is open (its news socket), as that

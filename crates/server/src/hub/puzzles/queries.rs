@@ -34,6 +34,9 @@ fn puzzle_row(r: &AnyRow) -> Result<PuzzleRow, StorageError> {
     })
 }
 
+/// How far from a player's puzzle rating the next puzzle is looked for first.
+const NEAR_WINDOW: i64 = 300;
+
 /// The `id` column of `rows`.
 fn ids(rows: &[AnyRow]) -> Result<Vec<String>, StorageError> {
     Ok(rows
@@ -76,7 +79,9 @@ impl Storage {
     }
 
     /// Up to `limit` puzzles of rule set `game` rated nearest `rank`, leaving out `skip` and
-    /// those `account_id` tried.
+    /// those `account_id` tried: first among those within [`NEAR_WINDOW`] of it (a range
+    /// of the `(game, rank)` index, not every puzzle of the rule set sorted), then among
+    /// all if that finds too few.
     pub async fn puzzles_near(
         &self,
         game: GameKind,
@@ -85,20 +90,29 @@ impl Storage {
         skip: &str,
         limit: u32,
     ) -> Result<Vec<String>, StorageError> {
-        let rows = sqlx::query(
-            "SELECT id FROM puzzles p WHERE game = $1 AND id <> $2
-                AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
-                    WHERE a.account_id = $3 AND a.puzzle_id = p.id)
-             ORDER BY ABS(rank - $4), id LIMIT $5",
-        )
-        .bind(game.name())
-        .bind(skip)
-        .bind(account_id.unwrap_or(""))
-        .bind(rank)
-        .bind(i64::from(limit))
-        .fetch_all(&self.readers)
-        .await?;
-        ids(&rows)
+        let mut found = Vec::new();
+        for window in [NEAR_WINDOW, i64::MAX / 4] {
+            let rows = sqlx::query(
+                "SELECT id FROM puzzles p WHERE game = $1 AND id <> $2
+                    AND rank BETWEEN $4 - $6 AND $4 + $6
+                    AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
+                        WHERE a.account_id = $3 AND a.puzzle_id = p.id)
+                 ORDER BY ABS(rank - $4), id LIMIT $5",
+            )
+            .bind(game.name())
+            .bind(skip)
+            .bind(account_id.unwrap_or(""))
+            .bind(rank)
+            .bind(i64::from(limit))
+            .bind(window)
+            .fetch_all(&self.readers)
+            .await?;
+            found = ids(&rows)?;
+            if found.len() >= limit as usize {
+                break;
+            }
+        }
+        Ok(found)
     }
 
     /// How many puzzles each rule set has.
