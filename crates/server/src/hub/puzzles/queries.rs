@@ -79,7 +79,7 @@ impl Storage {
     }
 
     /// Up to `limit` puzzles of rule set `game` rated nearest `rank`, leaving out `skip` and
-    /// those `account_id` tried: first among those within [`NEAR_WINDOW`] of it (a range
+    /// those `account_id` tried: first among those within 300 points of it (a range
     /// of the `(game, rank)` index, not every puzzle of the rule set sorted), then among
     /// all if that finds too few.
     pub async fn puzzles_near(
