@@ -297,7 +297,8 @@ pub fn answer(game: GameKind, index: usize, notation: &str) -> Result<LessonAnsw
     })
 }
 
-fn capitalized(color: Color) -> &'static str {
+/// `Black` or `White`, to begin a sentence.
+pub fn capitalized(color: Color) -> &'static str {
     match color {
         Color::Black => "Black",
         Color::White => "White",

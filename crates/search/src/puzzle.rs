@@ -29,6 +29,23 @@ pub enum Goal {
     Save,
 }
 
+impl Goal {
+    /// `win` or `save`, as the API and the database write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Goal::Win => "win",
+            Goal::Save => "save",
+        }
+    }
+
+    /// The goal called `name` ([`Goal::name`]).
+    pub fn from_name(name: &str) -> Option<Goal> {
+        [Goal::Win, Goal::Save]
+            .into_iter()
+            .find(|g| g.name() == name)
+    }
+}
+
 /// A puzzle found in a position: its goal and its one answer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {

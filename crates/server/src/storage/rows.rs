@@ -283,8 +283,7 @@ pub struct PuzzleRow {
     pub moves: Vec<String>,
     /// The position's hash: a position is one puzzle, whichever games reach it.
     pub position: u64,
-    /// `win` or `save`.
-    pub goal: String,
+    pub goal: toroid_search::puzzle::Goal,
     pub answer: String,
     /// The plies to the win with best play (0 for a save).
     pub plies: i64,

@@ -755,7 +755,7 @@ async fn apply(tx: &mut Transaction<'_, Any>, write: &Write) -> Result<(), Stora
         .bind(json(&p.spec))
         .bind(json(&p.moves))
         .bind(format!("{:016x}", p.position))
-        .bind(&p.goal)
+        .bind(p.goal.name())
         .bind(&p.answer)
         .bind(p.plies)
         .bind(&p.game_id)

@@ -19,6 +19,7 @@ use std::time::Duration;
 use rand::seq::IndexedRandom;
 use tokio::sync::Notify;
 use toroid_protocol::gtp::vertex::spoken;
+use toroid_protocol::help::capitalized;
 use toroid_protocol::view::{GameView, TopologyView};
 use toroid_rules::{AnyGame, Color, GameKind, Move, Position};
 use toroid_search::puzzle::{self, Budget, Goal, Puzzle, Verdict};
@@ -31,6 +32,7 @@ use crate::rating::Rating;
 use crate::storage::{PuzzleRow, SessionRow, StorageError, Write};
 use wire::{PuzzleAnswer, PuzzlePool, PuzzleRatingChange, PuzzleSummary, PuzzleView};
 
+use super::ratings::tenth;
 use super::Hub;
 
 /// Positions the search of one position may play before it gives up (a few milliseconds
@@ -70,24 +72,6 @@ fn first_rating(puzzle: &Puzzle) -> Rating {
     }
 }
 
-fn goal_name(goal: Goal) -> &'static str {
-    match goal {
-        Goal::Win => "win",
-        Goal::Save => "save",
-    }
-}
-
-fn tenth(value: f64) -> f64 {
-    (value * 10.0).round() / 10.0
-}
-
-fn capitalized(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 /// A stored puzzle, replayed: its position, the moves to it with their movers, the
 /// puzzle as the search states it.
 struct Replayed {
@@ -114,12 +98,8 @@ impl Replayed {
         }
         let answer = Move::parse(&row.answer, position.topology())
             .map_err(|e| corrupt(format!("answer {}: {e}", row.answer)))?;
-        let goal = match row.goal.as_str() {
-            "win" => Goal::Win,
-            _ => Goal::Save,
-        };
         let puzzle = Puzzle {
-            goal,
+            goal: row.goal,
             answer,
             plies: row.plies as u32,
         };
@@ -204,23 +184,24 @@ impl Hub {
         viewer: Option<&SessionRow>,
     ) -> Result<Vec<PuzzlePool>, ApiError> {
         let counts = self.storage.puzzle_counts().await?;
-        let mut pools = Vec::new();
-        for kind in GameKind::ALL {
-            let puzzles = (counts.iter())
-                .find(|(game, _)| game == kind.name())
-                .map_or(0, |(_, n)| *n);
-            let mine = match viewer.and_then(|s| s.account_id.as_deref()) {
-                Some(account) => self.storage.puzzle_rating(account, kind).await?,
-                None => None,
-            };
-            pools.push(PuzzlePool {
-                game: kind.name(),
-                puzzles,
-                rating: mine.map(|(r, _)| tenth(r.rating)),
-                attempts: mine.map_or(0, |(_, n)| n),
-            });
-        }
-        Ok(pools)
+        let ratings = match viewer.and_then(|s| s.account_id.as_deref()) {
+            Some(account) => self.storage.puzzle_ratings_of(account).await?,
+            None => Vec::new(),
+        };
+        Ok((GameKind::ALL.into_iter())
+            .map(|kind| {
+                let puzzles = (counts.iter())
+                    .find(|(game, _)| game == kind.name())
+                    .map_or(0, |(_, n)| *n);
+                let mine = ratings.iter().find(|(pool, ..)| pool == kind.name());
+                PuzzlePool {
+                    game: kind.name(),
+                    puzzles,
+                    rating: mine.map(|(_, r, _)| tenth(r.rating)),
+                    attempts: mine.map_or(0, |(.., n)| *n),
+                }
+            })
+            .collect())
     }
 
     /// A puzzle of rule set `game` for `viewer`: one it has not tried, rated near its
@@ -266,7 +247,7 @@ impl Hub {
         Ok(PuzzleView {
             id: row.id.clone(),
             game: row.spec.kind().name(),
-            goal: goal_name(replayed.puzzle.goal),
+            goal: row.goal.name(),
             plies: row.plies,
             prompt: replayed.prompt(),
             position: GameView::new(&replayed.position, &replayed.history),
@@ -398,7 +379,7 @@ impl Hub {
             .map(|row| PuzzleSummary {
                 id: row.id.clone(),
                 ply: row.ply,
-                goal: if row.goal == "win" { "win" } else { "save" },
+                goal: row.goal.name(),
                 rating: tenth(row.rating.rating),
             })
             .collect())
@@ -476,7 +457,7 @@ fn mine(spec: &GameSpec, start: AnyGame, moves: &[(Color, Move)], game_id: &str)
                     .map(|(_, mv)| mv.notation(topology).to_string())
                     .collect(),
                 position: position.hash(),
-                goal: goal_name(puzzle.goal).to_string(),
+                goal: puzzle.goal,
                 answer: puzzle.answer.notation(topology).to_string(),
                 plies: i64::from(puzzle.plies),
                 game_id: game_id.to_string(),

@@ -4,6 +4,8 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 use toroid_rules::GameKind;
 
+use toroid_search::puzzle::Goal;
+
 use crate::rating::Rating;
 use crate::storage::{PuzzleRow, Storage, StorageError};
 
@@ -22,7 +24,7 @@ fn puzzle_row(r: &AnyRow) -> Result<PuzzleRow, StorageError> {
         spec: serde_json::from_str(&text("spec")?).map_err(|e| corrupt("game", e))?,
         moves: serde_json::from_str(&text("moves")?).map_err(|e| corrupt("moves", e))?,
         position: u64::from_str_radix(&position, 16).map_err(|e| corrupt("position", e))?,
-        goal: text("goal")?,
+        goal: Goal::from_name(&text("goal")?).ok_or_else(|| corrupt("goal", "unknown"))?,
         answer: text("answer")?,
         plies: r.try_get("plies")?,
         game_id: text("game_id")?,
@@ -36,6 +38,13 @@ fn puzzle_row(r: &AnyRow) -> Result<PuzzleRow, StorageError> {
 
 /// How far from a player's puzzle rating the next puzzle is looked for first.
 const NEAR_WINDOW: i64 = 300;
+
+/// A player's puzzle rating and rated attempts, from a `puzzle_ratings` row.
+fn player_rating(r: &AnyRow) -> Result<(Rating, i64), StorageError> {
+    let rating: String = r.try_get("rating")?;
+    let rating = serde_json::from_str(&rating).map_err(|e| corrupt("player rating", e))?;
+    Ok((rating, r.try_get("attempts")?))
+}
 
 /// The `id` column of `rows`.
 fn ids(rows: &[AnyRow]) -> Result<Vec<String>, StorageError> {
@@ -138,12 +147,25 @@ impl Storage {
         .bind(pool.name())
         .fetch_optional(&self.readers)
         .await?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let rating: String = row.try_get("rating")?;
-        let rating = serde_json::from_str(&rating).map_err(|e| corrupt("player rating", e))?;
-        Ok(Some((rating, row.try_get("attempts")?)))
+        row.as_ref().map(player_rating).transpose()
+    }
+
+    /// Account `account_id`'s puzzle ratings: each pool's name, rating and rated attempts.
+    pub async fn puzzle_ratings_of(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<(String, Rating, i64)>, StorageError> {
+        let rows =
+            sqlx::query("SELECT pool, rating, attempts FROM puzzle_ratings WHERE account_id = $1")
+                .bind(account_id)
+                .fetch_all(&self.readers)
+                .await?;
+        rows.iter()
+            .map(|r| {
+                let (rating, attempts) = player_rating(r)?;
+                Ok((r.try_get("pool")?, rating, attempts))
+            })
+            .collect()
     }
 
     /// Whether account `account_id` tried puzzle `puzzle_id`, and solved it.

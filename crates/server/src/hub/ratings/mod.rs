@@ -53,7 +53,7 @@ fn first_rating(seat: &Seat, pool: GameKind) -> Rating {
 }
 
 /// A value rounded to a tenth, as ratings are shown.
-fn tenth(value: f64) -> f64 {
+pub(super) fn tenth(value: f64) -> f64 {
     (value * 10.0).round() / 10.0
 }
 
