@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use toroid_rules::{Bot as _, Move, Position, Topology};
-use toroid_search::{Budget, Level, Mcts, Proof};
+use toroid_search::{Budget, Level, Mcts, MctsConfig, Proof};
 
 use crate::encoding::action_of_move;
 use crate::game::Game;
@@ -28,6 +28,41 @@ pub struct Bot {
     level: Level,
     // The search runs without the GIL, so the bot is locked instead.
     player: Mutex<Player>,
+}
+
+/// The level called `level` and, for a search level, its search with `seconds` or
+/// `playouts` in place of its budget and `threads` of its threads; a level that does not
+/// search takes none of them.
+pub fn level_config(
+    level: &str,
+    seconds: Option<f64>,
+    playouts: Option<u64>,
+    threads: Option<usize>,
+) -> PyResult<(Level, Option<MctsConfig>)> {
+    let level: Level = level.parse().map_err(value_error)?;
+    let budget = match (seconds, playouts) {
+        (Some(_), Some(_)) => return Err(value_error("give seconds or playouts, not both")),
+        (Some(s), None) => Some(Budget::Time(
+            Duration::try_from_secs_f64(s)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| value_error(format!("seconds must be positive, not {s}")))?,
+        )),
+        (None, Some(0)) => return Err(value_error("playouts must be at least 1")),
+        (None, Some(n)) => Some(Budget::Playouts(n)),
+        (None, None) => None,
+    };
+    match level.search_config() {
+        Some(mut config) => {
+            config.budget = budget.unwrap_or(config.budget);
+            config.threads = threads.unwrap_or(config.threads).max(1);
+            Ok((level, Some(config)))
+        }
+        None if budget.is_some() || threads.is_some() => Err(value_error(format!(
+            "'{level}' does not search: it takes no seconds, playouts or threads"
+        ))),
+        None => Ok((level, None)),
+    }
 }
 
 fn proof_name(proof: Proof) -> Option<&'static str> {
@@ -71,30 +106,9 @@ impl Bot {
         playouts: Option<u64>,
         threads: Option<usize>,
     ) -> PyResult<Bot> {
-        let level: Level = level.parse().map_err(value_error)?;
-        let budget = match (seconds, playouts) {
-            (Some(_), Some(_)) => return Err(value_error("give seconds or playouts, not both")),
-            (Some(s), None) => Some(Budget::Time(
-                Duration::try_from_secs_f64(s)
-                    .ok()
-                    .filter(|d| !d.is_zero())
-                    .ok_or_else(|| value_error(format!("seconds must be positive, not {s}")))?,
-            )),
-            (None, Some(0)) => return Err(value_error("playouts must be at least 1")),
-            (None, Some(n)) => Some(Budget::Playouts(n)),
-            (None, None) => None,
-        };
-        let player = match level.search_config() {
-            Some(mut config) => {
-                config.budget = budget.unwrap_or(config.budget);
-                config.threads = threads.unwrap_or(config.threads).max(1);
-                Player::Search(Mcts::new(level.name(), config, seed))
-            }
-            None if budget.is_some() || threads.is_some() => {
-                return Err(value_error(format!(
-                    "'{level}' does not search: it takes no seconds, playouts or threads"
-                )))
-            }
+        let (level, config) = level_config(level, seconds, playouts, threads)?;
+        let player = match config {
+            Some(config) => Player::Search(Mcts::new(level.name(), config, seed)),
             None => Player::Plain(level.bot(seed)),
         };
         Ok(Bot {

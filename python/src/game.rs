@@ -125,14 +125,16 @@ impl Game {
         &self.game
     }
 
-    /// Plays `mv`, legal here, and records it (a VectorEnv's game given back as a `Game`).
+    /// Plays `mv` for the player to move and records it; raises `IllegalMove` with the
+    /// rules' reason, and changes nothing, when the rules refuse it.
     pub fn play_recorded(&mut self, mv: Move) -> PyResult<()> {
-        let mover = self
-            .game
-            .turn()
-            .ok_or_else(|| value_error("the game is over"))?;
-        self.game.play(mv).map_err(value_error)?;
+        let mover = self.game.turn();
+        self.game.play(mv).map_err(|reason| {
+            IllegalMove::new_err(format!("{}: {reason}", mv.notation(self.game.topology())))
+        })?;
+        let mover = mover.expect("a move was played, so the game was on");
         self.record.push_move(mover, mv).map_err(value_error)?;
+        // A result read from a record no longer holds once the game goes on.
         self.record.result = self.game.outcome();
         Ok(())
     }
@@ -243,15 +245,7 @@ impl Game {
     /// move on this board; either way the game does not change.
     fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let mv = read_move(&self.game, r#move)?;
-        let mover = self.game.turn();
-        self.game.play(mv).map_err(|reason| {
-            IllegalMove::new_err(format!("{}: {reason}", mv.notation(self.game.topology())))
-        })?;
-        let mover = mover.expect("a move was played, so the game was on");
-        self.record.push_move(mover, mv).map_err(value_error)?;
-        // A result read from a record no longer holds once the game goes on.
-        self.record.result = self.game.outcome();
-        Ok(())
+        self.play_recorded(mv)
     }
 
     /// The symmetries of the board that keep the rules, as an `(S, A)` int64 array: row s

@@ -15,8 +15,9 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use toroid_rules::{AnyGame, Bot as _, Color, Move, Position};
-use toroid_search::{Budget, Level, Mcts};
+use toroid_search::{Mcts, MctsConfig};
 
+use crate::bot::level_config;
 use crate::encoding::{
     action_count, action_of_move, default_perspective, move_of_action, write_observation,
     PlaneType, PlaneValue, PLANES,
@@ -647,21 +648,12 @@ impl VectorEnv {
         seed: u64,
         playouts: Option<u64>,
     ) -> PyResult<Py<PyArray1<i64>>> {
-        let level: Level = level.parse().map_err(value_error)?;
-        let config = match (level.search_config(), playouts) {
-            (_, Some(0)) => return Err(value_error("playouts must be at least 1")),
-            (Some(mut config), playouts) => {
-                config.budget = playouts.map_or(config.budget, Budget::Playouts);
-                config.threads = 1;
-                Some(config)
-            }
-            (None, Some(_)) => {
-                return Err(value_error(format!(
-                    "'{level}' does not search: it takes no playouts"
-                )))
-            }
-            (None, None) => None,
-        };
+        // One search thread a game: the games share the threads.
+        let (level, config) = level_config(level, None, playouts, None)?;
+        let config = config.map(|config| MctsConfig {
+            threads: 1,
+            ..config
+        });
         let games = &self.games;
         let actions: Vec<i64> = py.detach(|| {
             on_threads(|min_envs_per_task| {
