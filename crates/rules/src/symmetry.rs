@@ -69,22 +69,17 @@ pub fn symmetries(topology: &Topology, allowed: Symmetries) -> Vec<Vec<Cell>> {
 /// Whether `map` takes every cell's neighbours, and the ring of cells around it, onto
 /// those of its image.
 fn keeps_the_board(topology: &Topology, map: &[Cell]) -> bool {
-    let image = |cells: &mut dyn Iterator<Item = Cell>| {
-        let mut cells: Vec<Cell> = cells.map(|c| map[c.index()]).collect();
-        cells.sort_unstable();
-        cells.dedup();
-        cells
-    };
-    let sorted = |cells: &mut dyn Iterator<Item = Cell>| {
+    fn set(cells: impl Iterator<Item = Cell>) -> Vec<Cell> {
         let mut cells: Vec<Cell> = cells.collect();
         cells.sort_unstable();
         cells.dedup();
         cells
-    };
+    }
+    let image = |c: Cell| map[c.index()];
     topology.cells().all(|cell| {
-        let to = map[cell.index()];
-        image(&mut topology.adjacent(cell)) == sorted(&mut topology.adjacent(to))
-            && image(&mut topology.ring(cell).iter().flatten().copied())
-                == sorted(&mut topology.ring(to).iter().flatten().copied())
+        let to = image(cell);
+        set(topology.adjacent(cell).map(image)) == set(topology.adjacent(to))
+            && set(topology.ring(cell).iter().flatten().map(|&c| image(c)))
+                == set(topology.ring(to).iter().flatten().copied())
     })
 }
