@@ -400,6 +400,28 @@ async fn data_survives_reopening(store: Store) {
     );
 }
 
+/// What the migrations since the moderation step added, newest first: the start of every
+/// downgrade below (a new migration adds its undoing at the top).
+const UNDO_LATEST: &[&str] = &[
+    "ALTER TABLE challenges DROP COLUMN challenged_session",
+    "DROP TABLE puzzle_attempts",
+    "DROP TABLE puzzle_ratings",
+    "DROP TABLE puzzles",
+    "DROP INDEX games_to_mine",
+    "ALTER TABLE games DROP COLUMN mined_at",
+    "DROP TABLE reviews",
+    "DROP TABLE follows",
+    "ALTER TABLE sessions DROP COLUMN online_at",
+    "DROP INDEX games_by_seek",
+    "ALTER TABLE games DROP COLUMN seek",
+    "ALTER TABLE games DROP COLUMN counting",
+    "DROP TABLE challenges",
+    "DROP TABLE blocks",
+    "DROP TABLE reports",
+    "DROP INDEX accounts_by_banned_at",
+    "ALTER TABLE games DROP COLUMN hidden_at",
+];
+
 /// A database of schema version 2 kept invite codes in plain; version 3 hashes them, and
 /// a replaced code's hash is stored.
 async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) {
@@ -417,25 +439,8 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
         // Back to version 2, with the code in plain as version 2 stored it (and without
         // what the later versions added).
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
-        for sql in [
-            "UPDATE games SET invite = 'plain-code' WHERE id = 'old'",
-            "ALTER TABLE challenges DROP COLUMN challenged_session",
-            "DROP TABLE puzzle_attempts",
-            "DROP TABLE puzzle_ratings",
-            "DROP TABLE puzzles",
-            "DROP INDEX games_to_mine",
-            "ALTER TABLE games DROP COLUMN mined_at",
-            "DROP TABLE reviews",
-            "DROP TABLE follows",
-            "ALTER TABLE sessions DROP COLUMN online_at",
-            "DROP INDEX games_by_seek",
-            "ALTER TABLE games DROP COLUMN seek",
-            "ALTER TABLE games DROP COLUMN counting",
-            "DROP TABLE challenges",
-            "DROP TABLE blocks",
-            "DROP TABLE reports",
-            "DROP INDEX accounts_by_banned_at",
-            "ALTER TABLE games DROP COLUMN hidden_at",
+        let undo = ["UPDATE games SET invite = 'plain-code' WHERE id = 'old'"].into_iter();
+        for sql in undo.chain(UNDO_LATEST.iter().copied()).chain([
             "DROP TABLE settings",
             "ALTER TABLE accounts DROP COLUMN role",
             "ALTER TABLE accounts DROP COLUMN banned_at",
@@ -471,7 +476,7 @@ async fn invite_codes_stored_in_plain_are_hashed_by_the_migration(store: Store) 
             "ALTER TABLE games DROP COLUMN started_at",
             "ALTER TABLE games DROP COLUMN resumed_at",
             "DELETE FROM schema_version WHERE version >= 3",
-        ] {
+        ]) {
             sqlx::query(sql).execute(&mut conn).await.unwrap();
         }
     }
@@ -508,24 +513,7 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
         // as that version stored them: the older Alice, a younger one whose first letter is
         // Cyrillic, a bot, a guest, and a line Alice said.
         let mut conn = sqlx::AnyConnection::connect(&db.url()).await.unwrap();
-        for sql in [
-            "ALTER TABLE challenges DROP COLUMN challenged_session",
-            "DROP TABLE puzzle_attempts",
-            "DROP TABLE puzzle_ratings",
-            "DROP TABLE puzzles",
-            "DROP INDEX games_to_mine",
-            "ALTER TABLE games DROP COLUMN mined_at",
-            "DROP TABLE reviews",
-            "DROP TABLE follows",
-            "ALTER TABLE sessions DROP COLUMN online_at",
-            "DROP INDEX games_by_seek",
-            "ALTER TABLE games DROP COLUMN seek",
-            "ALTER TABLE games DROP COLUMN counting",
-            "DROP TABLE challenges",
-            "DROP TABLE blocks",
-            "DROP TABLE reports",
-            "DROP INDEX accounts_by_banned_at",
-            "ALTER TABLE games DROP COLUMN hidden_at",
+        for sql in UNDO_LATEST.iter().copied().chain([
             "DROP INDEX chat_by_author",
             "ALTER TABLE chat DROP COLUMN deleted_at",
             "ALTER TABLE chat DROP COLUMN author_key",
@@ -545,7 +533,7 @@ async fn the_migration_gives_stored_names_their_keys(store: Store) {
              VALUES ('b1', 'Hexer', 'a1', 't', 3)",
             "INSERT INTO sessions (id, name, token_hash, created_at, last_seen_at)
              VALUES ('s1', 'hexer', 'th', 4, 4)",
-        ] {
+        ]) {
             sqlx::query(sql).execute(&mut conn).await.unwrap();
         }
     }
