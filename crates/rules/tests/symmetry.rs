@@ -2,6 +2,8 @@
 //! every symmetry, played move for move, have the same legal moves at every step and end
 //! alike; and each board has the symmetries its surface should.
 
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::{symmetries, AnyGame, Cell, GameKind, Move, Position};
 
 /// Small boards of every rule set and Go's every surface.
@@ -38,13 +40,7 @@ fn legal(game: &AnyGame) -> Vec<Move> {
 
 #[test]
 fn every_symmetry_keeps_the_rules_of_random_games() {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut random = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     for &(kind, params) in BOARDS {
         let start = kind.new_game(params).expect("parameters fit");
         let maps = symmetries(start.topology(), kind.rule_set().symmetries);
@@ -65,7 +61,7 @@ fn every_symmetry_keeps_the_rules_of_random_games() {
                     theirs.sort_unstable_by_key(|m| m.index(identity.len()));
                     assert_eq!(mapped, theirs, "{kind} {params:?}: legal moves differ");
                 }
-                let mv = moves[random(moves.len())];
+                let mv = moves[rng.random_range(0..moves.len())];
                 game.play(mv).expect("legal");
                 for (map, other) in maps.iter().zip(&mut images) {
                     other.play(image(mv, map)).expect("the image is legal");

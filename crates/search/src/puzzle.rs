@@ -276,6 +276,8 @@ fn win_plies<P: Knowledge>(
 mod tests {
     use super::*;
     use crate::tactics::lets_opponent_win;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
     use toroid_rules::{GameKind, Position};
 
     /// Small boards of every rule set, where random games reach tactics quickly.
@@ -294,13 +296,7 @@ mod tests {
     #[test]
     fn puzzles_in_random_games_agree_with_the_bots_tactics() {
         let mut found = [0usize; 2];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for (kind, params) in SMALL {
             for _ in 0..40 {
                 let mut game = kind.new_game(params).expect("parameters fit");
@@ -312,7 +308,8 @@ mod tests {
                     }
                     moves.clear();
                     game.legal_moves(&mut moves);
-                    game.play(moves[random(moves.len())]).expect("a legal move");
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    game.play(mv).expect("a legal move");
                 }
             }
         }
