@@ -14,6 +14,7 @@ use toroid_rules::{
 
 use crate::api::{ClocksView, CountingView, GameState, PlayerView, Players};
 use crate::clock::Clock;
+use crate::error::ApiError;
 use crate::ids::{hash_secret, new_secret, now_ms};
 use crate::model::{Counting, GameSpec, Offer, Seat, Status};
 use crate::storage::{GameRow, MoveRow, StorageError, Write};
@@ -1082,6 +1083,20 @@ impl Game {
     /// The position the game started from: its rule set's at its parameters.
     pub fn start_position(&self) -> AnyGame {
         self.spec().start()
+    }
+
+    /// Every position from the start: one more than the moves (a review searches each, the
+    /// puzzle miner looks for puzzles in each). `Unavailable` if a stored move is illegal.
+    pub fn positions(&self) -> Result<Vec<AnyGame>, ApiError> {
+        let mut position = self.start_position();
+        let mut positions = vec![position.clone()];
+        for &(_, mv) in &self.moves {
+            position
+                .play(mv)
+                .map_err(|e| ApiError::Unavailable(format!("a stored move is illegal: {e}")))?;
+            positions.push(position.clone());
+        }
+        Ok(positions)
     }
 
     /// Every board from the start to now, as the rules made them.

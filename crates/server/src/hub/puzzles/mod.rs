@@ -410,8 +410,8 @@ impl Hub {
                 };
             }
         };
-        let (spec, start, played) = (game.spec(), game.start_position(), game.moves.clone());
-        let found = tokio::task::spawn_blocking(move || mine(&spec, start, &played, &id))
+        let (spec, positions, played) = (game.spec(), game.positions()?, game.moves.clone());
+        let found = tokio::task::spawn_blocking(move || mine(&spec, &positions, &played, &id))
             .await
             .map_err(|e| ApiError::Unavailable(format!("the miner failed: {e}")))?;
         let mut writes = vec![Write::PuzzlesMined {
@@ -432,15 +432,17 @@ impl Hub {
 
 /// The puzzles of a game of `spec` from `start` by `moves` (game `game_id`): at most
 /// [`PER_GAME`], those where the player to move did not play the answer first.
-fn mine(spec: &GameSpec, start: AnyGame, moves: &[(Color, Move)], game_id: &str) -> Vec<PuzzleRow> {
-    let mut position = start;
+fn mine(
+    spec: &GameSpec,
+    positions: &[AnyGame],
+    moves: &[(Color, Move)],
+    game_id: &str,
+) -> Vec<PuzzleRow> {
     let mut found = Vec::new();
-    for (ply, &(_, played)) in moves.iter().enumerate() {
-        if let Ok(Some(puzzle)) = puzzle::find_in(&position, &mut Budget::new(POSITION_BUDGET)) {
-            found.push((ply, played != puzzle.answer, puzzle, position.clone()));
-        }
-        if position.play(played).is_err() {
-            break;
+    // Each position before a move (the last, after the end, holds none).
+    for (ply, (position, &(_, played))) in positions.iter().zip(moves).enumerate() {
+        if let Ok(Some(puzzle)) = puzzle::find_in(position, &mut Budget::new(POSITION_BUDGET)) {
+            found.push((ply, played != puzzle.answer, puzzle, position));
         }
     }
     // Missed ones first, then the game's order.

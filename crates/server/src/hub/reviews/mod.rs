@@ -58,7 +58,7 @@ impl Hub {
         let (positions, moves) = {
             let live = self.finished_game(id).await?;
             let game = live.game.lock().await;
-            (positions(&game)?, named_moves(&game))
+            (game.positions()?, named_moves(&game))
         };
         // One made or under way needs no search of this node's.
         let shown = view(self.storage.review(id).await?.as_ref(), &moves);
@@ -192,19 +192,6 @@ fn named_moves(game: &Game) -> Vec<(Color, String)> {
     (game.moves.iter())
         .map(|&(color, mv)| (color, mv.notation(topology).to_string()))
         .collect()
-}
-
-/// `game`'s positions from the start: one more than its moves.
-fn positions(game: &Game) -> Result<Vec<AnyGame>, ApiError> {
-    let mut position = game.start_position();
-    let mut positions = vec![position.clone()];
-    for &(_, mv) in &game.moves {
-        position
-            .play(mv)
-            .map_err(|e| ApiError::Unavailable(format!("a stored move is illegal: {e}")))?;
-        positions.push(position.clone());
-    }
-    Ok(positions)
 }
 
 /// Black's share of `outcome`: 1 for a win, ½ for a draw.
