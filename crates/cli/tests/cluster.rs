@@ -436,14 +436,22 @@ async fn two_moves_for_one_ply_on_two_nodes_one_wins() {
         }
     }
     assert!(ply >= 100, "only {ply} plies were played");
-    let on_a = Client::anonymous(nodes.base(0))
-        .get(&format!("/api/games/{id}/history"))
-        .await
-        .success();
-    let on_b = Client::anonymous(nodes.base(1))
-        .get(&format!("/api/games/{id}/history"))
-        .await
-        .success();
+    // Node A learns of bob's last move, made on node B, through Redis a moment later (one CI
+    // run read its history a ply short): wait a little for it.
+    let history = |node: usize| {
+        let path = format!("/api/games/{id}/history");
+        let client = Client::anonymous(nodes.base(node));
+        async move { client.get(&path).await.success() }
+    };
+    let mut on_a = history(0).await;
+    for _ in 0..50 {
+        if on_a["boards"].as_array().unwrap().len() as u64 == ply + 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        on_a = history(0).await;
+    }
+    let on_b = history(1).await;
     assert_eq!(on_a["boards"].as_array().unwrap().len() as u64, ply + 1);
     assert_eq!(on_a, on_b, "both nodes show the same game");
 }
