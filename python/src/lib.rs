@@ -14,6 +14,7 @@ use toroid_rules::GameKind;
 mod bot;
 mod encoding;
 mod game;
+mod search;
 mod vector;
 
 create_exception!(
@@ -42,6 +43,7 @@ fn _toroid(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games_json, m)?)?;
     m.add_class::<game::Game>()?;
     m.add_class::<bot::Bot>()?;
+    m.add_class::<search::Search>()?;
     m.add_class::<vector::VectorEnv>()?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 # Types of the extension module (python/src); python/tests/test_stubs.py checks that they
 # name what the module has, with the same parameters.
 
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -62,6 +62,23 @@ class Bot:
     ) -> None: ...
     @property
     def level(self) -> str: ...
+    def genmove(self, game: Game) -> str: ...
+    def analyse(self, game: Game) -> dict[str, Any]: ...
+
+class Search:
+    def __init__(
+        self,
+        evaluator: Callable[
+            [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
+            tuple[npt.ArrayLike, npt.ArrayLike],
+        ],
+        playouts: int = 100,
+        batch: int = 8,
+        exploration: float = 1.5,
+        noise: Optional[float] = None,
+        noise_fraction: float = 0.25,
+        seed: int = 0,
+    ) -> None: ...
     def genmove(self, game: Game) -> str: ...
     def analyse(self, game: Game) -> dict[str, Any]: ...
 

@@ -32,6 +32,8 @@ enum Command {
     Match(commands::match_::Args),
     /// Learn the strengths of move patterns from game records (what scripts/patterns runs).
     Patterns(commands::patterns::Args),
+    /// Train a rule set's network by self-play, resuming the run its folder holds.
+    Train(commands::train::Args),
     /// Play a round robin or Swiss tournament between house bots and engines.
     Tournament(commands::tournament::Args),
     /// Speak GTP version 2 on standard input and output, as a house bot.
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args),
         Command::Match(args) => commands::match_::run(args),
         Command::Patterns(args) => commands::patterns::run(args),
+        Command::Train(args) => commands::train::run(args),
         Command::Tournament(args) => commands::tournament::run(args),
         Command::Gtp(args) => commands::gtp::run(args),
         Command::Serve(args) => commands::serve::run(args),

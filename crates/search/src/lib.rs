@@ -19,7 +19,9 @@ pub mod puzzle;
 pub mod random;
 pub mod search;
 pub mod tactics;
+pub mod training;
 pub mod tree;
+pub mod zero;
 
 pub use analysis::{Analysis, MoveInfo};
 pub use budget::{Budget, Pace, Stop};
@@ -30,3 +32,4 @@ pub use policy::Rollout;
 pub use random::RandomBot;
 pub use search::Settings;
 pub use tree::Proof;
+pub use zero::{Evaluator, NetworkEvaluator, PlayoutEvaluator, Zero, ZeroConfig};

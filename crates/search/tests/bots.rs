@@ -11,6 +11,7 @@ use toroid_search::budget::{SearchLimits, Stop};
 use toroid_search::search::Searcher;
 use toroid_search::tree::ROOT;
 use toroid_search::{Analysis, Budget, Level, Mcts, MctsConfig, Proof};
+use toroid_search::{PlayoutEvaluator, Zero, ZeroConfig};
 
 /// A game of the rule set called `name` after `moves`.
 fn game(name: &str, params: &[&str], moves: &[&str]) -> AnyGame {
@@ -30,6 +31,13 @@ fn mcts(playouts: u64, threads: usize, seed: u64) -> Mcts {
         MctsConfig::new(Budget::Playouts(playouts), threads),
         seed,
     )
+}
+
+/// The network-guided search with a uniform "network" that values leaves by one random
+/// playout: plain Monte Carlo tree search with PUCT's selection.
+fn puct(playouts: u64, seed: u64) -> Zero {
+    let config = ZeroConfig::new(Budget::Playouts(playouts));
+    Zero::new("puct", config, Box::new(PlayoutEvaluator::new(seed)), seed)
 }
 
 /// A search that spends its whole budget, as analysis does.
@@ -175,6 +183,12 @@ fn search_finds_the_immediate_win_on_every_rule_set() {
                 g.kind()
             );
         }
+        let mv = puct(1000, i as u64).choose(&g, None);
+        assert!(
+            wins.contains(&mv),
+            "{}: PUCT played {mv:?}, wins are {wins:?}",
+            g.kind()
+        );
     }
 }
 
@@ -251,6 +265,12 @@ fn search_blocks_the_opponents_immediate_win() {
                 g.kind()
             );
         }
+        let mv = puct(3000, i as u64).choose(&g, None);
+        assert!(
+            !lets_opponent_win(&g, mv),
+            "{}: PUCT's {mv:?} lets the opponent win",
+            g.kind()
+        );
         let mv = Level::Greedy.bot(5).choose(&g, None);
         assert!(
             !lets_opponent_win(&g, mv),

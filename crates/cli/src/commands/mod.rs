@@ -14,6 +14,7 @@ pub mod replay;
 pub mod serve;
 pub mod topology;
 pub mod tournament;
+pub mod train;
 
 use std::fmt::Display;
 use std::fs;

@@ -1,0 +1,413 @@
+//! Training a network by self-play, as AlphaZero does: the [`Zero`] search with the current
+//! network plays itself with noise at the root, every position becomes a sample (its
+//! observation, the search's visit shares and the game's result), and the network trains on a
+//! window of the latest samples, each seen under a random symmetry of its board.
+//!
+//! A run lives in one folder and resumes from it: `network.safetensors` (the latest weights),
+//! `replay.safetensors` (the window), `progress.txt` (rounds, games, seconds) and
+//! `log.csv`; `networks/round-N.safetensors` keeps a snapshot every few rounds for the
+//! strength reports. It may be stopped at any time: the files are written to a temporary
+//! name and renamed, so a stop loses at most the round in progress.
+
+use std::collections::{HashMap, VecDeque};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use toroid_net::encoding::{action_count, write_observation, PLANES};
+use toroid_net::{Device, Network, Sample, Shape, Stencil, Tensor, Trainer};
+use toroid_rules::{symmetries, AnyGame, Cell, Color, GameKind, Position};
+
+use crate::budget::Budget;
+use crate::zero::{Noise, Zero, ZeroConfig};
+
+/// What a training run does each round and how long it goes on.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub kind: GameKind,
+    /// The board: the rule set's parameters (`size=9`, ...), its defaults when empty.
+    pub params: Vec<String>,
+    pub dir: PathBuf,
+    /// The shape of a new network (its stencil is the board's; a resumed run keeps its own).
+    pub shape: Shape,
+    /// Simulations per self-play move.
+    pub simulations: u64,
+    /// Self-play games per round.
+    pub games: usize,
+    /// Threads playing games.
+    pub workers: usize,
+    /// Samples the replay window holds.
+    pub window: usize,
+    /// Optimiser steps per round, and positions per step.
+    pub steps: usize,
+    pub batch: usize,
+    pub learning_rate: f64,
+    /// A snapshot of the network every this many rounds.
+    pub snapshot_every: u64,
+    pub seed: u64,
+    /// Stop after this many rounds in all, or after this many seconds of this session.
+    pub rounds: Option<u64>,
+    pub seconds: Option<f64>,
+}
+
+/// How far a run has come (kept in `progress.txt`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    pub rounds: u64,
+    pub games: u64,
+    pub samples: u64,
+    /// Seconds of training over every session of the run.
+    pub seconds: f64,
+}
+
+impl Progress {
+    fn read(path: &Path) -> std::io::Result<Progress> {
+        let text = fs::read_to_string(path)?;
+        let mut progress = Progress::default();
+        for line in text.lines() {
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            let bad = || std::io::Error::other(format!("{}: bad {key}", path.display()));
+            let value = value.trim();
+            match key.trim() {
+                "rounds" => progress.rounds = value.parse().map_err(|_| bad())?,
+                "games" => progress.games = value.parse().map_err(|_| bad())?,
+                "samples" => progress.samples = value.parse().map_err(|_| bad())?,
+                "seconds" => progress.seconds = value.parse().map_err(|_| bad())?,
+                _ => {}
+            }
+        }
+        Ok(progress)
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "rounds = {}\ngames = {}\nsamples = {}\nseconds = {}\n",
+            self.rounds, self.games, self.samples, self.seconds
+        )
+    }
+}
+
+/// One round's figures, as `log.csv` keeps them.
+#[derive(Clone, Debug)]
+pub struct Round {
+    pub progress: Progress,
+    pub policy_loss: f32,
+    pub value_loss: f32,
+    /// Black's share of the round's self-play wins.
+    pub black_wins: f32,
+    pub mean_length: f32,
+}
+
+/// Runs (or resumes) the training run of `config`, calling `report` after each round.
+pub fn train(config: &TrainConfig, mut report: impl FnMut(&Round)) -> Result<Progress, String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    let start_game = config.kind.new_game(&config.params).map_err(|e| err(&e))?;
+    fs::create_dir_all(config.dir.join("networks")).map_err(|e| err(&e))?;
+    let device = Device::cuda_if_available(0).map_err(|e| err(&e))?;
+    let stencil = Stencil::new(start_game.topology(), &device).map_err(|e| err(&e))?;
+    let paths = RunFiles::new(&config.dir);
+    let (network, mut progress, mut replay) = if paths.progress.exists() {
+        let network = Network::load(&paths.network, &device).map_err(|e| err(&e))?;
+        let progress = Progress::read(&paths.progress).map_err(|e| err(&e))?;
+        let replay = load_replay(&paths.replay, &device).map_err(|e| err(&e))?;
+        (network, progress, replay)
+    } else {
+        let shape = Shape {
+            stencil: stencil.width(),
+            ..config.shape
+        };
+        let network = Network::new(shape, &device).map_err(|e| err(&e))?;
+        (network, Progress::default(), VecDeque::new())
+    };
+    let maps = symmetries(start_game.topology(), config.kind.rule_set().symmetries);
+    let mut trainer = Trainer::new(Arc::new(network), config.learning_rate).map_err(|e| err(&e))?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ progress.rounds);
+    let session = Instant::now();
+    while config.rounds.is_none_or(|r| progress.rounds < r)
+        && config
+            .seconds
+            .is_none_or(|s| session.elapsed().as_secs_f64() < s)
+    {
+        let round_start = Instant::now();
+        let games = self_play(config, &start_game, trainer.network(), progress.rounds);
+        let black_wins = games
+            .iter()
+            .filter(|g| g.winner == Some(Color::Black))
+            .count();
+        let mean_length =
+            games.iter().map(|g| g.samples.len()).sum::<usize>() as f32 / games.len().max(1) as f32;
+        for game in &games {
+            progress.samples += game.samples.len() as u64;
+            replay.extend(game.samples.iter().cloned());
+        }
+        while replay.len() > config.window {
+            replay.pop_front();
+        }
+        progress.games += games.len() as u64;
+        let (mut policy_loss, mut value_loss) = (0.0, 0.0);
+        for _ in 0..config.steps {
+            let batch: Vec<Sample> = (0..config.batch.min(replay.len()))
+                .map(|_| {
+                    let sample = &replay[rng.random_range(0..replay.len())];
+                    transformed(sample, &maps[rng.random_range(0..maps.len())])
+                })
+                .collect();
+            let refs: Vec<&Sample> = batch.iter().collect();
+            let losses = trainer.step(&refs, &stencil).map_err(|e| err(&e))?;
+            policy_loss += losses.policy / config.steps as f32;
+            value_loss += losses.value / config.steps as f32;
+        }
+        progress.rounds += 1;
+        progress.seconds += round_start.elapsed().as_secs_f64();
+        paths
+            .save(trainer.network(), &replay, &progress, config.snapshot_every)
+            .map_err(|e| err(&e))?;
+        let round = Round {
+            progress: progress.clone(),
+            policy_loss,
+            value_loss,
+            black_wins: black_wins as f32 / games.len().max(1) as f32,
+            mean_length,
+        };
+        paths.log(&round).map_err(|e| err(&e))?;
+        report(&round);
+    }
+    Ok(progress)
+}
+
+/// The files of a run.
+struct RunFiles {
+    dir: PathBuf,
+    network: PathBuf,
+    replay: PathBuf,
+    progress: PathBuf,
+    log: PathBuf,
+}
+
+impl RunFiles {
+    fn new(dir: &Path) -> RunFiles {
+        RunFiles {
+            dir: dir.to_path_buf(),
+            network: dir.join("network.safetensors"),
+            replay: dir.join("replay.safetensors"),
+            progress: dir.join("progress.txt"),
+            log: dir.join("log.csv"),
+        }
+    }
+
+    /// Writes the network, the window and the progress, each by a rename (the progress
+    /// last: a run resumes from the round it names).
+    fn save(
+        &self,
+        network: &Network,
+        replay: &VecDeque<Sample>,
+        progress: &Progress,
+        snapshot_every: u64,
+    ) -> toroid_net::Result<()> {
+        let temporary = self.dir.join("network.safetensors.part");
+        network.save(&temporary)?;
+        fs::rename(&temporary, &self.network)?;
+        if progress.rounds.is_multiple_of(snapshot_every.max(1)) {
+            let snapshot =
+                (self.dir.join("networks")).join(format!("round-{}.safetensors", progress.rounds));
+            fs::copy(&self.network, snapshot)?;
+        }
+        let temporary = self.dir.join("replay.safetensors.part");
+        save_replay(replay, &temporary)?;
+        fs::rename(&temporary, &self.replay)?;
+        let temporary = self.dir.join("progress.txt.part");
+        fs::write(&temporary, progress.text())?;
+        fs::rename(&temporary, &self.progress)?;
+        Ok(())
+    }
+
+    fn log(&self, round: &Round) -> std::io::Result<()> {
+        let new = !self.log.exists();
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)?;
+        if new {
+            writeln!(
+                file,
+                "round,games,samples,seconds,policy_loss,value_loss,black_wins,mean_length"
+            )?;
+        }
+        let p = &round.progress;
+        writeln!(
+            file,
+            "{},{},{},{:.1},{:.4},{:.4},{:.3},{:.1}",
+            p.rounds,
+            p.games,
+            p.samples,
+            p.seconds,
+            round.policy_loss,
+            round.value_loss,
+            round.black_wins,
+            round.mean_length
+        )
+    }
+}
+
+fn save_replay(replay: &VecDeque<Sample>, path: &Path) -> toroid_net::Result<()> {
+    let n = replay.len();
+    let (planes, actions) = replay
+        .front()
+        .map_or((0, 0), |s| (s.planes.len(), s.policy.len()));
+    let device = Device::Cpu;
+    let tensors = [
+        (
+            "planes".to_string(),
+            Tensor::from_iter(
+                replay.iter().flat_map(|s| s.planes.iter().copied()),
+                &device,
+            )?
+            .reshape((n, planes))?,
+        ),
+        (
+            "policy".to_string(),
+            Tensor::from_iter(
+                replay.iter().flat_map(|s| s.policy.iter().copied()),
+                &device,
+            )?
+            .reshape((n, actions))?,
+        ),
+        (
+            "value".to_string(),
+            Tensor::from_iter(replay.iter().map(|s| s.value), &device)?,
+        ),
+    ];
+    toroid_net::safetensors::save(&HashMap::from(tensors), path)
+}
+
+fn load_replay(path: &Path, device: &Device) -> toroid_net::Result<VecDeque<Sample>> {
+    if !path.exists() {
+        return Ok(VecDeque::new());
+    }
+    let tensors = toroid_net::safetensors::load(path, device)?;
+    let get = |name: &str| {
+        tensors
+            .get(name)
+            .cloned()
+            .ok_or_else(|| toroid_net::Error::Msg(format!("{}: no {name}", path.display())))
+    };
+    let planes: Vec<Vec<f32>> = get("planes")?.to_vec2()?;
+    let policy: Vec<Vec<f32>> = get("policy")?.to_vec2()?;
+    let value: Vec<f32> = get("value")?.to_vec1()?;
+    Ok((planes.into_iter().zip(policy).zip(value))
+        .map(|((planes, policy), value)| Sample {
+            planes,
+            policy,
+            value,
+        })
+        .collect())
+}
+
+/// `sample` seen under the board symmetry `map` (cell `c` goes to `map[c]`).
+fn transformed(sample: &Sample, map: &[Cell]) -> Sample {
+    let cells = map.len();
+    let mut planes = vec![0.0; sample.planes.len()];
+    for (from, to) in sample
+        .planes
+        .chunks_exact(cells)
+        .zip(planes.chunks_exact_mut(cells))
+    {
+        for (c, &image) in map.iter().enumerate() {
+            to[image.index()] = from[c];
+        }
+    }
+    let mut policy = sample.policy.clone();
+    for (c, &image) in map.iter().enumerate() {
+        policy[image.index()] = sample.policy[c];
+    }
+    Sample {
+        planes,
+        policy,
+        value: sample.value,
+    }
+}
+
+/// One self-play game's samples and winner.
+struct SelfPlayGame {
+    samples: Vec<Sample>,
+    winner: Option<Color>,
+}
+
+fn self_play(
+    config: &TrainConfig,
+    start: &AnyGame,
+    network: &Arc<Network>,
+    round: u64,
+) -> Vec<SelfPlayGame> {
+    let workers = config.workers.clamp(1, config.games.max(1));
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let count = config.games / workers + usize::from(w < config.games % workers);
+                let seed = config.seed ^ (round << 16) ^ w as u64;
+                scope.spawn(move || {
+                    (0..count)
+                        .map(|i| {
+                            play_one(config, start, network, seed.wrapping_add(i as u64 * 7919))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a self-play worker"))
+            .collect()
+    })
+}
+
+fn play_one(
+    config: &TrainConfig,
+    start: &AnyGame,
+    network: &Arc<Network>,
+    seed: u64,
+) -> SelfPlayGame {
+    let topology = start.topology();
+    let cells = topology.len();
+    let actions = action_count(topology);
+    let mut search_config = ZeroConfig::new(Budget::Playouts(config.simulations));
+    search_config.noise = Some(Noise {
+        alpha: 10.0 / cells as f32,
+        fraction: 0.25,
+    });
+    search_config.sampled_plies = cells / 4;
+    let mut zero = Zero::with_network("self-play", search_config, network.clone(), seed);
+    let mut game = start.clone();
+    let mut positions: Vec<(Vec<f32>, Vec<f32>, Color)> = Vec::new();
+    let mut mask = vec![false; actions];
+    let mut stones = Vec::new();
+    while let Some(mover) = game.turn() {
+        let analysis = zero.analyse(&game, None);
+        let mv = analysis.best_move().expect("a game not over");
+        game.legal_mask(&mut mask);
+        let mut planes = vec![0.0; PLANES * cells];
+        write_observation(&game, mover, &mask, &mut stones, &mut planes);
+        positions.push((planes, zero.visit_shares(actions), mover));
+        game.play_legal(mv);
+    }
+    let winner = game.outcome().and_then(|o| o.winner);
+    let samples = positions
+        .into_iter()
+        .map(|(planes, policy, mover)| Sample {
+            planes,
+            policy,
+            value: match winner {
+                Some(w) if w == mover => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            },
+        })
+        .collect();
+    SelfPlayGame { samples, winner }
+}

@@ -1,0 +1,62 @@
+//! A self-play training run writes its folder and resumes from it.
+
+use toroid_net::{Device, Network, Shape};
+use toroid_rules::GameKind;
+use toroid_search::training::{train, TrainConfig};
+
+#[test]
+fn a_training_run_resumes_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = TrainConfig {
+        kind: GameKind::HexTorus,
+        params: vec!["width=4".into(), "height=4".into()],
+        dir: dir.path().to_path_buf(),
+        shape: Shape {
+            stencil: 0,
+            channels: 8,
+            blocks: 1,
+        },
+        simulations: 8,
+        games: 2,
+        workers: 2,
+        window: 1_000,
+        steps: 2,
+        batch: 16,
+        learning_rate: 1e-3,
+        snapshot_every: 1,
+        seed: 5,
+        rounds: Some(1),
+        seconds: None,
+    };
+    let mut rounds = Vec::new();
+    let first = train(&config, |r| rounds.push(r.progress.rounds)).unwrap();
+    assert_eq!((first.rounds, first.games), (1, 2));
+    assert!(first.samples >= 2 * 4, "{first:?}");
+    let after_one = std::fs::read(dir.path().join("network.safetensors")).unwrap();
+    // A second session goes on from round 1 to round 3, with the window and the weights.
+    config.rounds = Some(3);
+    let resumed = train(&config, |r| rounds.push(r.progress.rounds)).unwrap();
+    assert_eq!(rounds, [1, 2, 3]);
+    assert_eq!((resumed.rounds, resumed.games), (3, 6));
+    assert!(resumed.samples > first.samples);
+    let log = std::fs::read_to_string(dir.path().join("log.csv")).unwrap();
+    assert_eq!(log.lines().count(), 4, "{log}");
+    for round in 1..=3 {
+        let snapshot = dir
+            .path()
+            .join(format!("networks/round-{round}.safetensors"));
+        let network = Network::load(&snapshot, &Device::Cpu).unwrap();
+        assert_eq!(
+            network.shape(),
+            Shape {
+                stencil: 7,
+                channels: 8,
+                blocks: 1
+            }
+        );
+    }
+    let after_three = std::fs::read(dir.path().join("network.safetensors")).unwrap();
+    assert_ne!(after_one, after_three, "training changed the weights");
+    // A third session with nothing left to do changes nothing.
+    assert_eq!(train(&config, |_| panic!("no round")).unwrap(), resumed);
+}
