@@ -44,6 +44,7 @@ fn _toroid(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_class::<bot::Bot>()?;
     m.add_class::<search::Search>()?;
+    m.add_class::<search::PyNetwork>()?;
     m.add_class::<vector::VectorEnv>()?;
     Ok(())
 }

@@ -7,10 +7,10 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use toroid_net::encoding::{action_count, observe_batch, PLANES};
-use toroid_net::Evaluation;
+use toroid_net::{Device, Evaluation, Network, Stencil};
 use toroid_rules::{AnyGame, Bot as _, Position};
 use toroid_search::zero::Noise;
-use toroid_search::{Budget, Evaluator, Zero, ZeroConfig};
+use toroid_search::{Budget, Evaluator, NetworkEvaluator, Zero, ZeroConfig};
 
 use crate::encoding::action_of_move;
 use crate::game::Game;
@@ -109,7 +109,7 @@ impl Evaluator for PythonEvaluator {
     }
 }
 
-/// toroid's PUCT search guided by `evaluator`, a Python function from a batch of
+/// toroid's PUCT search guided by `evaluator`: a `toroid.Network`, or a Python function from a batch of
 /// observations `(B, PLANES, H, W)` (float32, as `Game.observation()` gives them for the
 /// player to move) and legal-move masks `(B, A)` to `(priors, values)`: priors `(B, A)`
 /// (renormalised over the legal moves) and values `(B,)` in −1..1 for the player to move.
@@ -146,7 +146,7 @@ impl Search {
     #[new]
     #[pyo3(signature = (evaluator, playouts = 100, batch = 8, exploration = 1.5, noise = None, noise_fraction = 0.25, seed = 0))]
     fn new(
-        evaluator: Py<PyAny>,
+        evaluator: Bound<'_, PyAny>,
         playouts: u64,
         batch: usize,
         exploration: f32,
@@ -168,11 +168,14 @@ impl Search {
             fraction: noise_fraction.clamp(0.0, 1.0),
         });
         let error = Arc::new(Mutex::new(None));
-        let evaluator = PythonEvaluator {
-            function: evaluator,
-            error: error.clone(),
+        let evaluator: Box<dyn Evaluator> = match evaluator.cast::<PyNetwork>() {
+            Ok(network) => Box::new(NetworkEvaluator::new(network.get().network.clone())),
+            Err(_) => Box::new(PythonEvaluator {
+                function: evaluator.unbind(),
+                error: error.clone(),
+            }),
         };
-        let zero = Zero::new("search", config, Box::new(evaluator), seed);
+        let zero = Zero::new("search", config, evaluator, seed);
         Ok(Search {
             zero: Mutex::new(zero),
             error,
@@ -223,5 +226,67 @@ impl Search {
         }
         let mv = self.run(py, |zero| zero.choose(position, None))?;
         Ok(mv.notation(position.topology()).to_string())
+    }
+}
+
+/// A network of toroid's own (`crates/net`), loaded from weights as `toroid train` writes
+/// them. Given to `Search` in place of an evaluator function, the search evaluates it in Rust
+/// without the GIL. It reads a board's surface as well as its observation (its convolutions
+/// follow the gluing), so it evaluates games rather than bare observations.
+#[pyclass(module = "toroid._toroid", name = "Network", frozen)]
+pub struct PyNetwork {
+    network: Arc<Network>,
+}
+
+#[pymethods]
+impl PyNetwork {
+    #[new]
+    fn new(path: std::path::PathBuf) -> PyResult<PyNetwork> {
+        let network = Network::load(&path, &Device::Cpu).map_err(|e| {
+            value_error(format!("{}: not a network's weights: {e}", path.display()))
+        })?;
+        Ok(PyNetwork {
+            network: Arc::new(network),
+        })
+    }
+
+    /// `(stencil, channels, blocks)`: cells each convolution reads around a cell, features
+    /// per cell, residual blocks.
+    #[getter]
+    fn shape(&self) -> (usize, usize, usize) {
+        let shape = self.network.shape();
+        (shape.stencil, shape.channels, shape.blocks)
+    }
+
+    /// Priors `(B, A)` over the legal moves and values `(B,)` for the player to move in each
+    /// of `games`, all on one board and not over.
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        games: Vec<PyRef<'py, Game>>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let positions: Vec<&AnyGame> = games.iter().map(|g| g.position()).collect();
+        let Some(first) = positions.first() else {
+            return Err(value_error("no games to evaluate"));
+        };
+        if positions.iter().any(|p| p.turn().is_none()) {
+            return Err(value_error("a game to evaluate is over"));
+        }
+        if positions.iter().any(|p| p.topology() != first.topology()) {
+            return Err(value_error("the games to evaluate are on different boards"));
+        }
+        let stencil = Stencil::new(first.topology(), &Device::Cpu).map_err(value_error)?;
+        let evaluations = py
+            .detach(|| self.network.evaluate(&positions, &stencil))
+            .map_err(value_error)?;
+        let actions = action_count(first.topology());
+        let priors: Vec<f32> = evaluations.iter().flat_map(|e| e.priors.clone()).collect();
+        let values: Vec<f32> = evaluations.iter().map(|e| e.value).collect();
+        Ok((
+            PyArray1::from_vec(py, priors)
+                .reshape([positions.len(), actions])?
+                .into_any(),
+            PyArray1::from_vec(py, values).into_any(),
+        ))
     }
 }

@@ -84,3 +84,44 @@ def test_an_evaluators_error_is_raised_and_bad_answers_refused():
     finished.play("pass")
     with pytest.raises(ValueError, match="over"):
         toroid.Search(uniform).analyse(finished)
+
+
+@pytest.fixture(scope="module")
+def weights(cli, tmp_path_factory):
+    """A small network's weights, from one round of `toroid train` on a 4×4 hex-torus."""
+    import subprocess
+
+    run = tmp_path_factory.mktemp("train")
+    subprocess.run(
+        [str(cli.path), "train", "hex-torus", "-p", "width=4", "-p", "height=4", "--dir", str(run),
+         "--rounds", "1", "--games", "1", "--simulations", "4", "--steps", "1",
+         "--channels", "8", "--blocks", "1"],
+        check=True, capture_output=True,
+    )
+    return run / "network.safetensors"
+
+
+def test_a_trained_network_evaluates_games_and_guides_the_search(weights):
+    network = toroid.Network(weights)
+    assert network.shape == (7, 8, 1)
+    games = [toroid.Game("hex-torus", width=4, height=4) for _ in range(3)]
+    games[1].play("aa")
+    priors, values = network.evaluate(games)
+    assert priors.shape == (3, games[0].num_actions) and values.shape == (3,)
+    for game, row in zip(games, priors):
+        assert abs(row.sum() - 1) < 1e-5 and np.all(row[~game.legal_mask()] == 0)
+    assert np.all(np.abs(values) <= 1)
+    # A network of another board size reads it through the same weights.
+    big = toroid.Game("hex-torus", width=8, height=8)
+    assert network.evaluate([big])[0].shape == (1, big.num_actions)
+    search = toroid.Search(network, playouts=30, seed=2)
+    move = search.genmove(games[1])
+    assert games[1].legal_mask()[games[1].move_to_action(move)]
+
+
+def test_a_network_refuses_what_it_cannot_read(tmp_path):
+    with pytest.raises(ValueError, match="not a network"):
+        toroid.Network(tmp_path / "missing.safetensors")
+    (tmp_path / "junk.safetensors").write_bytes(b"not weights")
+    with pytest.raises(ValueError, match="not a network"):
+        toroid.Network(tmp_path / "junk.safetensors")

@@ -1,6 +1,7 @@
 # Types of the extension module (python/src); python/tests/test_stubs.py checks that they
 # name what the module has, with the same parameters.
 
+import os
 from typing import Any, Callable, Optional, Union
 
 import numpy as np
@@ -65,12 +66,23 @@ class Bot:
     def genmove(self, game: Game) -> str: ...
     def analyse(self, game: Game) -> dict[str, Any]: ...
 
+class Network:
+    def __init__(self, path: Union[str, os.PathLike[str]]) -> None: ...
+    @property
+    def shape(self) -> tuple[int, int, int]: ...
+    def evaluate(
+        self, games: list[Game]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+
 class Search:
     def __init__(
         self,
-        evaluator: Callable[
-            [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
-            tuple[npt.ArrayLike, npt.ArrayLike],
+        evaluator: Union[
+            Network,
+            Callable[
+                [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
+                tuple[npt.ArrayLike, npt.ArrayLike],
+            ],
         ],
         playouts: int = 100,
         batch: int = 8,

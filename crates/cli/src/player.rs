@@ -2,11 +2,14 @@
 //! bot or an external engine, and the seat it takes in each game.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
+use toroid_net::{Device, Network};
 use toroid_protocol::gtp::{EngineLimits, RemotePlayer, Unplayable};
 use toroid_rules::{AnyGame, Color, Fault};
-use toroid_search::{Budget, Level, Tuning};
+use toroid_search::{Budget, Level, Tuning, Zero, ZeroConfig};
 
 use crate::arena::{play_game, EnginePlayer, HousePlayer, Offence, Played, Player};
 use crate::seed::bot_seed;
@@ -18,7 +21,16 @@ pub enum PlayerSpec {
     House(Level),
     /// An external engine: a command line that starts a GTP engine.
     Engine(String),
+    /// The network-guided search ([`toroid_search::Zero`]) with the network of a weights
+    /// file (`zero:PATH`, as `toroid train` writes them): how training runs are measured.
+    Network(PathBuf),
 }
+
+/// The prefix of a [`PlayerSpec::Network`].
+const NETWORK_PREFIX: &str = "zero:";
+
+/// Simulations a move of a network player without a move time.
+const NETWORK_PLAYOUTS: u64 = 800;
 
 /// How long players may think.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -53,15 +65,27 @@ impl PlayerSpec {
         if text.is_empty() {
             return Err("a player is a house-bot level or an engine's command line".into());
         }
+        if let Some(path) = text.strip_prefix(NETWORK_PREFIX) {
+            return Ok(PlayerSpec::Network(PathBuf::from(path)));
+        }
         Ok(text
             .parse()
             .map_or_else(|_| PlayerSpec::Engine(text.to_string()), PlayerSpec::House))
     }
 
+    /// The network of a [`PlayerSpec::Network`].
+    fn network(path: &Path) -> Result<Arc<Network>, String> {
+        Network::load(path, &Device::Cpu)
+            .map(Arc::new)
+            .map_err(|e| format!("{}: not a network's weights: {e}", path.display()))
+    }
+
     /// Checks that the player can play `start`: an engine is started, set up and quit.
     pub fn check(&self, start: &AnyGame, timing: Timing) -> Result<(), String> {
-        let PlayerSpec::Engine(command) = self else {
-            return Ok(());
+        let command = match self {
+            PlayerSpec::House(_) => return Ok(()),
+            PlayerSpec::Network(path) => return PlayerSpec::network(path).map(|_| ()),
+            PlayerSpec::Engine(command) => command,
         };
         let engine = RemotePlayer::start(command, start, timing.limits()).map_err(|e| {
             let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
@@ -92,6 +116,18 @@ impl PlayerSpec {
                     ..Tuning::default()
                 };
                 Ok(Box::new(HousePlayer(level.bot_with(seed, tuning))))
+            }
+            PlayerSpec::Network(path) => {
+                let network = PlayerSpec::network(path).map_err(|message| Offence::Engine {
+                    fault: Fault::RefusedCommand,
+                    message,
+                })?;
+                let budget = timing
+                    .move_time
+                    .map_or(Budget::Playouts(NETWORK_PLAYOUTS), Budget::Time);
+                let name = format!("{self}");
+                let zero = Zero::with_network(&name, ZeroConfig::new(budget), network, seed);
+                Ok(Box::new(HousePlayer(Box::new(zero))))
             }
             PlayerSpec::Engine(command) => {
                 match RemotePlayer::start(command, start, timing.limits()) {
@@ -136,6 +172,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::House(level) => write!(f, "{level}"),
             PlayerSpec::Engine(command) => f.write_str(command),
+            PlayerSpec::Network(path) => write!(f, "{NETWORK_PREFIX}{}", path.display()),
         }
     }
 }
@@ -151,6 +188,19 @@ mod tests {
             assert_eq!(player, PlayerSpec::House(level));
             assert_eq!(player.to_string(), level.name());
         }
+    }
+
+    #[test]
+    fn zero_and_a_path_is_a_network_that_must_load() {
+        let player = PlayerSpec::parse("zero:no/such.safetensors").unwrap();
+        assert_eq!(player, PlayerSpec::Network("no/such.safetensors".into()));
+        assert_eq!(player.to_string(), "zero:no/such.safetensors");
+        let start = toroid_rules::GameKind::default().default_game();
+        let e = player.check(&start, Timing::default()).unwrap_err();
+        assert!(
+            e.starts_with("no/such.safetensors: not a network's weights"),
+            "{e}"
+        );
     }
 
     #[test]

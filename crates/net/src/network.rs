@@ -16,6 +16,9 @@ use std::path::Path;
 
 use candle_core::{DType, Device, Module, Result, Tensor, D};
 use candle_nn::{Init, VarBuilder, VarMap};
+use rand::SeedableRng;
+use rand_distr::{Distribution, Normal};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_rules::{Move, Position};
 
 use crate::encoding::{action_count, observe_batch, PLANES};
@@ -43,9 +46,9 @@ struct Conv {
 }
 
 impl Conv {
-    fn new(vb: VarBuilder, inputs: usize, outputs: usize, init: Init) -> Result<Conv> {
+    fn new(vb: VarBuilder, inputs: usize, outputs: usize) -> Result<Conv> {
         Ok(Conv {
-            weight: vb.get_with_hints((inputs, outputs), "weight", init)?,
+            weight: vb.get_with_hints((inputs, outputs), "weight", Init::Const(0.0))?,
             bias: vb.get_with_hints(outputs, "bias", Init::Const(0.0))?,
         })
     }
@@ -72,13 +75,6 @@ impl Module for Dense {
     }
 }
 
-fn he(inputs: usize) -> Init {
-    Init::Randn {
-        mean: 0.0,
-        stdev: (2.0 / inputs as f64).sqrt(),
-    }
-}
-
 /// The policy logits and values of a batch of positions.
 #[derive(Clone, Debug)]
 pub struct Output {
@@ -102,36 +98,60 @@ pub struct Network {
 }
 
 impl Network {
-    /// A network of `shape` with fresh random weights (He initialisation; the second
-    /// convolution of each block starts at zero, so each block starts as the identity).
-    pub fn new(shape: Shape, device: &Device) -> Result<Network> {
+    /// A network of `shape` with fresh random weights drawn from `seed`: He initialisation,
+    /// zero biases, and zeros in the second convolution of each block (so each block starts
+    /// as the identity) and in the value's last layer (so the value starts at 0, where tanh
+    /// learns fastest, instead of saturated).
+    pub fn new(shape: Shape, seed: u64, device: &Device) -> Result<Network> {
+        let network = Network::zeros(shape, device)?;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let vars = network.vars.data().lock().expect("weights");
+        let mut names: Vec<&String> = vars.keys().collect();
+        names.sort();
+        for name in names {
+            let var = &vars[name];
+            let starts_at_zero = name.ends_with(".bias")
+                || name.ends_with("conv2.weight")
+                || name == "value.out.weight";
+            if starts_at_zero {
+                continue;
+            }
+            let (inputs, outputs) = var.dims2()?;
+            let normal = Normal::new(0.0, (2.0 / inputs as f32).sqrt()).expect("a finite stdev");
+            let values: Vec<f32> = (0..inputs * outputs)
+                .map(|_| normal.sample(&mut rng))
+                .collect();
+            var.set(&Tensor::from_vec(values, (inputs, outputs), device)?)?;
+        }
+        drop(vars);
+        Ok(network)
+    }
+
+    /// A network of `shape` whose every weight is zero, to be filled.
+    fn zeros(shape: Shape, device: &Device) -> Result<Network> {
         let vars = VarMap::new();
         let vb = VarBuilder::from_varmap(&vars, DType::F32, device);
         let (s, c) = (shape.stencil, shape.channels);
-        let input = Conv::new(vb.pp("input"), s * PLANES, c, he(s * PLANES))?;
+        let input = Conv::new(vb.pp("input"), s * PLANES, c)?;
         let blocks = (0..shape.blocks)
             .map(|i| {
                 let vb = vb.pp(format!("block{i}"));
                 Ok((
-                    Conv::new(vb.pp("conv1"), s * c, c, he(s * c))?,
-                    Conv::new(vb.pp("conv2"), s * c, c, Init::Const(0.0))?,
+                    Conv::new(vb.pp("conv1"), s * c, c)?,
+                    Conv::new(vb.pp("conv2"), s * c, c)?,
                 ))
             })
             .collect::<Result<Vec<_>>>()?;
-        let policy_cells = Conv::new(vb.pp("policy.cells"), c, 1, he(c))?;
-        let policy_beyond = Dense(Conv::new(vb.pp("policy.beyond"), c, BEYOND_CELLS, he(c))?);
-        let value_hidden = Dense(Conv::new(vb.pp("value.hidden"), c, c, he(c))?);
-        let value_out = Dense(Conv::new(vb.pp("value.out"), c, 1, he(c))?);
         Ok(Network {
             shape,
-            vars,
-            device: device.clone(),
             input,
             blocks,
-            policy_cells,
-            policy_beyond,
-            value_hidden,
-            value_out,
+            policy_cells: Conv::new(vb.pp("policy.cells"), c, 1)?,
+            policy_beyond: Dense(Conv::new(vb.pp("policy.beyond"), c, BEYOND_CELLS)?),
+            value_hidden: Dense(Conv::new(vb.pp("value.hidden"), c, c)?),
+            value_out: Dense(Conv::new(vb.pp("value.out"), c, 1)?),
+            vars,
+            device: device.clone(),
         })
     }
 
@@ -145,7 +165,7 @@ impl Network {
     pub fn from_safetensors(bytes: &[u8], device: &Device) -> Result<Network> {
         let tensors = candle_core::safetensors::load_buffer(bytes, device)?;
         let shape = shape_of(&tensors)?;
-        let network = Network::new(shape, device)?;
+        let network = Network::zeros(shape, device)?;
         for (name, var) in network.vars.data().lock().expect("weights").iter() {
             let tensor = tensors.get(name).ok_or_else(|| {
                 candle_core::Error::Msg(format!("the weights have no tensor {name}"))

@@ -122,7 +122,7 @@ fn reference(weights: &HashMap<String, Tensor>, game: &AnyGame) -> (Vec<f32>, f3
 /// convolutions, which would hide mistakes there).
 fn scrambled(shape: Shape) -> Network {
     let device = Device::Cpu;
-    let network = Network::new(shape, &device).unwrap();
+    let network = Network::new(shape, 1, &device).unwrap();
     for var in network.vars().all_vars() {
         let noise = Tensor::randn(0f32, 0.3, var.shape(), &device).unwrap();
         var.set(&noise).unwrap();
@@ -226,6 +226,7 @@ fn training_fits_a_small_set_of_targets() {
             channels: 16,
             blocks: 2,
         },
+        4,
         &Device::Cpu,
     )
     .unwrap();

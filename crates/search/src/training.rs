@@ -34,6 +34,9 @@ pub struct TrainConfig {
     pub dir: PathBuf,
     /// The shape of a new network (its stencil is the board's; a resumed run keeps its own).
     pub shape: Shape,
+    /// Weights a new run starts from instead of random ones (its shape is theirs): a
+    /// network kept in the repository, whose run's folder is gone.
+    pub from: Option<PathBuf>,
     /// Simulations per self-play move.
     pub simulations: u64,
     /// Self-play games per round.
@@ -118,13 +121,28 @@ pub fn train(config: &TrainConfig, mut report: impl FnMut(&Round)) -> Result<Pro
         let replay = load_replay(&paths.replay, &device).map_err(|e| err(&e))?;
         (network, progress, replay)
     } else {
-        let shape = Shape {
-            stencil: stencil.width(),
-            ..config.shape
+        let network = match &config.from {
+            Some(path) => Network::load(path, &device).map_err(|e| err(&e))?,
+            None => Network::new(
+                Shape {
+                    stencil: stencil.width(),
+                    ..config.shape
+                },
+                config.seed,
+                &device,
+            )
+            .map_err(|e| err(&e))?,
         };
-        let network = Network::new(shape, &device).map_err(|e| err(&e))?;
         (network, Progress::default(), VecDeque::new())
     };
+    if network.shape().stencil != stencil.width() {
+        return Err(format!(
+            "the network reads {} cells around each cell, this board's convolutions {}: \
+             it was trained on another lattice",
+            network.shape().stencil,
+            stencil.width()
+        ));
+    }
     let maps = symmetries(start_game.topology(), config.kind.rule_set().symmetries);
     let mut trainer = Trainer::new(Arc::new(network), config.learning_rate).map_err(|e| err(&e))?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ progress.rounds);

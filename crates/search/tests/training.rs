@@ -16,6 +16,7 @@ fn a_training_run_resumes_where_it_stopped() {
             channels: 8,
             blocks: 1,
         },
+        from: None,
         simulations: 8,
         games: 2,
         workers: 2,
@@ -59,4 +60,24 @@ fn a_training_run_resumes_where_it_stopped() {
     assert_ne!(after_one, after_three, "training changed the weights");
     // A third session with nothing left to do changes nothing.
     assert_eq!(train(&config, |_| panic!("no round")).unwrap(), resumed);
+
+    // A new run may start from kept weights, on a board of their lattice only.
+    let kept = dir.path().join("networks/round-3.safetensors");
+    let other = tempfile::tempdir().unwrap();
+    let from = TrainConfig {
+        dir: other.path().to_path_buf(),
+        from: Some(kept),
+        rounds: Some(1),
+        ..config.clone()
+    };
+    assert_eq!(train(&from, |_| {}).unwrap().rounds, 1);
+    let square = tempfile::tempdir().unwrap();
+    let go = TrainConfig {
+        kind: GameKind::Go,
+        params: vec!["size=5".into()],
+        dir: square.path().to_path_buf(),
+        ..from
+    };
+    let refused = train(&go, |_| panic!("no round")).unwrap_err();
+    assert!(refused.contains("another lattice"), "{refused}");
 }

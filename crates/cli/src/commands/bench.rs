@@ -1,13 +1,17 @@
-//! `toroid bench`: single-core random playouts per second, or MCTS simulations per second.
+//! `toroid bench`: single-core random playouts per second, MCTS simulations per second, or a
+//! network's evaluations per second.
 
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid::render::params_line;
 use toroid::setup::new_game;
+use toroid_net::{Device, Network, Stencil};
 use toroid_rules::{random_playout, uniform_playout, AnyGame, GameKind, Position};
-use toroid_search::{Budget, Mcts, MctsConfig, Rollout};
+use toroid_search::{Budget, Mcts, MctsConfig, Rollout, Zero, ZeroConfig};
 
 use super::{print, Failure};
 
@@ -50,6 +54,10 @@ pub struct Args {
     /// replies), to measure what they cost.
     #[arg(long, requires = "mcts")]
     no_patterns: bool,
+    /// Measure a network instead (weights as `toroid train` writes them): evaluations per
+    /// second at batch 1 and batch 8, and simulations per second of the search it guides.
+    #[arg(long, value_name = "FILE", conflicts_with = "mcts")]
+    network: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -82,13 +90,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if args.no_patterns {
             what.push_str(", no patterns");
         }
+        if let Some(path) = &args.network {
+            what = format!("network {}", path.display());
+        }
         print(&format!(
             "{} ({}), {what}, seed {}\n",
             game.kind(),
             params_line(game),
             args.seed
         ))?;
-        if args.mcts {
+        if let Some(path) = &args.network {
+            print(&network(game, path, duration, args.seed)?)?;
+        } else if args.mcts {
             let mut config = MctsConfig::new(Budget::Time(duration), args.threads.into());
             config.settings.rollout = rollout;
             config.settings.patterns = !args.no_patterns;
@@ -113,6 +126,40 @@ fn search(game: &AnyGame, mut config: MctsConfig, seed: u64) -> String {
         analysis.simulations as f64 / seconds,
         analysis.simulations,
     )
+}
+
+/// Evaluations per second of the network at `path` on `game`'s start, one position at a
+/// time and eight at once, and simulations per second of the search it guides (one thread,
+/// leaves in batches of eight), each for a third of `duration`.
+fn network(game: &AnyGame, path: &Path, duration: Duration, seed: u64) -> Result<String, Failure> {
+    let fail = |e: toroid_net::Error| Failure::usage(format!("{}: {e}", path.display()));
+    let net = Arc::new(Network::load(path, &Device::Cpu).map_err(fail)?);
+    let stencil = Stencil::new(game.topology(), &Device::Cpu).map_err(fail)?;
+    let share = duration / 3;
+    let mut report = String::new();
+    for batch in [1, 8] {
+        let positions = vec![game; batch];
+        let start = Instant::now();
+        let mut evaluated = 0;
+        while evaluated == 0 || start.elapsed() < share {
+            net.evaluate(&positions, &stencil).map_err(fail)?;
+            evaluated += batch;
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        report.push_str(&format!(
+            "{:.0} evaluations/s at batch {batch}\n",
+            evaluated as f64 / seconds
+        ));
+    }
+    let config = ZeroConfig::new(Budget::Time(share));
+    let analysis = Zero::with_network("bench", config, net, seed).analyse(game, None);
+    let seconds = analysis.elapsed.as_secs_f64();
+    report.push_str(&format!(
+        "{:.1} simulations/s of the search\n{} simulations in {seconds:.2} s\n",
+        analysis.simulations as f64 / seconds,
+        analysis.simulations
+    ));
+    Ok(report)
 }
 
 /// What a measurement counted.

@@ -36,7 +36,9 @@ pub struct Args {
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
     /// Player A, black in the first game: a level (random, greedy, beginner, casual, strong,
-    /// max) or the command line of a GTP engine, like "gnugo --mode gtp --level 10".
+    /// max), a network's weights as `zero:PATH` (the network-guided search, 800 simulations a
+    /// move without --move-time), or the command line of a GTP engine, like "gnugo --mode gtp
+    /// --level 10".
     #[arg(long, value_name = "PLAYER")]
     black: String,
     /// Player B, white in the first game.

@@ -29,6 +29,10 @@ pub struct Args {
     /// The run's folder (default target/train/GAME).
     #[arg(long)]
     dir: Option<PathBuf>,
+    /// Start a new run from these weights instead of random ones (a network kept in the
+    /// repository, such as crates/search/data/networks/GAME.safetensors).
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
     /// Features per cell of a new network.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(4..=512))]
     channels: u32,
@@ -80,6 +84,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             channels: args.channels as usize,
             blocks: args.blocks as usize,
         },
+        from: args.from,
         simulations: args.simulations,
         games: args.games as usize,
         workers: args.workers.unwrap_or_else(all_cores).max(1),
