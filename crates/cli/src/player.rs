@@ -32,6 +32,10 @@ const NETWORK_PREFIX: &str = "zero:";
 /// Simulations a move of a network player without a move time.
 const NETWORK_PLAYOUTS: u64 = 800;
 
+/// The plies of a game in which a network player draws its move in proportion to its visits
+/// (each side's first move).
+const NETWORK_SAMPLED_PLIES: usize = 2;
+
 /// How long players may think.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Timing {
@@ -125,8 +129,12 @@ impl PlayerSpec {
                 let budget = timing
                     .move_time
                     .map_or(Budget::Playouts(NETWORK_PLAYOUTS), Budget::Time);
-                let name = format!("{self}");
-                let zero = Zero::with_network(&name, ZeroConfig::new(budget), network, seed);
+                // Without noise the search is deterministic: two networks would replay the
+                // same two games. Its first move is drawn in proportion to its visits instead,
+                // so that the games of a match differ.
+                let mut config = ZeroConfig::new(budget);
+                config.sampled_plies = NETWORK_SAMPLED_PLIES;
+                let zero = Zero::with_network(&self.to_string(), config, network, seed);
                 Ok(Box::new(HousePlayer(Box::new(zero))))
             }
             PlayerSpec::Engine(command) => {
