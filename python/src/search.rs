@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use toroid_net::encoding::{action_count, observe_batch, PLANES};
-use toroid_net::{Device, Evaluation, Network, Stencil};
+use toroid_net::{uniform_priors, Device, Evaluation, Network, Stencil};
 use toroid_rules::{AnyGame, Bot as _, Position};
 use toroid_search::zero::Noise;
 use toroid_search::{Budget, Evaluator, NetworkEvaluator, Zero, ZeroConfig};
@@ -68,13 +68,10 @@ impl PythonEvaluator {
                     .map(|(&p, &m)| if m { p.max(0.0) } else { 0.0 })
                     .collect();
                 let sum: f32 = legal.iter().sum();
-                let count = mask.iter().filter(|&&m| m).count().max(1) as f32;
                 let priors = if sum > 0.0 && sum.is_finite() {
                     legal.iter().map(|p| p / sum).collect()
                 } else {
-                    mask.iter()
-                        .map(|&m| f32::from(u8::from(m)) / count)
-                        .collect()
+                    uniform_priors(mask)
                 };
                 Evaluation {
                     priors,
@@ -95,12 +92,8 @@ impl Evaluator for PythonEvaluator {
                 .map(|position| {
                     let mut mask = vec![false; action_count(position.topology())];
                     position.legal_mask(&mut mask);
-                    let count = mask.iter().filter(|&&m| m).count().max(1) as f32;
                     Evaluation {
-                        priors: mask
-                            .iter()
-                            .map(|&m| f32::from(u8::from(m)) / count)
-                            .collect(),
+                        priors: uniform_priors(&mask),
                         value: 0.0,
                     }
                 })

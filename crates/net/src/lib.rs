@@ -11,6 +11,6 @@ pub mod stencil;
 pub mod train;
 
 pub use candle_core::{safetensors, Device, Error, Result, Tensor};
-pub use network::{masked_softmax, Evaluation, Network, Output, Shape};
+pub use network::{masked_softmax, uniform_priors, Evaluation, Network, Output, Shape};
 pub use stencil::Stencil;
 pub use train::{Losses, Sample, Trainer};

@@ -268,6 +268,14 @@ pub fn masked_softmax(logits: &[f32], mask: &[bool]) -> Vec<f32> {
     priors
 }
 
+/// Equal priors over the entries `mask` allows (zero elsewhere; all zero when none is).
+pub fn uniform_priors(mask: &[bool]) -> Vec<f32> {
+    let legal = mask.iter().filter(|&&m| m).count().max(1) as f32;
+    mask.iter()
+        .map(|&m| f32::from(u8::from(m)) / legal)
+        .collect()
+}
+
 /// The shape the tensors of a weights file describe.
 fn shape_of(tensors: &HashMap<String, Tensor>) -> Result<Shape> {
     let dims = |name: &str| -> Result<Vec<usize>> {

@@ -13,7 +13,7 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Gamma};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_net::{Device, Evaluation, Network, Stencil};
+use toroid_net::{uniform_priors, Evaluation, Network, Stencil};
 use toroid_rules::{random_playout, AnyGame, Bot, Cell, Color, Move, Position, TimeLeft};
 use toroid_rules::{Outcome, Topology};
 
@@ -83,11 +83,7 @@ impl Evaluator for PlayoutEvaluator {
             .map(|&position| {
                 let mut mask = vec![false; position.topology().len() + Move::BEYOND_CELLS];
                 position.legal_mask(&mut mask);
-                let legal = mask.iter().filter(|&&m| m).count() as f32;
-                let priors = mask
-                    .iter()
-                    .map(|&m| f32::from(u8::from(m)) / legal)
-                    .collect();
+                let priors = uniform_priors(&mask);
                 let mover = position.turn().expect("a game not over");
                 let mut playout = position.clone();
                 random_playout(&mut playout, &mut self.rng);
@@ -168,6 +164,7 @@ struct Node {
     /// The children, `first..first + count` in the arena (`count == 0`: not expanded).
     first: u32,
     count: u32,
+    /// The position's hash, set once the node is expanded (0 before).
     hash: u64,
 }
 
@@ -413,13 +410,14 @@ impl Zero {
         let cells = position.topology().len();
         let first = self.nodes.len() as u32;
         for mv in moves {
-            let mut after = position.clone();
-            after.play_legal(mv);
+            // A child's hash is set when it is expanded in turn: only expanded nodes are
+            // looked for when the tree is reused.
             self.nodes
-                .push(Node::new(mv, mover, priors[mv.index(cells)], after.hash()));
+                .push(Node::new(mv, mover, priors[mv.index(cells)], 0));
         }
         let count = self.nodes.len() as u32 - first;
         let node = &mut self.nodes[leaf];
+        node.hash = position.hash();
         node.first = first;
         node.count = count;
     }
@@ -513,9 +511,4 @@ impl Bot for Zero {
     fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
         crate::ownership::house_judgement(game)
     }
-}
-
-/// The network of `bytes` (safetensors) on the CPU.
-pub fn network_of(bytes: &[u8]) -> Arc<Network> {
-    Arc::new(Network::from_safetensors(bytes, &Device::Cpu).expect("built-in weights load"))
 }

@@ -536,3 +536,22 @@ fn a_search_that_avoids_every_move_still_searches_and_offers_one() {
     let best = analysis.best_move().expect("a move for a lost position");
     assert!(g.check(best).is_ok());
 }
+
+#[test]
+fn the_guided_search_keeps_its_tree_after_the_opponents_reply() {
+    let mut g = game("go", &["size=5"], &[]);
+    let mut search = puct(2000, 4);
+    let first = search.analyse(&g, None);
+    let pv = &first.moves[0].pv;
+    assert!(pv.len() >= 3, "{pv:?}");
+    g.play(pv[0]).unwrap();
+    g.play(pv[1]).unwrap();
+    let second = search.analyse(&g, None);
+    let visits: u32 = second.moves.iter().map(|m| m.visits).sum();
+    // The subtree below the two moves brought its visits along: more than this search's own.
+    assert!(
+        visits as u64 > second.simulations,
+        "{visits} visits, {} simulations",
+        second.simulations
+    );
+}
