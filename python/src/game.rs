@@ -58,7 +58,7 @@ fn param_json(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Value> {
 }
 
 /// A player's name (`"black"`, `"white"`) as a colour.
-fn parse_color(name: &str) -> PyResult<Color> {
+pub(crate) fn parse_color(name: &str) -> PyResult<Color> {
     Color::BOTH
         .into_iter()
         .find(|c| c.name() == name)
@@ -97,7 +97,7 @@ fn legal_moves(game: &AnyGame) -> Vec<Move> {
 }
 
 /// A Python value of a parameter.
-fn param_value(py: Python<'_>, value: &ParamValue) -> PyResult<Py<PyAny>> {
+pub(crate) fn param_value(py: Python<'_>, value: &ParamValue) -> PyResult<Py<PyAny>> {
     Ok(match value {
         ParamValue::Int(v) => v.into_pyobject(py)?.into_any().unbind(),
         ParamValue::Float(v) => v.into_pyobject(py)?.into_any().unbind(),

@@ -15,6 +15,7 @@ mod bot;
 mod encoding;
 mod game;
 mod search;
+mod training;
 mod vector;
 
 create_exception!(
@@ -46,5 +47,7 @@ fn _toroid(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::Search>()?;
     m.add_class::<search::PyNetwork>()?;
     m.add_class::<vector::VectorEnv>()?;
+    m.add_class::<training::TrainingRun>()?;
+    m.add_function(wrap_pyfunction!(training::self_play, m)?)?;
     Ok(())
 }

@@ -6,10 +6,23 @@ docs/python.md for the API, the integer actions and the observation planes.
 
 import json
 
-from ._toroid import PLANES, Bot, Game, IllegalMove, Network, Search, VectorEnv
+from ._toroid import PLANES, Bot, Game, IllegalMove, Network, Search, TrainingRun, VectorEnv, self_play
 from ._toroid import games_json as _games_json
 
-__all__ = ["PLANES", "Bot", "Game", "IllegalMove", "Network", "Search", "VectorEnv", "games", "symmetries", "transform"]
+__all__ = [
+    "PLANES",
+    "Bot",
+    "Game",
+    "IllegalMove",
+    "Network",
+    "Search",
+    "TrainingRun",
+    "VectorEnv",
+    "games",
+    "self_play",
+    "symmetries",
+    "transform",
+]
 
 
 def games():

@@ -74,6 +74,42 @@ class Network:
         self, games: list[Game]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
 
+SelfPlayGame = tuple[
+    npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], Optional[str]
+]
+
+def self_play(
+    name: str,
+    network: bytes,
+    games: int = 1,
+    simulations: int = 100,
+    seed: int = 0,
+    workers: int = 1,
+    **params: Union[int, float, str],
+) -> list[SelfPlayGame]: ...
+
+class TrainingRun:
+    def __init__(
+        self,
+        name: str,
+        dir: Union[str, os.PathLike[str]],
+        channels: int = 32,
+        blocks: int = 4,
+        window: int = 200000,
+        steps: int = 100,
+        batch: int = 128,
+        learning_rate: float = 1e-3,
+        snapshot_every: int = 5,
+        seed: int = 1,
+        start_from: Optional[Union[str, os.PathLike[str]]] = None,
+        **params: Union[int, float, str],
+    ) -> None: ...
+    def network(self) -> bytes: ...
+    def progress(self) -> dict[str, Any]: ...
+    def learn(self, games: list[SelfPlayGame], seconds: float) -> dict[str, Any]: ...
+    @property
+    def game(self) -> tuple[str, dict[str, Any]]: ...
+
 class Search:
     def __init__(
         self,

@@ -178,7 +178,18 @@ impl Network {
 
     /// Writes the weights as safetensors.
     pub fn save(&self, path: &Path) -> Result<()> {
-        self.vars.save(path)
+        std::fs::write(path, self.to_safetensors()?)?;
+        Ok(())
+    }
+
+    /// The weights as safetensors bytes, as [`Network::from_safetensors`] reads them.
+    pub fn to_safetensors(&self) -> Result<Vec<u8>> {
+        let vars = self.vars.data().lock().expect("weights");
+        let tensors = vars
+            .iter()
+            .map(|(name, var)| (name.clone(), var.as_tensor()));
+        safetensors::serialize(tensors, None)
+            .map_err(|e| candle_core::Error::Msg(format!("writing the weights: {e}")))
     }
 
     pub fn shape(&self) -> Shape {

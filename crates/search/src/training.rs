@@ -109,51 +109,132 @@ pub struct Round {
 
 /// Runs (or resumes) the training run of `config`, calling `report` after each round.
 pub fn train(config: &TrainConfig, mut report: impl FnMut(&Round)) -> Result<Progress, String> {
-    let err = |e: &dyn std::fmt::Display| e.to_string();
-    let start_game = config.kind.new_game(&config.params).map_err(|e| err(&e))?;
-    fs::create_dir_all(config.dir.join("networks")).map_err(|e| err(&e))?;
-    let device = Device::cuda_if_available(0).map_err(|e| err(&e))?;
-    let stencil = Stencil::new(start_game.topology(), &device).map_err(|e| err(&e))?;
-    let paths = RunFiles::new(&config.dir);
-    let (network, mut progress, mut replay) = if paths.progress.exists() {
-        let network = Network::load(&paths.network, &device).map_err(|e| err(&e))?;
-        let progress = Progress::read(&paths.progress).map_err(|e| err(&e))?;
-        let replay = load_replay(&paths.replay, &device).map_err(|e| err(&e))?;
-        (network, progress, replay)
-    } else {
-        let network = match &config.from {
-            Some(path) => Network::load(path, &device).map_err(|e| err(&e))?,
-            None => Network::new(
-                Shape {
-                    stencil: stencil.width(),
-                    ..config.shape
-                },
-                config.seed,
-                &device,
-            )
-            .map_err(|e| err(&e))?,
-        };
-        (network, Progress::default(), VecDeque::new())
-    };
-    if network.shape().stencil != stencil.width() {
-        return Err(format!(
-            "the network reads {} cells around each cell, this board's convolutions {}: \
-             it was trained on another lattice",
-            network.shape().stencil,
-            stencil.width()
-        ));
-    }
-    let maps = symmetries(start_game.topology(), config.kind.rule_set().symmetries);
-    let mut trainer = Trainer::new(Arc::new(network), config.learning_rate).map_err(|e| err(&e))?;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ progress.rounds);
+    let mut run = Run::open(config)?;
     let session = Instant::now();
-    while config.rounds.is_none_or(|r| progress.rounds < r)
+    while config.rounds.is_none_or(|r| run.progress.rounds < r)
         && config
             .seconds
             .is_none_or(|s| session.elapsed().as_secs_f64() < s)
     {
         let round_start = Instant::now();
-        let games = self_play(config, &start_game, trainer.network(), progress.rounds);
+        let seed = config.seed ^ (run.progress.rounds << 16);
+        let games = self_play(
+            &run.start,
+            run.network(),
+            &config.self_play(),
+            config.workers,
+            seed,
+        );
+        report(&run.learn(games, round_start.elapsed().as_secs_f64())?);
+    }
+    Ok(run.progress)
+}
+
+impl TrainConfig {
+    /// How this run's self-play games are played.
+    pub fn self_play(&self) -> SelfPlay {
+        SelfPlay {
+            games: self.games,
+            simulations: self.simulations,
+        }
+    }
+}
+
+/// An open training run: its network and optimiser, its window and its files. [`train`]
+/// plays each round's games itself; a distributed driver (Python's `toroid.ray_train`) has
+/// them played elsewhere by [`self_play`] and hands them to [`Run::learn`].
+pub struct Run {
+    config: TrainConfig,
+    start: AnyGame,
+    stencil: Stencil,
+    files: RunFiles,
+    progress: Progress,
+    replay: VecDeque<Sample>,
+    maps: Vec<Vec<Cell>>,
+    trainer: Trainer,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl Run {
+    /// Opens the run in `config.dir`, resuming it where it stopped, or starts one there.
+    pub fn open(config: &TrainConfig) -> Result<Run, String> {
+        let err = |e: &dyn std::fmt::Display| e.to_string();
+        let start = config.kind.new_game(&config.params).map_err(|e| err(&e))?;
+        fs::create_dir_all(config.dir.join("networks")).map_err(|e| err(&e))?;
+        let device = Device::cuda_if_available(0).map_err(|e| err(&e))?;
+        let stencil = Stencil::new(start.topology(), &device).map_err(|e| err(&e))?;
+        let files = RunFiles::new(&config.dir);
+        let (network, progress, replay) = if files.progress.exists() {
+            let network = Network::load(&files.network, &device).map_err(|e| err(&e))?;
+            let progress = Progress::read(&files.progress).map_err(|e| err(&e))?;
+            let replay = load_replay(&files.replay, &device).map_err(|e| err(&e))?;
+            (network, progress, replay)
+        } else {
+            let network = match &config.from {
+                Some(path) => Network::load(path, &device).map_err(|e| err(&e))?,
+                None => Network::new(
+                    Shape {
+                        stencil: stencil.width(),
+                        ..config.shape
+                    },
+                    config.seed,
+                    &device,
+                )
+                .map_err(|e| err(&e))?,
+            };
+            (network, Progress::default(), VecDeque::new())
+        };
+        if network.shape().stencil != stencil.width() {
+            return Err(format!(
+                "the network reads {} cells around each cell, this board's convolutions {}: \
+                 it was trained on another lattice",
+                network.shape().stencil,
+                stencil.width()
+            ));
+        }
+        let maps = symmetries(start.topology(), config.kind.rule_set().symmetries);
+        let trainer = Trainer::new(Arc::new(network), config.learning_rate).map_err(|e| err(&e))?;
+        let rng = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ progress.rounds);
+        Ok(Run {
+            config: config.clone(),
+            start,
+            stencil,
+            files,
+            progress,
+            replay,
+            maps,
+            trainer,
+            rng,
+        })
+    }
+
+    /// The network self-play should use now.
+    pub fn network(&self) -> &Arc<Network> {
+        self.trainer.network()
+    }
+
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// Ends a round: adds `games` to the window, takes the round's optimiser steps, and
+    /// saves the run (`seconds` is the round's time, self-play included).
+    pub fn learn(&mut self, games: Vec<SelfPlayGame>, seconds: f64) -> Result<Round, String> {
+        let err = |e: &dyn std::fmt::Display| e.to_string();
+        let config = &self.config;
+        let cells = self.start.topology().len();
+        let sizes = (PLANES * cells, action_count(self.start.topology()));
+        if let Some(bad) = (games.iter().flat_map(|g| &g.samples))
+            .find(|s| (s.planes.len(), s.policy.len()) != sizes)
+        {
+            return Err(format!(
+                "a self-play sample has {} planes values and {} actions, this board {} and {}",
+                bad.planes.len(),
+                bad.policy.len(),
+                sizes.0,
+                sizes.1
+            ));
+        }
         let black_wins = games
             .iter()
             .filter(|g| g.winner == Some(Color::Black))
@@ -161,42 +242,55 @@ pub fn train(config: &TrainConfig, mut report: impl FnMut(&Round)) -> Result<Pro
         let mean_length =
             games.iter().map(|g| g.samples.len()).sum::<usize>() as f32 / games.len().max(1) as f32;
         for game in &games {
-            progress.samples += game.samples.len() as u64;
-            replay.extend(game.samples.iter().cloned());
+            self.progress.samples += game.samples.len() as u64;
+            self.replay.extend(game.samples.iter().cloned());
         }
-        while replay.len() > config.window {
-            replay.pop_front();
+        while self.replay.len() > config.window {
+            self.replay.pop_front();
         }
-        progress.games += games.len() as u64;
+        self.progress.games += games.len() as u64;
         let (mut policy_loss, mut value_loss) = (0.0, 0.0);
         for _ in 0..config.steps {
-            let batch: Vec<Sample> = (0..config.batch.min(replay.len()))
+            let batch: Vec<Sample> = (0..config.batch.min(self.replay.len()))
                 .map(|_| {
-                    let sample = &replay[rng.random_range(0..replay.len())];
-                    transformed(sample, &maps[rng.random_range(0..maps.len())])
+                    let sample = &self.replay[self.rng.random_range(0..self.replay.len())];
+                    transformed(
+                        sample,
+                        &self.maps[self.rng.random_range(0..self.maps.len())],
+                    )
                 })
                 .collect();
+            if batch.is_empty() {
+                break;
+            }
             let refs: Vec<&Sample> = batch.iter().collect();
-            let losses = trainer.step(&refs, &stencil).map_err(|e| err(&e))?;
+            let losses = self
+                .trainer
+                .step(&refs, &self.stencil)
+                .map_err(|e| err(&e))?;
             policy_loss += losses.policy / config.steps as f32;
             value_loss += losses.value / config.steps as f32;
         }
-        progress.rounds += 1;
-        progress.seconds += round_start.elapsed().as_secs_f64();
-        paths
-            .save(trainer.network(), &replay, &progress, config.snapshot_every)
+        self.progress.rounds += 1;
+        self.progress.seconds += seconds;
+        self.files
+            .save(
+                self.trainer.network(),
+                &self.replay,
+                &self.progress,
+                config.snapshot_every,
+            )
             .map_err(|e| err(&e))?;
         let round = Round {
-            progress: progress.clone(),
+            progress: self.progress.clone(),
             policy_loss,
             value_loss,
             black_wins: black_wins as f32 / games.len().max(1) as f32,
             mean_length,
         };
-        paths.log(&round).map_err(|e| err(&e))?;
-        report(&round);
+        self.files.log(&round).map_err(|e| err(&e))?;
+        Ok(round)
     }
-    Ok(progress)
 }
 
 /// The files of a run.
@@ -352,28 +446,38 @@ fn transformed(sample: &Sample, map: &[Cell]) -> Sample {
 }
 
 /// One self-play game's samples and winner.
-struct SelfPlayGame {
-    samples: Vec<Sample>,
-    winner: Option<Color>,
+#[derive(Clone, Debug)]
+pub struct SelfPlayGame {
+    pub samples: Vec<Sample>,
+    pub winner: Option<Color>,
 }
 
-fn self_play(
-    config: &TrainConfig,
+/// How self-play games are played.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlay {
+    pub games: usize,
+    /// Simulations per move.
+    pub simulations: u64,
+}
+
+/// Plays `how.games` self-play games from `start` with `network` on `workers` threads,
+/// each game's randomness drawn from `seed` and its number.
+pub fn self_play(
     start: &AnyGame,
     network: &Arc<Network>,
-    round: u64,
+    how: &SelfPlay,
+    workers: usize,
+    seed: u64,
 ) -> Vec<SelfPlayGame> {
-    let workers = config.workers.clamp(1, config.games.max(1));
+    let workers = workers.clamp(1, how.games.max(1));
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
-                let count = config.games / workers + usize::from(w < config.games % workers);
-                let seed = config.seed ^ (round << 16) ^ w as u64;
+                let count = how.games / workers + usize::from(w < how.games % workers);
+                let seed = seed ^ w as u64;
                 scope.spawn(move || {
                     (0..count)
-                        .map(|i| {
-                            play_one(config, start, network, seed.wrapping_add(i as u64 * 7919))
-                        })
+                        .map(|i| play_one(how, start, network, seed.wrapping_add(i as u64 * 7919)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -385,16 +489,11 @@ fn self_play(
     })
 }
 
-fn play_one(
-    config: &TrainConfig,
-    start: &AnyGame,
-    network: &Arc<Network>,
-    seed: u64,
-) -> SelfPlayGame {
+fn play_one(how: &SelfPlay, start: &AnyGame, network: &Arc<Network>, seed: u64) -> SelfPlayGame {
     let topology = start.topology();
     let cells = topology.len();
     let actions = action_count(topology);
-    let mut search_config = ZeroConfig::new(Budget::Playouts(config.simulations));
+    let mut search_config = ZeroConfig::new(Budget::Playouts(how.simulations));
     search_config.noise = Some(Noise {
         alpha: 10.0 / cells as f32,
         fraction: 0.25,
