@@ -7,22 +7,25 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use toroid_rules::{Bot as _, Move, Position, Topology};
-use toroid_search::{Budget, Level, Mcts, MctsConfig, Proof};
+use toroid_search::zero::HouseZero;
+use toroid_search::{Budget, Level, Mcts, MctsConfig, Proof, Tuning};
 
 use crate::encoding::action_of_move;
 use crate::game::Game;
 use crate::value_error;
 
-/// The bot of a level: a tree search, which can also report what it found, or one of the
-/// levels that does not search (`random`, `greedy`).
+/// The bot of a level: a tree search, which can also report what it found (the MCTS
+/// levels, or `zero`'s network-guided search), or one of the levels that does not search
+/// (`random`, `greedy`).
 enum Player {
     Search(Mcts),
+    Zero(HouseZero),
     Plain(Box<dyn toroid_rules::Bot>),
 }
 
-/// A house bot of a level (`random`, `greedy`, `beginner`, `casual`, `strong`, `max`).
-/// `seconds` or `playouts` replace a search level's own budget per move, `threads` its
-/// threads. Deterministic under `seed` with a playout budget.
+/// A house bot of a level (`random`, `greedy`, `beginner`, `casual`, `strong`, `max`,
+/// `zero`). `seconds` or `playouts` replace a search level's own budget per move, `threads`
+/// its threads (`zero` searches on one). Deterministic under `seed` with a playout budget.
 #[pyclass(module = "toroid._toroid", name = "Bot")]
 pub struct Bot {
     level: Level,
@@ -30,15 +33,15 @@ pub struct Bot {
     player: Mutex<Player>,
 }
 
-/// The level called `level` and, for a search level, its search with `seconds` or
-/// `playouts` in place of its budget and `threads` of its threads; a level that does not
-/// search takes none of them.
+/// The level called `level` and, for an MCTS level, its search with `seconds` or
+/// `playouts` in place of its budget and `threads` of its threads; with the budget asked
+/// for, which `zero` takes too. A level that does not search takes none of them.
 pub fn level_config(
     level: &str,
     seconds: Option<f64>,
     playouts: Option<u64>,
     threads: Option<usize>,
-) -> PyResult<(Level, Option<MctsConfig>)> {
+) -> PyResult<(Level, Option<MctsConfig>, Option<Budget>)> {
     let level: Level = level.parse().map_err(value_error)?;
     let budget = match (seconds, playouts) {
         (Some(_), Some(_)) => return Err(value_error("give seconds or playouts, not both")),
@@ -56,12 +59,16 @@ pub fn level_config(
         Some(mut config) => {
             config.budget = budget.unwrap_or(config.budget);
             config.threads = threads.unwrap_or(config.threads).max(1);
-            Ok((level, Some(config)))
+            Ok((level, Some(config), budget))
         }
+        None if level == Level::Zero && threads.is_some() => Err(value_error(
+            "'zero' searches on one thread: it takes no threads",
+        )),
+        None if level == Level::Zero => Ok((level, None, budget)),
         None if budget.is_some() || threads.is_some() => Err(value_error(format!(
             "'{level}' does not search: it takes no seconds, playouts or threads"
         ))),
-        None => Ok((level, None)),
+        None => Ok((level, None, None)),
     }
 }
 
@@ -88,6 +95,7 @@ impl Bot {
         if game.position().turn().is_none() {
             return Err(value_error("the game is over"));
         }
+        (self.level.for_game(game.position().kind())).map_err(value_error)?;
         py.detach(|| {
             let mut player = self.player.lock().unwrap_or_else(|e| e.into_inner());
             Ok(work(&mut player))
@@ -106,9 +114,16 @@ impl Bot {
         playouts: Option<u64>,
         threads: Option<usize>,
     ) -> PyResult<Bot> {
-        let (level, config) = level_config(level, seconds, playouts, threads)?;
+        let (level, config, budget) = level_config(level, seconds, playouts, threads)?;
         let player = match config {
             Some(config) => Player::Search(Mcts::new(level.name(), config, seed)),
+            None if level == Level::Zero => Player::Zero(Level::zero_bot(
+                seed,
+                Tuning {
+                    budget,
+                    ..Tuning::default()
+                },
+            )),
             None => Player::Plain(level.bot(seed)),
         };
         Ok(Bot {
@@ -127,6 +142,7 @@ impl Bot {
         let position = game.position();
         let mv = self.with_player(py, game, |player| match player {
             Player::Search(mcts) => mcts.choose(position, None),
+            Player::Zero(zero) => zero.choose(position, None),
             Player::Plain(bot) => bot.choose(position, None),
         })?;
         Ok(notation(position.topology(), mv))
@@ -144,6 +160,7 @@ impl Bot {
         let analysis = self
             .with_player(py, game, |player| match player {
                 Player::Search(mcts) => Some(mcts.analyse_fully(position, None)),
+                Player::Zero(zero) => Some(zero.analyse(position, None)),
                 Player::Plain(_) => None,
             })?
             .ok_or_else(|| value_error(format!("'{}' does not search", self.level)))?;

@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use toroid_rules::{AnyGame, Bot as _, Color, Move, Position};
-use toroid_search::{Mcts, MctsConfig};
+use toroid_search::{Mcts, MctsConfig, Tuning};
 
 use crate::bot::level_config;
 use crate::encoding::{
@@ -649,7 +649,14 @@ impl VectorEnv {
         playouts: Option<u64>,
     ) -> PyResult<Py<PyArray1<i64>>> {
         // One search thread a game: the games share the threads.
-        let (level, config) = level_config(level, None, playouts, None)?;
+        let (level, config, budget) = level_config(level, None, playouts, None)?;
+        if let Some(game) = self.games.first() {
+            level.for_game(game.kind()).map_err(value_error)?;
+        }
+        let tuning = Tuning {
+            budget,
+            ..Tuning::default()
+        };
         let config = config.map(|config| MctsConfig {
             threads: 1,
             ..config
@@ -671,7 +678,7 @@ impl VectorEnv {
                             Some(config) => {
                                 Mcts::new(level.name(), *config, seed).choose(game, None)
                             }
-                            None => level.bot(seed).choose(game, None),
+                            None => level.bot_with(seed, tuning.clone()).choose(game, None),
                         };
                         action_of_move(game.topology(), mv) as i64
                     })

@@ -66,11 +66,32 @@ def test_a_seconds_budget_is_searched_and_kept():
         ({"level": "casual", "seconds": -1}, "positive"),
         ({"level": "casual", "playouts": 0}, "at least 1"),
         ({"level": "random", "playouts": 10}, "does not search"),
+        ({"level": "zero", "threads": 2}, "one thread"),
     ],
 )
 def test_bad_bots_are_refused(args, message):
     with pytest.raises(ValueError, match=message):
         toroid.Bot(**args)
+
+
+def test_zero_plays_and_analyses_with_its_network_where_it_has_one():
+    # hex-torus has a house network (crates/search/data/networks); a board of any size of
+    # its lattice will do.
+    game = toroid.Game("hex-torus", width=6, height=6)
+    bot = toroid.Bot("zero", seed=1, playouts=64)
+    analysis = bot.analyse(game)
+    assert analysis["simulations"] == 64
+    assert analysis["moves"][0]["move"] in game.legal_moves()
+    move = bot.genmove(game)
+    assert move in game.legal_moves()
+    # torus has none: the bot says so instead of playing without it.
+    with pytest.raises(ValueError, match="no network for torus"):
+        bot.genmove(toroid.Game("torus", size=5))
+    env = toroid.VectorEnv("torus", 2, size=5)
+    with pytest.raises(ValueError, match="no network for torus"):
+        env.bot_actions("zero")
+    actions = toroid.VectorEnv("hex-torus", 2, width=4, height=4).bot_actions("zero", playouts=16)
+    assert len(actions) == 2
 
 
 def test_a_finished_game_has_no_move_and_plain_levels_no_analysis():

@@ -87,7 +87,12 @@ impl PlayerSpec {
     /// Checks that the player can play `start`: an engine is started, set up and quit.
     pub fn check(&self, start: &AnyGame, timing: Timing) -> Result<(), String> {
         let command = match self {
-            PlayerSpec::House(_) => return Ok(()),
+            PlayerSpec::House(level) => {
+                return level
+                    .for_game(toroid_rules::Position::kind(start))
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
             PlayerSpec::Network(path) => return PlayerSpec::network(path).map(|_| ()),
             PlayerSpec::Engine(command) => command,
         };
@@ -226,7 +231,7 @@ mod tests {
         assert!(
             e.starts_with(
                 "'no-such-engine-anywhere' is not a house-bot level (random, greedy, beginner, \
-                 casual, strong, max) and does not run as a GTP engine: cannot start"
+                 casual, strong, max, zero) and does not run as a GTP engine: cannot start"
             ),
             "{e}"
         );

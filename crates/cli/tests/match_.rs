@@ -161,7 +161,7 @@ fn the_table_shows_both_sides_and_the_colour_results() {
 #[test]
 fn bad_input_is_refused_with_one_line() {
     let base = ["--black", "random", "--white", "random", "--games", "2"];
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &[
                 "match",
@@ -179,7 +179,12 @@ fn bad_input_is_refused_with_one_line() {
             &[
                 "match", "go", "--black", "random", "--white", "Max", "--games", "2",
             ],
-            "'Max' is not a house-bot level (random, greedy, beginner, casual, strong, max)",
+            "'Max' is not a house-bot level (random, greedy, beginner, casual, strong, max, zero)",
+        ),
+        (
+            &["match", "torus", "--black", "zero", "--games", "2"],
+            "the house bot zero has no network for torus (the levels that play it: random, \
+             greedy, beginner, casual, strong, max)",
         ),
         (&["match", "chess"], "unknown game 'chess'"),
         (

@@ -4,7 +4,10 @@
 //! at the root and prior values of moves; for the playouts, a cheap tactical reply and the
 //! random moves to draw again; for the greedy bot, an evaluation of a move.
 
+use std::sync::Arc;
+
 use rand::Rng;
+use toroid_net::Network;
 use toroid_rules::{Cell, Color, Move, Position};
 
 use crate::budget::Stop;
@@ -89,6 +92,13 @@ pub trait Knowledge: Position {
     /// The rule set's learned move patterns (`crates/search/data/patterns/`, made by
     /// `scripts/patterns`).
     fn patterns(&self) -> &'static Patterns;
+
+    /// The rule set's house network (`crates/search/data/networks/`, trained by
+    /// `scripts/train`), which the `zero` level plays with: none by default, and then the rule
+    /// set has no `zero` level.
+    fn network(&self) -> Option<&'static Arc<Network>> {
+        None
+    }
 
     /// Tactical features of a placement of `me` on the empty `cell` for the learned
     /// patterns, as bits (at most eight, each the rule set's own): none by default.

@@ -8,7 +8,11 @@
 //! | `casual`   | MCTS, 3 000 playouts a move, 1 thread                   |
 //! | `strong`   | MCTS, 1 s a move, 1 thread                              |
 //! | `max`      | MCTS, 4 s a move, every core                            |
+//! | `zero`     | PUCT with the rule set's network, 800 simulations a move |
 //!
+//! `zero` plays only the rule sets that have a house network ([`Level::plays`]); it comes
+//! last as the newest level, not as the strongest: its place in each rule set's ladder is
+//! measured ([`Level::ladder_rating`]).
 //! Every search level uses RAVE, the tactical playout policies, tree reuse, and the rule set's
 //! forced moves and priors where it has them (`torus`). With a game
 //! clock a search level also stops at the clock's allowance
@@ -26,7 +30,11 @@ use crate::budget::{Budget, Pace};
 use crate::greedy::GreedyBot;
 use crate::mcts::{all_cores, Mcts, MctsConfig};
 use crate::random::RandomBot;
+use crate::zero::{house_network, HouseZero, ZeroConfig};
 use toroid_rules::{Bot, GameKind};
+
+/// The Elo of hex-torus's house network at [`Level::ZERO_BUDGET`] over `greedy`.
+const ZERO_OVER_GREEDY_HEX_TORUS: f64 = 241.0;
 
 /// A house bot's strength.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -37,24 +45,55 @@ pub enum Level {
     Casual,
     Strong,
     Max,
+    Zero,
 }
 
 impl Level {
-    /// Every level, weakest first.
-    pub const ALL: [Level; 6] = [
+    /// `zero`'s search: the simulations the strength reports measured it at.
+    pub const ZERO_BUDGET: Budget = Budget::Playouts(800);
+
+    /// Every level: the search ladder weakest first, then `zero`.
+    pub const ALL: [Level; 7] = [
         Level::Random,
         Level::Greedy,
         Level::Beginner,
         Level::Casual,
         Level::Strong,
         Level::Max,
+        Level::Zero,
     ];
+
+    /// Whether this level plays `kind`: every level but `zero`, which needs the rule set's
+    /// house network.
+    pub fn plays(self, kind: GameKind) -> bool {
+        self != Level::Zero
+            || (kind.new_game::<&str>(&[]).ok()).is_some_and(|game| house_network(&game).is_some())
+    }
+
+    /// This level, if it plays `kind`.
+    pub fn for_game(self, kind: GameKind) -> Result<Level, NoNetwork> {
+        if self.plays(kind) {
+            Ok(self)
+        } else {
+            Err(NoNetwork { level: self, kind })
+        }
+    }
 
     /// The rating this level enters `kind`'s rating pool at: `random` at
     /// [`Level::RANDOM_RATING`], and each level above it by the Elo difference the ladder of
     /// docs/strength.md measured against the level below (the lower end of its 95% interval
     /// where the upper level won every game).
+    ///
+    /// `zero` enters at `greedy`'s rating plus the Elo its network measured against `greedy`
+    /// (docs/strength.md, "Networks by self-play").
     pub fn ladder_rating(self, kind: GameKind) -> f64 {
+        if self == Level::Zero {
+            let over_greedy = match kind {
+                GameKind::HexTorus => ZERO_OVER_GREEDY_HEX_TORUS,
+                _ => 0.0,
+            };
+            return Level::Greedy.ladder_rating(kind) + over_greedy;
+        }
         // Elo over the level below: greedy, beginner, casual, strong, max.
         let steps: [f64; 5] = match kind {
             GameKind::Torus => [570.0, 570.0, 449.0, 241.0, 147.0],
@@ -80,19 +119,32 @@ impl Level {
             Level::Casual => "casual",
             Level::Strong => "strong",
             Level::Max => "max",
+            Level::Zero => "zero",
         }
     }
 
     /// The search configuration of a search level (`None` for `random` and `greedy`).
     pub fn search_config(self) -> Option<MctsConfig> {
         let (budget, threads) = match self {
-            Level::Random | Level::Greedy => return None,
+            Level::Random | Level::Greedy | Level::Zero => return None,
             Level::Beginner => (Budget::Playouts(300), 1),
             Level::Casual => (Budget::Playouts(3_000), 1),
             Level::Strong => (Budget::Time(Duration::from_secs(1)), 1),
             Level::Max => (Budget::Time(Duration::from_secs(4)), all_cores()),
         };
         Some(MctsConfig::new(budget, threads))
+    }
+
+    /// The `zero` level's bot with its search set up as `tuning` says (one thread always).
+    pub fn zero_bot(seed: u64, tuning: Tuning) -> HouseZero {
+        let mut config = ZeroConfig::new(tuning.budget.unwrap_or(Level::ZERO_BUDGET));
+        // One leaf at a time: on a CPU a batch is no faster an evaluation
+        // (docs/performance.md), and a deadline waits for a whole batch.
+        config.batch = 1;
+        if let Some(nodes) = tuning.max_nodes {
+            config.max_nodes = nodes;
+        }
+        HouseZero::new(config, seed, tuning.pace)
     }
 
     /// A bot of this level, deterministic under `seed` (for playout budgets).
@@ -102,6 +154,9 @@ impl Level {
 
     /// A bot of this level with its search set up as `tuning` says.
     pub fn bot_with(self, seed: u64, tuning: Tuning) -> Box<dyn Bot> {
+        if self == Level::Zero {
+            return Box::new(Level::zero_bot(seed, tuning));
+        }
         match self.search_config() {
             None if self == Level::Greedy => {
                 let bot = GreedyBot::new(seed);
@@ -149,8 +204,23 @@ impl fmt::Display for Level {
     }
 }
 
+/// A level asked to play a rule set it has no network for.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown level '{0}' (known: random, greedy, beginner, casual, strong, max)")]
+#[error("the house bot {level} has no network for {kind} (the levels that play it: {})", playing(*kind))]
+pub struct NoNetwork {
+    pub level: Level,
+    pub kind: GameKind,
+}
+
+fn playing(kind: GameKind) -> String {
+    let names: Vec<&str> = (Level::ALL.into_iter().filter(|l| l.plays(kind)))
+        .map(Level::name)
+        .collect();
+    names.join(", ")
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown level '{0}' (known: random, greedy, beginner, casual, strong, max, zero)")]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for Level {

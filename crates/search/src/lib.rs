@@ -26,7 +26,7 @@ pub mod zero;
 pub use analysis::{Analysis, MoveInfo};
 pub use budget::{Budget, Pace, Stop};
 pub use greedy::GreedyBot;
-pub use level::{Level, Tuning, UnknownLevel};
+pub use level::{Level, NoNetwork, Tuning, UnknownLevel};
 pub use mcts::{all_cores, Mcts, MctsConfig};
 pub use policy::Rollout;
 pub use random::RandomBot;

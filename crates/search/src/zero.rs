@@ -7,7 +7,7 @@
 //! once (a network evaluates eight positions in little more time than one). The tree is kept
 //! between moves and reused when the game went on through it.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
@@ -15,7 +15,7 @@ use rand_distr::{Distribution, Gamma};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use toroid_net::{uniform_priors, Evaluation, Network, Stencil};
 use toroid_rules::{random_playout, AnyGame, Bot, Cell, Color, Move, Position, TimeLeft};
-use toroid_rules::{Outcome, Topology};
+use toroid_rules::{GameKind, Outcome, Topology};
 
 use crate::analysis::{Analysis, MoveInfo};
 use crate::budget::{moves_left, Budget, Pace, SearchLimits};
@@ -506,6 +506,85 @@ impl Bot for Zero {
         self.analyse(game, time)
             .best_move()
             .expect("choose is only called on games that are not over")
+    }
+
+    fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {
+        crate::ownership::house_judgement(game)
+    }
+}
+
+/// The weights of a network built into the crate, read once into `cell`.
+pub fn embedded_network(
+    cell: &'static OnceLock<Arc<Network>>,
+    bytes: &'static [u8],
+) -> &'static Arc<Network> {
+    cell.get_or_init(|| {
+        let network = Network::from_safetensors(bytes, &toroid_net::Device::Cpu)
+            .expect("the built-in networks are read by the tests");
+        Arc::new(network)
+    })
+}
+
+/// The house network of `game`'s rule set ([`crate::knowledge::Knowledge::network`]).
+pub fn house_network(game: &AnyGame) -> Option<Arc<Network>> {
+    use crate::knowledge::Knowledge;
+    toroid_rules::with_game!(game, g => g.network().cloned())
+}
+
+/// The `zero` level: a [`Zero`] search with the house network of the rule set it is asked
+/// about, kept while the rule set stays the same (so its tree carries over between moves).
+/// A rule set without a network ([`crate::Level::plays`] says which have one) gets the same
+/// search with uniform priors and playouts, so that a GTP controller that changes the game
+/// still gets moves.
+pub struct HouseZero {
+    config: ZeroConfig,
+    seed: u64,
+    pace: Option<Arc<dyn Pace>>,
+    search: Option<(GameKind, Zero)>,
+}
+
+impl HouseZero {
+    pub fn new(config: ZeroConfig, seed: u64, pace: Option<Arc<dyn Pace>>) -> HouseZero {
+        HouseZero {
+            config,
+            seed,
+            pace,
+            search: None,
+        }
+    }
+
+    fn search_for(&mut self, game: &AnyGame) -> &mut Zero {
+        if self
+            .search
+            .as_ref()
+            .is_none_or(|(kind, _)| *kind != game.kind())
+        {
+            let evaluator: Box<dyn Evaluator> = match house_network(game) {
+                Some(network) => Box::new(NetworkEvaluator::new(network)),
+                None => Box::new(PlayoutEvaluator::new(self.seed)),
+            };
+            let mut zero = Zero::new("zero", self.config.clone(), evaluator, self.seed);
+            if let Some(pace) = &self.pace {
+                zero = zero.with_pace(pace.clone());
+            }
+            self.search = Some((game.kind(), zero));
+        }
+        &mut self.search.as_mut().expect("just made").1
+    }
+
+    /// The search's analysis of `game` (not over).
+    pub fn analyse(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Analysis {
+        self.search_for(game).analyse(game, time)
+    }
+}
+
+impl Bot for HouseZero {
+    fn name(&self) -> String {
+        "zero".into()
+    }
+
+    fn choose(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Move {
+        self.search_for(game).choose(game, time)
     }
 
     fn dead_stones(&mut self, game: &AnyGame) -> Vec<Cell> {

@@ -555,3 +555,44 @@ fn the_guided_search_keeps_its_tree_after_the_opponents_reply() {
         second.simulations
     );
 }
+
+/// `zero` plays the rule sets with a built-in network (hex-torus, on any size of its
+/// lattice) and only those; with it, it beats `random` from both sides.
+#[test]
+fn zero_plays_where_it_has_a_network_and_beats_random() {
+    let playing: Vec<GameKind> = (GameKind::ALL.into_iter())
+        .filter(|&kind| Level::Zero.plays(kind))
+        .collect();
+    assert_eq!(playing, [GameKind::HexTorus]);
+    assert!(Level::Zero.for_game(GameKind::Torus).is_err());
+    let network = toroid_search::zero::house_network(&small(GameKind::HexTorus))
+        .expect("hex-torus has a network");
+    assert_eq!(
+        network.shape().stencil,
+        7,
+        "the hex lattice's cell and six neighbours"
+    );
+    for zero_is in Color::BOTH {
+        let tuning = toroid_search::Tuning {
+            budget: Some(Budget::Playouts(100)),
+            ..Default::default()
+        };
+        let mut zero = Level::Zero.bot_with(5, tuning);
+        let mut random = Level::Random.bot(6);
+        let (black, white): (&mut dyn Bot, &mut dyn Bot) = match zero_is {
+            Color::Black => (zero.as_mut(), random.as_mut()),
+            Color::White => (random.as_mut(), zero.as_mut()),
+        };
+        let mut g = small(GameKind::HexTorus);
+        while let Some(turn) = g.turn() {
+            let bot: &mut dyn Bot = if turn == Color::Black {
+                &mut *black
+            } else {
+                &mut *white
+            };
+            let mv = bot.choose(&g, None);
+            g.play(mv).expect("a legal move");
+        }
+        assert_eq!(g.outcome().and_then(|o| o.winner), Some(zero_is));
+    }
+}

@@ -109,7 +109,42 @@ on_both_stores!(
     an_open_game_is_withdrawn_when_its_creator_leaves_it,
     puzzles_are_mined_from_finished_games_and_rated_once_a_player,
     a_guest_is_challenged_by_name_while_its_page_is_open,
+    the_zero_house_bot_plays_where_it_has_a_network,
 );
+
+/// The `zero` level plays hex-torus, whose house network is built in, and refuses torus,
+/// which has none, changing nothing.
+async fn the_zero_house_bot_plays_where_it_has_a_network(store: Store) {
+    let run = start(store, loose()).await;
+    let alice = Client::person(&run.base, "alice").await;
+    let refused = alice
+        .post("/api/games", house("torus", json!({}), "zero", "black"))
+        .await;
+    assert_eq!(refused.status, 400, "{:?}", refused.body);
+    assert!(refused.body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no network for torus"));
+    let mine = alice.get("/api/games?mine=true").await.body;
+    assert_eq!(mine, json!([]), "the refused game was not made");
+    let game = alice
+        .create(house(
+            "hex-torus",
+            json!({"width": 6, "height": 6}),
+            "zero",
+            "white",
+        ))
+        .await;
+    let id = game["id"].as_str().unwrap().to_string();
+    common::eventually("zero's first move", || {
+        let (alice, id) = (alice.clone(), id.clone());
+        async move {
+            let state = alice.get(&format!("/api/games/{id}")).await.body;
+            (ply(&state) >= 1).then_some(())
+        }
+    })
+    .await;
+}
 
 fn ply(state: &Value) -> u64 {
     state["position"]["ply"].as_u64().unwrap()
@@ -172,8 +207,15 @@ async fn reference_routes_errors_and_the_openapi_description(store: Store) {
     let levels = client.get("/api/levels").await.body;
     assert_eq!(
         levels,
-        json!(["random", "greedy", "beginner", "casual", "strong", "max"])
+        json!(["random", "greedy", "beginner", "casual", "strong", "max", "zero"])
     );
+    // `zero` plays the rule sets with a network only.
+    let torus = client.get("/api/levels/torus").await.body;
+    assert_eq!(torus.as_array().unwrap().len(), 6, "{torus}");
+    let hex = client.get("/api/levels/hex-torus").await.body;
+    assert_eq!(hex, levels);
+    let chess = client.get("/api/levels/chess").await;
+    assert_eq!((chess.status, chess.code()), (404, "not-found"));
 
     let missing = client.get("/api/nothing").await;
     assert_eq!((missing.status, missing.code()), (404, "not-found"));

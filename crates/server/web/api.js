@@ -75,6 +75,8 @@ export const api = {
   rules: () => request('GET', '/api/rules'),
   rulesHelp: (game) => request('GET', `/api/rules/${encodeURIComponent(game)}/help`),
   levels: () => request('GET', '/api/levels'),
+  /** The house levels that play `game` (`zero` only where the rule set has a network). */
+  levelsOf: (game) => request('GET', `/api/levels/${encodeURIComponent(game)}`),
   games: (status, limit) =>
     request('GET', `/api/games?status=${encodeURIComponent(status)}&limit=${limit}`),
   /** The asker's own games, newest first, whatever their status. */

@@ -3,6 +3,7 @@
 // through an invite link), the colour, and whether the game is rated.
 
 import { withNext } from './account.js';
+import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { rulesPanel } from './rules.js';
 
@@ -29,8 +30,22 @@ export function newGameForm(rules, levels, session, onCreate) {
     summary.textContent = rule.summary;
     replaceChildren(help, rulesPanel(rule.name));
     replaceChildren(params, h('legend', null, 'Parameters'), ...rule.params.map(paramField));
+    offerLevels(rule.name);
   };
   gameSelect.addEventListener('change', showRules);
+  // Only the levels that play the rule set are offered (`zero` needs its network).
+  const offerLevels = async (game) => {
+    let playing;
+    try {
+      playing = await api.levelsOf(game);
+    } catch {
+      return;
+    }
+    if (gameSelect.value !== game) return;
+    const chosen = playing.includes(levelSelect.value) ? levelSelect.value : 'casual';
+    replaceChildren(levelSelect,
+      ...playing.map((l) => h('option', { value: l, selected: l === chosen }, l)));
+  };
 
   const clockSelect = h('select', { id: 'new-clock', name: 'clock' },
     ...CLOCKS.map(([value, label]) => h('option', { value }, label)));

@@ -64,6 +64,23 @@ function tournamentForm(rules, levels, onCreate) {
   const house = h('fieldset', { class: 'house-levels' }, h('legend', null, 'House bots taking part'),
     ...levels.map((level) => h('label', { class: 'choice' },
       h('input', { type: 'checkbox', name: 'house', value: level }), ' ', level)));
+  // Only the levels that play the rule set may take part (`zero` needs its network).
+  const offerLevels = async () => {
+    const chosen = game.value;
+    let playing;
+    try {
+      playing = await api.levelsOf(chosen);
+    } catch {
+      return;
+    }
+    if (game.value !== chosen) return;
+    for (const box of house.querySelectorAll('input[name=house]')) {
+      box.disabled = !playing.includes(box.value);
+      if (box.disabled) box.checked = false;
+    }
+  };
+  game.addEventListener('change', offerLevels);
+  offerLevels();
   const error = h('p', { class: 'error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create tournament');
   const form = h('form', { class: 'new-game new-tournament', 'aria-label': 'new tournament' },

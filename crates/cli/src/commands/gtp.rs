@@ -10,7 +10,8 @@ use super::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The bot's level: random, greedy, beginner, casual, strong or max.
+    /// The bot's level: random, greedy, beginner, casual, strong, max or zero (zero plays
+    /// with the rule set's network where it has one, and with playouts in its place where not).
     #[arg(long, default_value = "strong")]
     level: String,
     /// The bot's seed (default: from the clock).

@@ -27,7 +27,8 @@ pub struct Args {
     /// A parameter of the rule set (see `toroid games`); repeat for several.
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
-    /// The bot's level: random, greedy, beginner, casual, strong or max.
+    /// The bot's level: random, greedy, beginner, casual, strong, max, or zero on the rule
+    /// sets with a network (docs/strength.md).
     #[arg(long, default_value = "casual")]
     level: String,
     /// Your colour (black moves first).
@@ -51,6 +52,7 @@ commands:
 pub fn run(args: Args) -> Result<(), Failure> {
     let game = new_game(&args.game, &args.params).map_err(Failure::usage)?;
     let level: Level = args.level.parse().map_err(Failure::usage)?;
+    let level = level.for_game(game.kind()).map_err(Failure::usage)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let person = match args.color {
         Side::Black => Color::Black,

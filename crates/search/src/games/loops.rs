@@ -2,9 +2,10 @@
 //! playouts answer an intrusion into a two-bridge; greedy values a cell for the loop it
 //! builds and for the one it takes from the opponent.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rand::Rng;
+use toroid_net::Network;
 use toroid_rules::games::{HexTorus, MTorus};
 use toroid_rules::{Cell, Color, Move, Position};
 
@@ -20,6 +21,14 @@ impl Knowledge for HexTorus {
     fn patterns(&self) -> &'static Patterns {
         static PATTERNS: OnceLock<Patterns> = OnceLock::new();
         learned::embedded(&PATTERNS, include_str!("../../data/patterns/hex-torus.txt"))
+    }
+
+    fn network(&self) -> Option<&'static Arc<Network>> {
+        static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+        Some(crate::zero::embedded_network(
+            &NETWORK,
+            include_bytes!("../../data/networks/hex-torus.safetensors"),
+        ))
     }
 
     fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {

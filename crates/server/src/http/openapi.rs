@@ -29,6 +29,7 @@ use crate::hub::{
         games::routes::rule_lessons,
         games::routes::answer_lesson,
         games::routes::levels,
+        games::routes::levels_of,
         lobby::routes::create_game,
         games::routes::list_games,
         games::routes::get_game,

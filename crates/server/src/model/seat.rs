@@ -4,7 +4,10 @@
 //! `{"kind":"bot","bot":"…","name":"Hexer"}`).
 
 use serde::{Deserialize, Serialize};
+use toroid_rules::GameKind;
 use toroid_search::Level;
+
+use crate::error::ApiError;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
@@ -27,6 +30,14 @@ pub enum Seat {
 }
 
 impl Seat {
+    /// The house bot named `level` for a game of `kind`: a known level that plays it.
+    pub fn house(level: &str, kind: GameKind) -> Result<Seat, ApiError> {
+        let level = (level.parse::<Level>().map_err(|e| e.to_string()))
+            .and_then(|level| level.for_game(kind).map_err(|e| e.to_string()))
+            .map_err(ApiError::BadRequest)?;
+        Ok(Seat::House { level })
+    }
+
     /// The player's key in the rating pools (`account:ID`, `bot:ID`, `house:LEVEL`); `None`
     /// for a guest, who plays only casual games.
     pub fn rated_player(&self) -> Option<String> {

@@ -185,7 +185,7 @@ impl Hub {
         last: Option<&str>,
     ) -> Result<Level, ApiError> {
         let mut levels = Vec::new();
-        for level in Level::ALL {
+        for level in Level::ALL.into_iter().filter(|l| l.plays(pool)) {
             let key = format!("house:{}", level.name());
             let gap = (self.rating_of(&Seat::House { level }, pool).await?.rating - rating).abs();
             levels.push((Some(key.as_str()) == last, gap, level));

@@ -84,11 +84,25 @@ pub struct LessonMove {
     pub mv: String,
 }
 
-/// The house bots' levels, weakest first.
+/// The house bots' levels: the search ladder weakest first, then `zero`, which plays only the
+/// rule sets that have a network.
 #[utoipa::path(get, path = "/api/levels", tag = "games",
     responses((status = 200, body = Vec<String>)))]
 pub async fn levels() -> Json<Vec<&'static str>> {
     Json(Level::ALL.into_iter().map(Level::name).collect())
+}
+
+/// The house bots' levels that play a rule set.
+#[utoipa::path(get, path = "/api/levels/{game}", tag = "games",
+    params(("game" = String, Path)),
+    responses((status = 200, body = Vec<String>), (status = 404, body = ErrorBody)))]
+pub async fn levels_of(Path(game): Path<String>) -> Result<Json<Vec<&'static str>>, ApiError> {
+    let kind = rule_set(&game)?;
+    Ok(Json(
+        (Level::ALL.into_iter().filter(|l| l.plays(kind)))
+            .map(Level::name)
+            .collect(),
+    ))
 }
 
 /// Games, newest first.
@@ -300,6 +314,7 @@ pub fn add(router: Router<AppState>) -> Router<AppState> {
         .route("/rules/{game}/lessons", get(rule_lessons))
         .route("/rules/{game}/lessons/{n}", post(answer_lesson))
         .route("/levels", get(levels))
+        .route("/levels/{game}", get(levels_of))
         .route("/games", get(list_games))
         .route("/games/{id}", get(get_game))
         .route("/games/{id}/topology", get(topology))

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use toroid_rules::Color;
-use toroid_search::Level;
 
 use crate::api::{ColorChoice, GameState, NewGame, Opponent};
 use crate::error::ApiError;
@@ -107,11 +106,7 @@ impl Hub {
         };
         let open = matches!(request.opponent, Opponent::Open {});
         let opponent = match request.opponent {
-            Opponent::House { level } => Some(Seat::House {
-                level: level
-                    .parse::<Level>()
-                    .map_err(|e| ApiError::BadRequest(e.to_string()))?,
-            }),
+            Opponent::House { level } => Some(Seat::house(&level, request.game)?),
             Opponent::Invite {} | Opponent::Open {} => None,
             Opponent::Bot { name } => Some(
                 self.put_challenge(&me, &name, &spec, clock, color.opponent(), request.rated)

@@ -24,7 +24,6 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
 use toroid_rules::{Color, GameKind};
-use toroid_search::Level;
 
 use crate::api::{
     NewTournament, TournamentFormat, TournamentGame, TournamentInfo, TournamentRound,
@@ -339,15 +338,9 @@ impl Hub {
         }
         let mut players = Vec::new();
         for level in &request.house {
-            let level: Level = level
-                .parse()
-                .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
-            let seat = Seat::House { level };
+            let seat = Seat::house(level, game)?;
             if players.contains(&seat) {
-                return Err(ApiError::BadRequest(format!(
-                    "{} is in twice",
-                    level.name()
-                )));
+                return Err(ApiError::BadRequest(format!("{} is in twice", seat.name())));
             }
             players.push(seat);
         }
