@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use toroid_rules::{AnyGame, Position};
 
 pub use toroid_net::encoding::{
-    action_count, action_of_move, default_perspective, legal_mask, move_of_action,
-    write_observation, PLANES,
+    action_count, action_of_move, default_perspective, extra_values, legal_mask, move_of_action,
+    write_last_moves, write_observation, EXTRA_PLANES, PLANES,
 };
 
 use crate::value_error;

@@ -10,8 +10,9 @@ use toroid_protocol::view::{lattice_name, stone_letter, ParamsView, TopologyView
 use toroid_rules::{AnyGame, Color, GameKind, Lattice, Move, ParamValue, Position};
 
 use crate::encoding::{
-    action_count, action_of_move, default_perspective, legal_mask, move_of_action,
-    symmetry_actions, write_observation, PlaneType, PlaneValue, PLANES,
+    action_count, action_of_move, default_perspective, extra_values, legal_mask, move_of_action,
+    symmetry_actions, write_last_moves, write_observation, PlaneType, PlaneValue, EXTRA_PLANES,
+    PLANES,
 };
 use crate::{value_error, IllegalMove};
 
@@ -140,23 +141,44 @@ impl Game {
     }
 
     /// The observation planes `(C, H, W)` for `perspective`, as `T`.
+    /// The observation as `(C, H, W)` values: the [`PLANES`], `last_moves` planes of the
+    /// latest moves, and the [`EXTRA_PLANES`] when `extras` (float32 only: they hold
+    /// fractions).
     fn planes<'py, T: PlaneValue>(
         &self,
         py: Python<'py>,
         perspective: Color,
+        last_moves: usize,
+        extras: Option<[f32; EXTRA_PLANES]>,
+        extra: impl Fn(f32) -> T,
     ) -> PyResult<Bound<'py, PyAny>> {
         let topology = self.game.topology();
-        let mut planes = vec![T::from_bit(false); PLANES * topology.len()];
+        let cells = topology.len();
+        let count = PLANES + last_moves + extras.map_or(0, |e| e.len());
+        let mut planes = vec![T::from_bit(false); count * cells];
+        let (base, more) = planes.split_at_mut(PLANES * cells);
         write_observation(
             &self.game,
             perspective,
             &legal_mask(&self.game),
             &mut Vec::new(),
-            &mut planes,
+            base,
         );
+        let recent: Vec<Move> = (self.record.moves().into_iter().rev())
+            .take(last_moves)
+            .map(|(_, mv)| mv)
+            .collect();
+        let (history, constant) = more.split_at_mut(last_moves * cells);
+        write_last_moves(topology, &recent, history);
+        for (plane, value) in constant
+            .chunks_exact_mut(cells)
+            .zip(extras.iter().flatten())
+        {
+            plane.fill(extra(*value));
+        }
         let planes = PyArray1::from_vec(py, planes);
         Ok(planes
-            .reshape([PLANES, topology.height(), topology.width()])?
+            .reshape([count, topology.height(), topology.width()])?
             .into_any())
     }
 }
@@ -356,22 +378,33 @@ impl Game {
 
     /// The observation planes `(C, H, W)` for `player` (`"black"`, `"white"`; the player to
     /// move when left out, black once the game is over), as float32 or the `dtype` given
-    /// (`uint8`, `bool`). docs/python.md lists the planes.
-    #[pyo3(signature = (player = None, dtype = None))]
+    /// (`uint8`, `bool`): the six planes, then `last_moves` planes of the latest moves and,
+    /// with `extras`, the five planes of captures, komi, moves left and the player to move
+    /// (float32 only). docs/python.md lists the planes.
+    #[pyo3(signature = (player = None, dtype = None, last_moves = 0, extras = false))]
     fn observation<'py>(
         &self,
         py: Python<'py>,
         player: Option<&str>,
         dtype: Option<&Bound<'py, PyAny>>,
+        last_moves: usize,
+        extras: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let perspective = match player {
             Some(name) => parse_color(name)?,
             None => default_perspective(&self.game),
         };
+        if last_moves > 64 {
+            return Err(value_error("last_moves is at most 64"));
+        }
+        let extras = extras.then(|| extra_values(&self.game, perspective));
         match PlaneType::read(dtype)? {
-            PlaneType::Float32 => self.planes::<f32>(py, perspective),
-            PlaneType::Uint8 => self.planes::<u8>(py, perspective),
-            PlaneType::Bool => self.planes::<bool>(py, perspective),
+            PlaneType::Float32 => self.planes(py, perspective, last_moves, extras, |v| v),
+            _ if extras.is_some() => Err(value_error(
+                "the extra planes hold fractions: ask for them as float32",
+            )),
+            PlaneType::Uint8 => self.planes(py, perspective, last_moves, None, |_| 0u8),
+            PlaneType::Bool => self.planes(py, perspective, last_moves, None, |_| false),
         }
     }
 

@@ -60,6 +60,49 @@ def test_observation_planes():
     assert (as_black[3] == 1).all()
 
 
+def test_last_move_planes_and_the_extra_planes():
+    game = toroid.Game("go", size=5)
+    for move in ["cc", "aa", "bb", "pass"]:
+        game.play(move)
+    obs = game.observation(last_moves=3, extras=True)
+    assert obs.shape == (toroid.PLANES + 3 + 5, 5, 5) and obs.dtype == np.float32
+    np.testing.assert_array_equal(obs[: toroid.PLANES], game.observation())
+    last, before, third = obs[toroid.PLANES : toroid.PLANES + 3]
+    assert last.sum() == 0  # a pass takes no cell
+    assert before[1, 1] == 1 and before.sum() == 1
+    assert third[0, 0] == 1 and third.sum() == 1
+    mine, theirs, komi, moves_left, to_move = obs[toroid.PLANES + 3 :]
+    assert game.to_move() == "black"
+    assert (mine == 0).all() and (theirs == 0).all()
+    np.testing.assert_allclose(komi, -7.5 / 25)  # komi is white's
+    np.testing.assert_allclose(moves_left, 1 - 4 / 75)  # max_moves is 3 × 25
+    assert (to_move == 1).all()
+    as_white = game.observation("white", extras=True)[toroid.PLANES :]
+    np.testing.assert_allclose(as_white[2], 7.5 / 25)
+    assert (as_white[4] == 0).all()
+    # Before the game has that many moves, the planes are empty.
+    assert toroid.Game("go", size=5).observation(last_moves=2).sum(axis=(1, 2))[-2:].tolist() == [0, 0]
+    with pytest.raises(ValueError, match="float32"):
+        game.observation(dtype="uint8", extras=True)
+    assert game.observation(dtype="uint8", last_moves=2).shape == (toroid.PLANES + 2, 5, 5)
+
+
+def test_captures_tell_apart_boards_that_are_alike():
+    # The case: capture-go with captures (1, 0) and (0, 0) on equal boards.
+    captured = toroid.Game("capture-go", size=5, target=2)
+    for move in ["ba", "aa", "ab"]:
+        captured.play(move)
+    quiet = toroid.Game("capture-go", size=5, target=2)
+    for move in ["ba", "pass", "ab"]:
+        quiet.play(move)
+    np.testing.assert_array_equal(captured.observation(), quiet.observation())
+    white_sees = captured.observation(extras=True)[toroid.PLANES :]
+    assert captured.to_move() == "white"
+    assert (white_sees[0] == 0).all()
+    np.testing.assert_allclose(white_sees[1], 0.5)  # one capture of a target of two
+    assert (quiet.observation(extras=True)[toroid.PLANES + 1] == 0).all()
+
+
 def test_hex_boards_are_in_odd_r_layout():
     game = toroid.Game("hex-torus", width=4, height=4)
     game.play("cb")  # x=2, y=1: an odd row, drawn half a cell to the right

@@ -145,3 +145,59 @@ pub fn observe_batch<P: Position>(positions: &[&P]) -> (Vec<f32>, Vec<bool>) {
     }
     (planes, masks)
 }
+
+/// Planes learning code may ask for after the [`PLANES`] (Python's `observation(last_moves=K,
+/// extras=True)`); toroid's own networks read none of them. The last-move planes come
+/// first, one per move, most recent first: ones on the cell that move took (none for a
+/// pass, `end` or `swap`, or before the game had that many moves). Then the
+/// [`EXTRA_PLANES`], each one value over the whole board (so float32 only):
+/// 0. the captures of the player the observation is for, over the rule set's capture target
+///    (capture-go's `target`), or over the board's cells where it has none;
+/// 1. the opponent's captures, likewise;
+/// 2. komi over the board's cells, positive for white and negative for black (0 without
+///    komi);
+/// 3. the share of the move limit still to play (Go's `max_moves`; 1 without a limit);
+/// 4. one when the player the observation is for is to move.
+pub const EXTRA_PLANES: usize = 5;
+
+/// Writes one plane per move of `recent` (most recent first) into `out`: ones on its cell.
+pub fn write_last_moves<T: PlaneValue>(topology: &Topology, recent: &[Move], out: &mut [T]) {
+    let cells = topology.len();
+    for (plane, mv) in out.chunks_exact_mut(cells).zip(recent) {
+        plane.fill(T::from_bit(false));
+        if let Move::Place(cell) = mv {
+            plane[cell.index()] = T::from_bit(true);
+        }
+    }
+}
+
+/// The values of the [`EXTRA_PLANES`] of `game` for `perspective`.
+pub fn extra_values(game: &AnyGame, perspective: Color) -> [f32; EXTRA_PLANES] {
+    let rules = game.kind().rule_set();
+    let params = game.params();
+    let cells = game.topology().len() as f32;
+    let scale = (rules.capture_target)
+        .and_then(|name| params.int(name))
+        .map_or(cells, |target| target.max(1) as f32);
+    let captures = game.captures();
+    let captured = |color: Color| (captures[color.index()] as f32 / scale).min(1.0);
+    let komi = (rules.komi)
+        .and_then(|name| params.float(name))
+        .unwrap_or(0.0) as f32
+        / cells;
+    let moves_left = (rules.move_limit)
+        .and_then(|name| params.int(name))
+        .map_or(1.0, |limit| {
+            (1.0 - game.ply() as f32 / limit.max(1) as f32).clamp(0.0, 1.0)
+        });
+    [
+        captured(perspective),
+        captured(perspective.opponent()),
+        match perspective {
+            Color::White => komi,
+            Color::Black => -komi,
+        },
+        moves_left,
+        f32::from(u8::from(game.turn() == Some(perspective))),
+    ]
+}

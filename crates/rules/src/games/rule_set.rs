@@ -28,6 +28,10 @@ pub struct RuleSet {
     pub pass_always_legal: bool,
     /// The parameter that holds komi, which SGF's `KM` and GTP's `komi` set.
     pub komi: Option<&'static str>,
+    /// The parameter that holds the captures that win at once (capture-go's `target`).
+    pub capture_target: Option<&'static str>,
+    /// The parameter that holds the most moves a game lasts (Go's `max_moves`).
+    pub move_limit: Option<&'static str>,
     /// The parameter that chooses what follows two passes (Go's scoring phase: `none`,
     /// `cleanup` or `agreement`), which a server sets per game.
     pub scoring_phase: Option<&'static str>,

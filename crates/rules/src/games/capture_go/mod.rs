@@ -54,6 +54,8 @@ pub const CAPTURE_GO_RULE_SET: RuleSet = RuleSet {
     go_like: true,
     pass_always_legal: true,
     komi: None,
+    capture_target: Some("target"),
+    move_limit: None,
     scoring_phase: None,
     named_rules: &[],
     reasons: &[Reason::CaptureTarget, Reason::TwoPasses],

@@ -105,6 +105,8 @@ pub const GO_RULE_SET: RuleSet = RuleSet {
     go_like: true,
     pass_always_legal: true,
     komi: Some("komi"),
+    capture_target: None,
+    move_limit: Some("max_moves"),
     scoring_phase: Some("scoring_phase"),
     named_rules: &[
         NamedRules {

@@ -21,6 +21,8 @@ impl MTorus {
         go_like: false,
         pass_always_legal: false,
         komi: None,
+        capture_target: None,
+        move_limit: None,
     scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::SeamLoop],

@@ -22,6 +22,8 @@ impl Torus {
         // A pass is legal only without a legal placement.
         pass_always_legal: false,
         komi: None,
+        capture_target: None,
+        move_limit: None,
     scoring_phase: None,
         named_rules: &[],
         reasons: &[Reason::Surrounded, Reason::TwoPasses],
