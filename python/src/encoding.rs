@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use toroid_rules::{AnyGame, Position};
 
 pub use toroid_net::encoding::{
-    action_count, action_of_move, default_perspective, extra_values, legal_mask, move_of_action,
-    write_last_moves, write_observation, EXTRA_PLANES, PLANES,
+    action_count, action_of_move, default_perspective, legal_mask, move_of_action,
+    write_observation, MorePlanes, PLANES,
 };
 
 use crate::value_error;
@@ -46,6 +46,20 @@ impl PlaneType {
             ))),
         }
     }
+}
+
+/// The planes asked for beyond the six (`last_moves=`, `extras=`), checked: the extra
+/// planes hold fractions, so only as float32.
+pub fn more_planes(dtype: PlaneType, last_moves: usize, extras: bool) -> PyResult<MorePlanes> {
+    if last_moves > 64 {
+        return Err(value_error("last_moves is at most 64"));
+    }
+    if extras && dtype != PlaneType::Float32 {
+        return Err(value_error(
+            "the extra planes hold fractions: ask for them as float32",
+        ));
+    }
+    Ok(MorePlanes { last_moves, extras })
 }
 
 /// A value of an observation plane that numpy can hold.

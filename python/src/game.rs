@@ -10,9 +10,8 @@ use toroid_protocol::view::{lattice_name, stone_letter, ParamsView, TopologyView
 use toroid_rules::{AnyGame, Color, GameKind, Lattice, Move, ParamValue, Position};
 
 use crate::encoding::{
-    action_count, action_of_move, default_perspective, extra_values, legal_mask, move_of_action,
-    symmetry_actions, write_last_moves, write_observation, PlaneType, PlaneValue, EXTRA_PLANES,
-    PLANES,
+    action_count, action_of_move, default_perspective, legal_mask, more_planes, move_of_action,
+    symmetry_actions, write_observation, MorePlanes, PlaneType, PlaneValue, PLANES,
 };
 use crate::{value_error, IllegalMove};
 
@@ -141,22 +140,17 @@ impl Game {
     }
 
     /// The observation planes `(C, H, W)` for `perspective`, as `T`.
-    /// The observation as `(C, H, W)` values: the [`PLANES`], `last_moves` planes of the
-    /// latest moves, and the [`EXTRA_PLANES`] when `extras` (float32 only: they hold
-    /// fractions).
+    /// The observation as `(C, H, W)` values: the [`PLANES`] and `more`.
     fn planes<'py, T: PlaneValue>(
         &self,
         py: Python<'py>,
         perspective: Color,
-        last_moves: usize,
-        extras: Option<[f32; EXTRA_PLANES]>,
-        extra: impl Fn(f32) -> T,
+        more: MorePlanes,
     ) -> PyResult<Bound<'py, PyAny>> {
         let topology = self.game.topology();
         let cells = topology.len();
-        let count = PLANES + last_moves + extras.map_or(0, |e| e.len());
-        let mut planes = vec![T::from_bit(false); count * cells];
-        let (base, more) = planes.split_at_mut(PLANES * cells);
+        let mut planes = vec![T::from_bit(false); more.planes() * cells];
+        let (base, rest) = planes.split_at_mut(PLANES * cells);
         write_observation(
             &self.game,
             perspective,
@@ -164,22 +158,17 @@ impl Game {
             &mut Vec::new(),
             base,
         );
-        let recent: Vec<Move> = (self.record.moves().into_iter().rev())
-            .take(last_moves)
-            .map(|(_, mv)| mv)
-            .collect();
-        let (history, constant) = more.split_at_mut(last_moves * cells);
-        write_last_moves(topology, &recent, history);
-        for (plane, value) in constant
-            .chunks_exact_mut(cells)
-            .zip(extras.iter().flatten())
-        {
-            plane.fill(extra(*value));
-        }
+        more.write(&self.game, perspective, self.recent_moves(), rest);
         let planes = PyArray1::from_vec(py, planes);
         Ok(planes
-            .reshape([count, topology.height(), topology.width()])?
+            .reshape([more.planes(), topology.height(), topology.width()])?
             .into_any())
+    }
+
+    /// The moves played, most recent first (for the last-move planes).
+    pub(crate) fn recent_moves(&self) -> impl Iterator<Item = Move> + '_ {
+        let moves = self.record.moves();
+        (0..moves.len()).rev().map(move |i| moves[i].1)
     }
 }
 
@@ -394,17 +383,11 @@ impl Game {
             Some(name) => parse_color(name)?,
             None => default_perspective(&self.game),
         };
-        if last_moves > 64 {
-            return Err(value_error("last_moves is at most 64"));
-        }
-        let extras = extras.then(|| extra_values(&self.game, perspective));
+        let more = more_planes(PlaneType::read(dtype)?, last_moves, extras)?;
         match PlaneType::read(dtype)? {
-            PlaneType::Float32 => self.planes(py, perspective, last_moves, extras, |v| v),
-            _ if extras.is_some() => Err(value_error(
-                "the extra planes hold fractions: ask for them as float32",
-            )),
-            PlaneType::Uint8 => self.planes(py, perspective, last_moves, None, |_| 0u8),
-            PlaneType::Bool => self.planes(py, perspective, last_moves, None, |_| false),
+            PlaneType::Float32 => self.planes::<f32>(py, perspective, more),
+            PlaneType::Uint8 => self.planes::<u8>(py, perspective, more),
+            PlaneType::Bool => self.planes::<bool>(py, perspective, more),
         }
     }
 

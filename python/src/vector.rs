@@ -19,8 +19,8 @@ use toroid_search::{Mcts, MctsConfig, Tuning};
 
 use crate::bot::level_config;
 use crate::encoding::{
-    action_count, action_of_move, default_perspective, move_of_action, write_observation,
-    PlaneType, PlaneValue, PLANES,
+    action_count, action_of_move, default_perspective, more_planes, move_of_action,
+    write_observation, MorePlanes, PlaneType, PlaneValue, PLANES,
 };
 use crate::game::{new_game, Game};
 use crate::{value_error, IllegalMove};
@@ -197,6 +197,8 @@ pub struct VectorEnv {
     final_observations: Observations,
     /// Plies at which a game is cut short and started again, if any.
     max_steps: Option<usize>,
+    /// The planes asked for beyond the six.
+    more: MorePlanes,
     /// Each environment's start: the rule set's, or what `reset(starts=...)` gave. A game
     /// that ends or is cut short starts again from it.
     starts: Vec<Game>,
@@ -221,7 +223,7 @@ pub struct VectorEnv {
 
 impl VectorEnv {
     fn observation_len(&self) -> usize {
-        PLANES * self.start.topology().len()
+        self.more.planes() * self.start.topology().len()
     }
 
     /// Runs `work` on every environment (with its index) and its output rows; where it
@@ -276,6 +278,18 @@ impl VectorEnv {
         let draw = self.draw_ahead;
         let (games, legal, rngs) = (&mut self.games, &mut self.legal, &mut self.rngs);
         let (origins, histories, starts) = (&mut self.origins, &mut self.histories, &self.starts);
+        let more = self.more;
+        let base_len = PLANES * self.start.topology().len();
+        // The planes beyond the six: the moves since the environment's start or `set_game`,
+        // then those of the game it started from.
+        let write_more =
+            |i: usize, game: &AnyGame, viewer: Color, out: &EnvOutput<'_>, planes: &mut [T]| {
+                if more != MorePlanes::default() {
+                    let origin = out.origin.as_ref().unwrap_or(&starts[i]);
+                    let recent = (out.history.iter().rev().copied()).chain(origin.recent_moves());
+                    more.write(game, viewer, recent, &mut planes[base_len..]);
+                }
+            };
         py.detach(|| {
             on_threads(|min_envs_per_task| {
                 let outputs = (masks.par_chunks_mut(action_len))
@@ -322,11 +336,13 @@ impl VectorEnv {
                                     g.legal_mask(legal);
                                     write_observation(g, viewer, legal, stones, last);
                                 });
+                                write_more(i, game, viewer, &out, last);
                                 *game = starts[i].position().clone();
                                 *out.origin = None;
                                 out.history.clear();
                             }
                             publish(game, legal, stones, observation, &mut out);
+                            write_more(i, game, default_perspective(game), &out, observation);
                             if draw {
                                 *out.sampled = sample(legal, out.rng) as i64;
                             }
@@ -437,7 +453,8 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (name, num_envs, seed = 0, dtype = None, max_steps = None, **params))]
+    #[pyo3(signature = (name, num_envs, seed = 0, dtype = None, max_steps = None, last_moves = 0, extras = false, **params))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         name: &str,
@@ -445,6 +462,8 @@ impl VectorEnv {
         seed: u64,
         dtype: Option<&Bound<'_, PyAny>>,
         max_steps: Option<usize>,
+        last_moves: usize,
+        extras: bool,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorEnv> {
         if num_envs == 0 {
@@ -454,18 +473,20 @@ impl VectorEnv {
             return Err(value_error("max_steps must be at least 1"));
         }
         let plane_type = PlaneType::read(dtype)?;
+        let more = more_planes(plane_type, last_moves, extras)?;
         let start = new_game(name, params)?;
         let topology = start.topology();
         let (width, height) = (topology.width(), topology.height());
         let actions = action_count(topology);
         let games = vec![start.clone(); num_envs];
         let rngs = env_rngs(seed, num_envs);
-        let shape = [num_envs, PLANES, height, width];
+        let shape = [num_envs, more.planes(), height, width];
         let mut env = VectorEnv {
             observations: Observations::zeros(py, plane_type, shape),
             final_observations: Observations::zeros(py, plane_type, shape),
             truncated: PyArray1::zeros(py, num_envs, false).unbind(),
             max_steps,
+            more,
             starts: vec![Game::from_start(start.clone())?; num_envs],
             origins: vec![None; num_envs],
             histories: vec![Vec::new(); num_envs],
@@ -496,11 +517,12 @@ impl VectorEnv {
         action_count(self.start.topology())
     }
 
-    /// `(PLANES, H, W)`: the shape of one environment's observation.
+    /// `(C, H, W)`: the shape of one environment's observation (`C` is `PLANES`, and more
+    /// with `last_moves` or `extras`).
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
         let topology = self.start.topology();
-        (PLANES, topology.height(), topology.width())
+        (self.more.planes(), topology.height(), topology.width())
     }
 
     /// Whether the last step cut each game short at `max_steps` plies (a reused array): such

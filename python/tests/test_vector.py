@@ -307,3 +307,36 @@ def test_house_bots_move_in_every_game_at_once():
     assert all(env.game(i).clone().legal_actions().count(a) == 1 for i, a in enumerate(searched))
     with pytest.raises(ValueError, match="does not search"):
         env.bot_actions("greedy", playouts=10)
+
+
+def test_the_optional_planes_agree_with_the_games_own():
+    # Capture Go on a small board: captures, passes and resets within a few dozen steps.
+    env = toroid.VectorEnv("capture-go", 3, seed=4, size=4, target=2, last_moves=3, extras=True)
+    assert env.observation_shape == (toroid.PLANES + 3 + 5, 4, 4)
+    observations, _ = env.reset()
+    # An environment set to a game with moves reads them in its last-move planes.
+    start = toroid.Game("capture-go", size=4, target=2)
+    for move in ["aa", "bb"]:
+        start.play(move)
+    env.set_game(2, start)
+    observations = None
+    ended = 0
+    for _ in range(60):
+        before = [env.game(i) for i in range(env.num_envs)]
+        actions = env.sample_actions().copy()  # the step draws the next ones into its array
+        observations, _, done, _ = env.step(actions)
+        for i in range(env.num_envs):
+            if done[i]:
+                ended += 1
+                after = before[i].clone()
+                after.play(int(actions[i]))
+                mover = before[i].to_move()
+                np.testing.assert_array_equal(
+                    env.final_observations[i], after.observation(mover, last_moves=3, extras=True)
+                )
+            np.testing.assert_allclose(
+                observations[i], env.game(i).observation(last_moves=3, extras=True)
+            )
+    assert ended > 0
+    with pytest.raises(ValueError, match="float32"):
+        toroid.VectorEnv("go", 1, dtype="uint8", extras=True, size=5)

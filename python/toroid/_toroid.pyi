@@ -144,6 +144,8 @@ class VectorEnv:
         seed: int = 0,
         dtype: npt.DTypeLike = None,
         max_steps: Optional[int] = None,
+        last_moves: int = 0,
+        extras: bool = False,
         **params: Union[int, float, str],
     ) -> None: ...
     @property

@@ -19,11 +19,21 @@ pub const PLANES: usize = 6;
 /// A value of an observation plane: 0 or 1 in the plane's element type.
 pub trait PlaneValue: Copy + Send + Sync {
     fn from_bit(bit: bool) -> Self;
+
+    /// A fraction of the [`EXTRA_PLANES`]; the integer types keep only whether it is
+    /// nonzero (the Python API asks for the extra planes as float32 only).
+    fn from_fraction(value: f32) -> Self {
+        Self::from_bit(value != 0.0)
+    }
 }
 
 impl PlaneValue for f32 {
     fn from_bit(bit: bool) -> f32 {
         f32::from(u8::from(bit))
+    }
+
+    fn from_fraction(value: f32) -> f32 {
+        value
     }
 }
 
@@ -160,13 +170,43 @@ pub fn observe_batch<P: Position>(positions: &[&P]) -> (Vec<f32>, Vec<bool>) {
 /// 4. one when the player the observation is for is to move.
 pub const EXTRA_PLANES: usize = 5;
 
-/// Writes one plane per move of `recent` (most recent first) into `out`: ones on its cell.
-pub fn write_last_moves<T: PlaneValue>(topology: &Topology, recent: &[Move], out: &mut [T]) {
-    let cells = topology.len();
-    for (plane, mv) in out.chunks_exact_mut(cells).zip(recent) {
-        plane.fill(T::from_bit(false));
-        if let Move::Place(cell) = mv {
-            plane[cell.index()] = T::from_bit(true);
+/// Which planes an observation has beyond the [`PLANES`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MorePlanes {
+    /// Planes of the latest moves, most recent first.
+    pub last_moves: usize,
+    /// The [`EXTRA_PLANES`].
+    pub extras: bool,
+}
+
+impl MorePlanes {
+    /// All the planes of an observation: the [`PLANES`] and these.
+    pub fn planes(self) -> usize {
+        PLANES + self.last_moves + if self.extras { EXTRA_PLANES } else { 0 }
+    }
+
+    /// Writes these planes of `game` for `perspective` into `out` (what follows the
+    /// [`PLANES`]); `recent` gives the game's moves, most recent first.
+    pub fn write<T: PlaneValue>(
+        self,
+        game: &AnyGame,
+        perspective: Color,
+        recent: impl Iterator<Item = Move>,
+        out: &mut [T],
+    ) {
+        let cells = game.topology().len();
+        let (history, constant) = out.split_at_mut(self.last_moves * cells);
+        history.fill(T::from_bit(false));
+        for (plane, mv) in history.chunks_exact_mut(cells).zip(recent) {
+            if let Move::Place(cell) = mv {
+                plane[cell.index()] = T::from_bit(true);
+            }
+        }
+        if self.extras {
+            let values = extra_values(game, perspective);
+            for (plane, value) in constant.chunks_exact_mut(cells).zip(values) {
+                plane.fill(T::from_fraction(value));
+            }
         }
     }
 }
