@@ -71,7 +71,8 @@ fn lets_opponent_win(g: &AnyGame, mv: Move) -> bool {
     after.turn() == Some(me.opponent()) && !winning_moves(&after).is_empty()
 }
 
-fn plays_legally_to_the_end(start: &AnyGame, black: &mut dyn Bot, white: &mut dyn Bot) {
+/// Plays `start` out between the two bots, checking every move, and returns the end.
+fn plays_legally_to_the_end(start: &AnyGame, black: &mut dyn Bot, white: &mut dyn Bot) -> AnyGame {
     let kind = start.kind();
     let mut g = start.clone();
     while let Some(turn) = g.turn() {
@@ -86,6 +87,7 @@ fn plays_legally_to_the_end(start: &AnyGame, black: &mut dyn Bot, white: &mut dy
             .unwrap_or_else(|e| panic!("{kind}: {} played {mv:?}, illegal: {e}", bot.name()));
         assert_ne!(g.hash(), before.hash());
     }
+    g
 }
 
 /// A game on a small board (6×6, or 5×5 where the rule set wants odd sides), which keeps
@@ -583,16 +585,7 @@ fn zero_plays_where_it_has_a_network_and_beats_random() {
             Color::Black => (zero.as_mut(), random.as_mut()),
             Color::White => (random.as_mut(), zero.as_mut()),
         };
-        let mut g = small(GameKind::HexTorus);
-        while let Some(turn) = g.turn() {
-            let bot: &mut dyn Bot = if turn == Color::Black {
-                &mut *black
-            } else {
-                &mut *white
-            };
-            let mv = bot.choose(&g, None);
-            g.play(mv).expect("a legal move");
-        }
+        let g = plays_legally_to_the_end(&small(GameKind::HexTorus), black, white);
         assert_eq!(g.outcome().and_then(|o| o.winner), Some(zero_is));
     }
 }

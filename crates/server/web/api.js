@@ -197,6 +197,17 @@ function reconnecting(path, { onMessage, onStatus = () => {}, first, most, final
  * 'challenge'|'game-started'|'your-turn'|'reminder'|'tournament', …}`. It reconnects by
  * itself until `close()`, and gives up when the session has ended (close code 4401).
  */
+/** The house levels that play `game` (`zero` only where the rule set has a network), once
+ * `select` still shows `game`; null when the answer came late or not at all. */
+export async function levelsPlaying(game, select) {
+  try {
+    const playing = await api.levelsOf(game);
+    return select.value === game ? playing : null;
+  } catch {
+    return null;
+  }
+}
+
 export function openNewsSocket(onMessage) {
   return reconnecting('/api/me/ws', { onMessage, first: 1000, most: 30_000, final: [4401] });
 }

@@ -3,7 +3,7 @@
 // through an invite link), the colour, and whether the game is rated.
 
 import { withNext } from './account.js';
-import { api } from './api.js';
+import { levelsPlaying } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { rulesPanel } from './rules.js';
 
@@ -35,13 +35,8 @@ export function newGameForm(rules, levels, session, onCreate) {
   gameSelect.addEventListener('change', showRules);
   // Only the levels that play the rule set are offered (`zero` needs its network).
   const offerLevels = async (game) => {
-    let playing;
-    try {
-      playing = await api.levelsOf(game);
-    } catch {
-      return;
-    }
-    if (gameSelect.value !== game) return;
+    const playing = await levelsPlaying(game, gameSelect);
+    if (!playing) return;
     const chosen = playing.includes(levelSelect.value) ? levelSelect.value : 'casual';
     replaceChildren(levelSelect,
       ...playing.map((l) => h('option', { value: l, selected: l === chosen }, l)));

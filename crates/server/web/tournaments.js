@@ -2,7 +2,7 @@
 // (`/tournament/<id>`): its settings, players, live standings with tie-breaks, a crosstable
 // and every round's games, refreshed while it runs.
 
-import { api } from './api.js';
+import { api, levelsPlaying } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { clockSettingsText, playerHref, playerLabel, whenText } from './format.js';
 import { withNext } from './account.js';
@@ -66,14 +66,8 @@ function tournamentForm(rules, levels, onCreate) {
       h('input', { type: 'checkbox', name: 'house', value: level }), ' ', level)));
   // Only the levels that play the rule set may take part (`zero` needs its network).
   const offerLevels = async () => {
-    const chosen = game.value;
-    let playing;
-    try {
-      playing = await api.levelsOf(chosen);
-    } catch {
-      return;
-    }
-    if (game.value !== chosen) return;
+    const playing = await levelsPlaying(game.value, game);
+    if (!playing) return;
     for (const box of house.querySelectorAll('input[name=house]')) {
       box.disabled = !playing.includes(box.value);
       if (box.disabled) box.checked = false;
