@@ -34,7 +34,7 @@ use crate::zero::{house_network, HouseZero, ZeroConfig};
 use toroid_rules::{Bot, GameKind};
 
 /// The Elo of hex-torus's house network at [`Level::ZERO_BUDGET`] over `greedy`.
-const ZERO_OVER_GREEDY_HEX_TORUS: f64 = 241.0;
+const ZERO_OVER_GREEDY_HEX_TORUS: f64 = 382.0;
 
 /// A house bot's strength.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
