@@ -1,4 +1,5 @@
-//! The named house-bot levels (docs/strength.md), weakest to strongest.
+//! The named house-bot levels (docs/strength.md): the search ladder weakest to strongest,
+//! then `zero`.
 //!
 //! | level      | bot                                                     |
 //! |------------|---------------------------------------------------------|
@@ -13,7 +14,8 @@
 //! `zero` plays only the rule sets that have a house network ([`Level::plays`]); it comes
 //! last as the newest level, not as the strongest: its place in each rule set's ladder is
 //! measured ([`Level::ladder_rating`]).
-//! Every search level uses RAVE, the tactical playout policies, tree reuse, and the rule set's
+//!
+//! Every MCTS level uses RAVE, the tactical playout policies, tree reuse, and the rule set's
 //! forced moves and priors where it has them (`torus`). With a game
 //! clock a search level also stops at the clock's allowance
 //! ([`crate::budget::clock_allowance`]). Playout levels are deterministic under their seed;
