@@ -139,8 +139,8 @@ impl Game {
         Ok(())
     }
 
-    /// The observation planes `(C, H, W)` for `perspective`, as `T`.
-    /// The observation as `(C, H, W)` values: the [`PLANES`] and `more`.
+    /// The observation as `(C, H, W)` values of `T` for `perspective`: the [`PLANES`] and
+    /// `more`.
     fn planes<'py, T: PlaneValue>(
         &self,
         py: Python<'py>,
@@ -167,8 +167,7 @@ impl Game {
 
     /// The moves played, most recent first (for the last-move planes).
     pub(crate) fn recent_moves(&self) -> impl Iterator<Item = Move> + '_ {
-        let moves = self.record.moves();
-        (0..moves.len()).rev().map(move |i| moves[i].1)
+        self.record.moves_from_last().map(|(_, mv)| mv)
     }
 }
 
@@ -383,8 +382,9 @@ impl Game {
             Some(name) => parse_color(name)?,
             None => default_perspective(&self.game),
         };
-        let more = more_planes(PlaneType::read(dtype)?, last_moves, extras)?;
-        match PlaneType::read(dtype)? {
+        let plane_type = PlaneType::read(dtype)?;
+        let more = more_planes(plane_type, last_moves, extras)?;
+        match plane_type {
             PlaneType::Float32 => self.planes::<f32>(py, perspective, more),
             PlaneType::Uint8 => self.planes::<u8>(py, perspective, more),
             PlaneType::Bool => self.planes::<bool>(py, perspective, more),

@@ -111,10 +111,7 @@ pub fn self_play<'py>(
     let start = new_game(name, params)?;
     let network = Network::from_safetensors(network, &Device::Cpu)
         .map_err(|e| value_error(format!("not a network's weights: {e}")))?;
-    let stencil = toroid_net::Stencil::new(start.topology(), &Device::Cpu).map_err(value_error)?;
-    if network.shape().stencil != stencil.width() {
-        return Err(value_error("the network was trained on another lattice"));
-    }
+    network.check_board(start.topology()).map_err(value_error)?;
     let network = Arc::new(network);
     let how = SelfPlay { games, simulations };
     let played = py.detach(|| play_games(&start, &network, &how, workers, seed));

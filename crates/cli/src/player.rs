@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use toroid_net::{Device, Network};
 use toroid_protocol::gtp::{EngineLimits, RemotePlayer, Unplayable};
-use toroid_rules::{AnyGame, Color, Fault};
+use toroid_rules::{AnyGame, Color, Fault, Position};
 use toroid_search::{Budget, Level, Tuning, Zero, ZeroConfig};
 
 use crate::arena::{play_game, EnginePlayer, HousePlayer, Offence, Played, Player};
@@ -89,11 +89,15 @@ impl PlayerSpec {
         let command = match self {
             PlayerSpec::House(level) => {
                 return level
-                    .for_game(toroid_rules::Position::kind(start))
+                    .for_game(start.kind())
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
-            PlayerSpec::Network(path) => return PlayerSpec::network(path).map(|_| ()),
+            PlayerSpec::Network(path) => {
+                let network = PlayerSpec::network(path)?;
+                return (network.check_board(start.topology()))
+                    .map_err(|e| format!("{}: {e}", path.display()));
+            }
             PlayerSpec::Engine(command) => command,
         };
         let engine = RemotePlayer::start(command, start, timing.limits()).map_err(|e| {

@@ -161,7 +161,16 @@ fn the_table_shows_both_sides_and_the_colour_results() {
 #[test]
 fn bad_input_is_refused_with_one_line() {
     let base = ["--black", "random", "--white", "random", "--games", "2"];
-    let cases: [(&[&str], &str); 9] = [
+    // hex-torus's house network, offered for a board of another lattice.
+    let hex_network = format!(
+        "zero:{}/../search/data/networks/hex-torus.safetensors",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["match", "torus", "--black", &hex_network],
+            "it was trained on another lattice",
+        ),
         (
             &[
                 "match",

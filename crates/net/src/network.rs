@@ -19,7 +19,7 @@ use candle_nn::{Init, VarBuilder, VarMap};
 use rand::SeedableRng;
 use rand_distr::{Distribution, Normal};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use toroid_rules::{Move, Position};
+use toroid_rules::{Move, Position, Topology};
 
 use crate::encoding::{action_count, observe_batch, PLANES};
 use crate::stencil::Stencil;
@@ -190,6 +190,20 @@ impl Network {
             .map(|(name, var)| (name.clone(), var.as_tensor()));
         safetensors::serialize(tensors, None)
             .map_err(|e| candle_core::Error::Msg(format!("writing the weights: {e}")))
+    }
+
+    /// Refuses a board of another lattice than the one the network was trained on: its
+    /// convolutions would read another number of cells around each cell.
+    pub fn check_board(&self, topology: &Topology) -> Result<()> {
+        let width = Stencil::width_of(topology);
+        if self.shape.stencil == width {
+            return Ok(());
+        }
+        Err(candle_core::Error::Msg(format!(
+            "the network reads {} cells around each cell, this board's convolutions {width}: \
+             it was trained on another lattice",
+            self.shape.stencil
+        )))
     }
 
     pub fn shape(&self) -> Shape {

@@ -25,7 +25,7 @@ impl Stencil {
     pub fn new(topology: &Topology, device: &Device) -> Result<Stencil> {
         let cells = topology.len();
         let rows: Vec<Vec<Option<Cell>>> = topology.cells().map(|c| reads(topology, c)).collect();
-        let width = rows.first().map_or(1, Vec::len);
+        let width = Stencil::width_of(topology);
         let flat: Vec<u32> = (rows.iter().flatten())
             .map(|cell| cell.map_or(cells, Cell::index) as u32)
             .collect();
@@ -41,6 +41,14 @@ impl Stencil {
     /// lattices, 7 on hex.
     pub fn width(&self) -> usize {
         self.width
+    }
+
+    /// The [`Stencil::width`] of `topology`'s stencil, without making it.
+    pub fn width_of(topology: &Topology) -> usize {
+        topology
+            .cells()
+            .next()
+            .map_or(1, |cell| reads(topology, cell).len())
     }
 
     /// The board's cell count.

@@ -162,6 +162,11 @@ impl Record {
         &self.nodes
     }
 
+    /// The moves of the main line, the last first.
+    pub fn moves_from_last(&self) -> impl Iterator<Item = (Color, Move)> + '_ {
+        self.nodes.iter().rev().filter_map(|n| n.play)
+    }
+
     /// The moves of the main line with the colours the record gives them.
     pub fn moves(&self) -> Vec<(Color, Move)> {
         self.nodes.iter().filter_map(|n| n.play).collect()

@@ -184,14 +184,7 @@ impl Run {
             };
             (network, Progress::default(), VecDeque::new())
         };
-        if network.shape().stencil != stencil.width() {
-            return Err(format!(
-                "the network reads {} cells around each cell, this board's convolutions {}: \
-                 it was trained on another lattice",
-                network.shape().stencil,
-                stencil.width()
-            ));
-        }
+        network.check_board(start.topology()).map_err(|e| err(&e))?;
         let maps = symmetries(start.topology(), config.kind.rule_set().symmetries);
         let trainer = Trainer::new(Arc::new(network), config.learning_rate).map_err(|e| err(&e))?;
         let rng = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ progress.rounds);
