@@ -552,6 +552,37 @@ fn bench_prints_one_playouts_per_second_line_per_rule_set() {
 }
 
 #[test]
+fn bench_network_measures_evaluations_and_both_search_batches() {
+    let network = format!(
+        "{}/../search/data/networks/hex-torus.safetensors",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = stdout_of(&[
+        "bench",
+        "hex-torus",
+        "--network",
+        &network,
+        "--seconds",
+        "0.4",
+    ]);
+    let positive = |line: &str, suffix: &str| {
+        line.split_once(suffix)
+            .and_then(|(n, _)| n.parse::<f64>().ok())
+            .is_some_and(|v| v > 0.0)
+    };
+    for batch in [1, 8] {
+        let evaluations = format!(" evaluations/s at batch {batch}");
+        let search = format!(" simulations/s of the search with leaves in batches of {batch} ");
+        for suffix in [evaluations, search] {
+            assert!(
+                text.lines().any(|l| positive(l, &suffix)),
+                "{suffix}: {text}"
+            );
+        }
+    }
+}
+
+#[test]
 fn bench_mcts_prints_simulations_per_second() {
     let text = stdout_of(&[
         "bench",

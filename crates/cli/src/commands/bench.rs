@@ -129,13 +129,14 @@ fn search(game: &AnyGame, mut config: MctsConfig, seed: u64) -> String {
 }
 
 /// Evaluations per second of the network at `path` on `game`'s start, one position at a
-/// time and eight at once, and simulations per second of the search it guides (one thread,
-/// leaves in batches of eight), each for a third of `duration`.
+/// time and eight at once, and simulations per second of the search it guides (one thread)
+/// with leaves one at a time (the `zero` level's setting) and in batches of eight
+/// (self-play's), each for a quarter of `duration`.
 fn network(game: &AnyGame, path: &Path, duration: Duration, seed: u64) -> Result<String, Failure> {
     let fail = |e: toroid_net::Error| Failure::usage(format!("{}: {e}", path.display()));
     let net = Arc::new(Network::load(path, &Device::Cpu).map_err(fail)?);
     let stencil = Stencil::new(game.topology(), &Device::Cpu).map_err(fail)?;
-    let share = duration / 3;
+    let share = duration / 4;
     let mut report = String::new();
     for batch in [1, 8] {
         let positions = vec![game; batch];
@@ -151,14 +152,18 @@ fn network(game: &AnyGame, path: &Path, duration: Duration, seed: u64) -> Result
             evaluated as f64 / seconds
         ));
     }
-    let config = ZeroConfig::new(Budget::Time(share));
-    let analysis = Zero::with_network("bench", config, net, seed).analyse(game, None);
-    let seconds = analysis.elapsed.as_secs_f64();
-    report.push_str(&format!(
-        "{:.1} simulations/s of the search\n{} simulations in {seconds:.2} s\n",
-        analysis.simulations as f64 / seconds,
-        analysis.simulations
-    ));
+    for batch in [1, 8] {
+        let mut config = ZeroConfig::new(Budget::Time(share));
+        config.batch = batch;
+        let analysis = Zero::with_network("bench", config, net.clone(), seed).analyse(game, None);
+        let seconds = analysis.elapsed.as_secs_f64();
+        report.push_str(&format!(
+            "{:.1} simulations/s of the search with leaves in batches of {batch} \
+             ({} simulations in {seconds:.2} s)\n",
+            analysis.simulations as f64 / seconds,
+            analysis.simulations
+        ));
+    }
     Ok(report)
 }
 
