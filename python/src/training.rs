@@ -190,6 +190,13 @@ impl TrainingRun {
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// The seed for the next round's `self_play` (the run's seed and the round's number; a
+    /// round split over several callers gives each its own bits of it).
+    fn round_seed(&self) -> u64 {
+        let run = self.run.lock().unwrap_or_else(|e| e.into_inner());
+        run.round_seed()
+    }
+
     /// `rounds`, `games`, `samples` and `seconds` so far, over every session of the run.
     fn progress<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let run = self.run.lock().unwrap_or_else(|e| e.into_inner());

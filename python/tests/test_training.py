@@ -85,6 +85,10 @@ def test_self_play_on_a_local_ray_cluster_of_two_nodes(tmp_path):
         ray.init(address=cluster.address, log_to_driver=False)
         cluster.wait_for_nodes()
         assert len([n for n in ray.nodes() if n["Alive"]]) == 2
+        # More CPUs than the cluster has: refused before the run's folder is made.
+        with pytest.raises(ValueError, match="need 4 CPUs; the cluster has 2"):
+            ray_train.train("hex-torus", tmp_path / "run", tasks=2, cpus_per_task=2, games=4, **BOARD)
+        assert not (tmp_path / "run").exists()
         rounds = []
         progress = ray_train.train(
             "hex-torus",

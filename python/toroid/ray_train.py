@@ -87,26 +87,36 @@ def train(
         raise ValueError("games, simulations and cpus_per_task must be at least 1")
     if not ray.is_initialized():
         ray.init(address=address, log_to_driver=False)
-    run_options = {k: options.pop(k) for k in _RUN_OPTIONS if k in options}
-    seed = run_options.get("seed", 1)
-    run = TrainingRun(game, dir or Path("target/train") / game, **run_options, **options)
-    name, params = run.game
+    cpus = int(ray.cluster_resources().get("CPU", 0))
     if tasks is None:
-        cpus = int(ray.cluster_resources().get("CPU", 1))
         tasks = max(1, cpus // cpus_per_task)
     tasks = max(1, min(tasks, games))
+    if tasks * cpus_per_task > cpus:
+        raise ValueError(
+            f"{tasks} tasks of {cpus_per_task} CPUs need {tasks * cpus_per_task} CPUs; "
+            f"the cluster has {cpus}"
+        )
+    run_options = {k: options.pop(k) for k in _RUN_OPTIONS if k in options}
+    run = TrainingRun(game, dir or Path("target/train") / game, **run_options, **options)
+    name, params = run.game
     # One bundle of CPUs per task, reserved on as many nodes as hold them: every round's tasks
     # run at once, one per bundle (plain tasks this short would queue on the first worker).
     group = placement_group([{"CPU": cpus_per_task}] * tasks, strategy="SPREAD")
     try:
-        ray.get(group.ready(), timeout=120)
+        try:
+            ray.get(group.ready(), timeout=120)
+        except ray.exceptions.GetTimeoutError:
+            raise RuntimeError(
+                f"the cluster found no room for {tasks} tasks of {cpus_per_task} CPUs in 120 s: "
+                "each task's CPUs must be free on one node"
+            ) from None
         play = ray.remote(num_cpus=cpus_per_task)(_play)
         session = time.monotonic()
         while (rounds is None or run.progress()["rounds"] < rounds) and (
             minutes is None or time.monotonic() - session < 60 * minutes
         ):
             start = time.monotonic()
-            round_seed = seed ^ (run.progress()["rounds"] << 16)
+            round_seed = run.round_seed()
             weights = ray.put(run.network())
             shares = [games // tasks + (t < games % tasks) for t in range(tasks)]
             results = ray.get(
@@ -146,13 +156,10 @@ def _main() -> None:
     parser.add_argument("--cpus-per-task", type=int, default=1)
     parser.add_argument("--games", type=int, default=16)
     parser.add_argument("--simulations", type=int, default=100)
-    parser.add_argument("--channels", type=int, default=32)
-    parser.add_argument("--blocks", type=int, default=4)
-    parser.add_argument("--window", type=int, default=200_000)
-    parser.add_argument("--steps", type=int, default=100)
-    parser.add_argument("--batch", type=int, default=128)
-    parser.add_argument("--learning-rate", type=float, default=1e-3)
-    parser.add_argument("--seed", type=int, default=1)
+    # The run's own options default to TrainingRun's (and `toroid train`'s) when not given.
+    for option in _RUN_OPTIONS:
+        kind = float if option == "learning_rate" else Path if option == "start_from" else int
+        parser.add_argument("--" + option.replace("_", "-"), type=kind, default=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--minutes", type=float)
     args = parser.parse_args()
@@ -180,13 +187,7 @@ def _main() -> None:
         rounds=args.rounds,
         minutes=args.minutes,
         report=report,
-        channels=args.channels,
-        blocks=args.blocks,
-        window=args.window,
-        steps=args.steps,
-        batch=args.batch,
-        learning_rate=args.learning_rate,
-        seed=args.seed,
+        **{option: getattr(args, option) for option in _RUN_OPTIONS if hasattr(args, option)},
         **params,
     )
 

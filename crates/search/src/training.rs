@@ -117,13 +117,12 @@ pub fn train(config: &TrainConfig, mut report: impl FnMut(&Round)) -> Result<Pro
             .is_none_or(|s| session.elapsed().as_secs_f64() < s)
     {
         let round_start = Instant::now();
-        let seed = config.seed ^ (run.progress.rounds << 16);
         let games = self_play(
             &run.start,
             run.network(),
             &config.self_play(),
             config.workers,
-            seed,
+            run.round_seed(),
         );
         report(&run.learn(games, round_start.elapsed().as_secs_f64())?);
     }
@@ -208,6 +207,12 @@ impl Run {
 
     pub fn progress(&self) -> &Progress {
         &self.progress
+    }
+
+    /// The seed of the next round's self-play: the run's seed and the round's number, so that
+    /// a resumed run plays the games it would have played without the stop.
+    pub fn round_seed(&self) -> u64 {
+        self.config.seed ^ (self.progress.rounds << 16)
     }
 
     /// Ends a round: adds `games` to the window, takes the round's optimiser steps, and
