@@ -23,7 +23,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use thiserror::Error;
@@ -68,8 +68,21 @@ impl Level {
     /// Whether this level plays `kind`: every level but `zero`, which needs the rule set's
     /// house network.
     pub fn plays(self, kind: GameKind) -> bool {
+        // Asked on every request that names a level: the rule sets' default games are built
+        // once, not per question.
+        static WITH_NETWORK: OnceLock<Vec<GameKind>> = OnceLock::new();
         self != Level::Zero
-            || (kind.new_game::<&str>(&[]).ok()).is_some_and(|game| house_network(&game).is_some())
+            || WITH_NETWORK
+                .get_or_init(|| {
+                    GameKind::ALL
+                        .into_iter()
+                        .filter(|kind| {
+                            (kind.new_game::<&str>(&[]).ok())
+                                .is_some_and(|game| house_network(&game).is_some())
+                        })
+                        .collect()
+                })
+                .contains(&kind)
     }
 
     /// This level, if it plays `kind`.
