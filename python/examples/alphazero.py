@@ -1,7 +1,8 @@
 """A complete small AlphaZero in PyTorch on toroid's search hook and VectorEnv: self-play by
 `toroid.Search` guided by a PyTorch network, training on the visit shares and results under
-the board's symmetries (`toroid.symmetries`), then a match of 100 games against the `greedy`
-house bot, played in one `VectorEnv`.
+the board's symmetries (`toroid.symmetries`), with a learning rate that falls over the run;
+every few minutes a short match against the `greedy` house bot keeps the best network so far,
+and at the end that network plays 100 new games against `greedy`, in one `VectorEnv`.
 
     pip install torch './python'
     python python/examples/alphazero.py --minutes 25
@@ -12,6 +13,8 @@ a hex cell's six neighbours (docs/python.md, "A small AlphaZero in PyTorch", has
 """
 
 import argparse
+import copy
+import math
 import time
 
 import numpy as np
@@ -115,11 +118,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="hex-torus")
     parser.add_argument("--size", type=int, default=6)
-    parser.add_argument("--minutes", type=float, default=25.0, help="self-play and training time")
+    parser.add_argument("--minutes", type=float, default=25.0, help="self-play, training and probes")
     parser.add_argument("--playouts", type=int, default=64, help="simulations a self-play move")
     parser.add_argument("--games-per-round", type=int, default=8)
     parser.add_argument("--steps-per-round", type=int, default=40)
     parser.add_argument("--window", type=int, default=20_000)
+    parser.add_argument("--learning-rate", type=float, default=2e-3, help="at the start; a tenth of it at the end")
+    parser.add_argument("--probe-minutes", type=float, default=3.0, help="time between probes against greedy")
+    parser.add_argument("--probe-games", type=int, default=40)
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--eval-playouts", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
@@ -134,11 +140,27 @@ def main():
     game_args = (args.game, params)
     probe = toroid.Game(args.game, **params)
     net = Net(toroid.PLANES, probe.height, probe.width, probe.num_actions)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=args.learning_rate, weight_decay=1e-4)
     symmetries = toroid.symmetries(args.game, **params)
     observations, policies, values = [], [], []
-    start, games, rounds = time.monotonic(), 0, 0
-    while time.monotonic() - start < 60 * args.minutes:
+    start, games, rounds, probes = time.monotonic(), 0, 0, 0
+    budget = 60 * args.minutes
+    # A small loop's network swings from round to round; the probes keep the best one seen
+    # (on games apart from the final match's, whose seeds differ).
+    best_share, best_weights = -1.0, None
+
+    def probe_against_greedy():
+        nonlocal best_share, best_weights, probes
+        net.eval()
+        probes += 1
+        share = match_against(net, "greedy", args.probe_games, game_args, args.eval_playouts, args.seed + 1000 * probes)
+        if share >= best_share:
+            best_share, best_weights = share, copy.deepcopy(net.state_dict())
+        print(f"probe {probes:2d}  against greedy {round(share * args.probe_games)} of {args.probe_games}  "
+              f"best {round(best_share * args.probe_games)}  "
+              f"{time.monotonic() - start:6.0f} s", flush=True)
+
+    while time.monotonic() - start < budget:
         net.eval()
         for _ in range(args.games_per_round):
             positions, winner = self_play(net, game_args, args.playouts, rng)
@@ -149,14 +171,23 @@ def main():
             games += 1
         observations, policies, values = (x[-args.window :] for x in (observations, policies, values))
         net.train()
+        # Cosine decay to a tenth over the time budget: late rounds refine instead of swinging.
+        done = min(1.0, (time.monotonic() - start) / budget)
+        for group in optimiser.param_groups:
+            group["lr"] = args.learning_rate * (0.1 + 0.45 * (1 + math.cos(math.pi * done)))
         window = (np.stack(observations), np.stack(policies).astype(np.float32), np.array(values, np.float32))
         loss = train_steps(net, optimiser, window, symmetries, args.steps_per_round, 128, rng)
         rounds += 1
         print(f"round {rounds:3d}  games {games:5d}  positions {len(values):6d}  loss {loss:.3f}  "
               f"{time.monotonic() - start:6.0f} s", flush=True)
+        if time.monotonic() - start >= 60 * args.probe_minutes * (probes + 1):
+            probe_against_greedy()
+    probe_against_greedy()
+    net.load_state_dict(best_weights)
     net.eval()
     share = match_against(net, "greedy", args.eval_games, game_args, args.eval_playouts, args.seed)
-    print(f"against greedy: {share:.2f} of {args.eval_games} games "
+    print(f"against greedy: {round(share * args.eval_games)} of {args.eval_games} games, with the network "
+          f"that won {round(best_share * args.probe_games)} of {args.probe_games} in a probe "
           f"({games} self-play games, {time.monotonic() - start:.0f} s in all)")
 
 
