@@ -84,11 +84,11 @@ def test_zero_plays_and_analyses_with_its_network_where_it_has_one():
     assert analysis["moves"][0]["move"] in game.legal_moves()
     move = bot.genmove(game)
     assert move in game.legal_moves()
-    # torus has none: the bot says so instead of playing without it.
-    with pytest.raises(ValueError, match="no network for torus"):
-        bot.genmove(toroid.Game("torus", size=5))
-    env = toroid.VectorEnv("torus", 2, size=5)
-    with pytest.raises(ValueError, match="no network for torus"):
+    # go has none: the bot says so instead of playing without it.
+    with pytest.raises(ValueError, match="no network for go"):
+        bot.genmove(toroid.Game("go", size=5))
+    env = toroid.VectorEnv("go", 2, size=5)
+    with pytest.raises(ValueError, match="no network for go"):
         env.bot_actions("zero")
     actions = toroid.VectorEnv("hex-torus", 2, width=4, height=4).bot_actions("zero", playouts=16)
     assert len(actions) == 2

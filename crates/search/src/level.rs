@@ -35,9 +35,6 @@ use crate::random::RandomBot;
 use crate::zero::{house_network, HouseZero, ZeroConfig};
 use toroid_rules::{Bot, GameKind};
 
-/// The Elo of hex-torus's house network at [`Level::ZERO_BUDGET`] over `greedy`.
-const ZERO_OVER_GREEDY_HEX_TORUS: f64 = 382.0;
-
 /// A house bot's strength.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
@@ -103,9 +100,13 @@ impl Level {
     /// (docs/strength.md, "Networks by self-play").
     pub fn ladder_rating(self, kind: GameKind) -> f64 {
         if self == Level::Zero {
+            // The Elo of the rule set's house network at `ZERO_BUDGET` over `greedy`, measured
+            // against `greedy` or, where it won every game, against `beginner`.
             let over_greedy = match kind {
-                GameKind::HexTorus => ZERO_OVER_GREEDY_HEX_TORUS,
-                _ => 0.0,
+                GameKind::Torus => 329.0,
+                GameKind::HexTorus => 382.0,
+                GameKind::MTorus => 70.0,
+                GameKind::Ctor | GameKind::CaptureGo | GameKind::Go => 0.0,
             };
             return Level::Greedy.ladder_rating(kind) + over_greedy;
         }

@@ -558,15 +558,18 @@ fn the_guided_search_keeps_its_tree_after_the_opponents_reply() {
     );
 }
 
-/// `zero` plays the rule sets with a built-in network (hex-torus, on any size of its
-/// lattice) and only those; with it, it beats `random` from both sides.
+/// `zero` plays the rule sets with a built-in network (torus, hex-torus and m-torus, on any
+/// size of their boards) and only those; with it, it beats `random` from both sides on each.
 #[test]
 fn zero_plays_where_it_has_a_network_and_beats_random() {
     let playing: Vec<GameKind> = (GameKind::ALL.into_iter())
         .filter(|&kind| Level::Zero.plays(kind))
         .collect();
-    assert_eq!(playing, [GameKind::HexTorus]);
-    assert!(Level::Zero.for_game(GameKind::Torus).is_err());
+    assert_eq!(
+        playing,
+        [GameKind::Torus, GameKind::HexTorus, GameKind::MTorus]
+    );
+    assert!(Level::Zero.for_game(GameKind::Go).is_err());
     let network = toroid_search::zero::house_network(&small(GameKind::HexTorus))
         .expect("hex-torus has a network");
     assert_eq!(
@@ -574,7 +577,10 @@ fn zero_plays_where_it_has_a_network_and_beats_random() {
         7,
         "the hex lattice's cell and six neighbours"
     );
-    for zero_is in Color::BOTH {
+    for (kind, zero_is) in playing
+        .into_iter()
+        .flat_map(|k| Color::BOTH.map(|c| (k, c)))
+    {
         let tuning = toroid_search::Tuning {
             budget: Some(Budget::Playouts(100)),
             ..Default::default()
@@ -585,7 +591,11 @@ fn zero_plays_where_it_has_a_network_and_beats_random() {
             Color::Black => (zero.as_mut(), random.as_mut()),
             Color::White => (random.as_mut(), zero.as_mut()),
         };
-        let g = plays_legally_to_the_end(&small(GameKind::HexTorus), black, white);
-        assert_eq!(g.outcome().and_then(|o| o.winner), Some(zero_is));
+        let g = plays_legally_to_the_end(&small(kind), black, white);
+        assert_eq!(
+            g.outcome().and_then(|o| o.winner),
+            Some(zero_is),
+            "{kind:?}"
+        );
     }
 }

@@ -112,19 +112,19 @@ on_both_stores!(
     the_zero_house_bot_plays_where_it_has_a_network,
 );
 
-/// The `zero` level plays hex-torus, whose house network is built in, and refuses torus,
+/// The `zero` level plays hex-torus, whose house network is built in, and refuses go,
 /// which has none, changing nothing.
 async fn the_zero_house_bot_plays_where_it_has_a_network(store: Store) {
     let run = start(store, loose()).await;
     let alice = Client::person(&run.base, "alice").await;
     let refused = alice
-        .post("/api/games", house("torus", json!({}), "zero", "black"))
+        .post("/api/games", house("go", json!({}), "zero", "black"))
         .await;
     assert_eq!(refused.status, 400, "{:?}", refused.body);
     assert!(refused.body["error"]["message"]
         .as_str()
         .unwrap()
-        .contains("no network for torus"));
+        .contains("no network for go"));
     let mine = alice.get("/api/games?mine=true").await.body;
     assert_eq!(mine, json!([]), "the refused game was not made");
     let game = alice
@@ -210,10 +210,15 @@ async fn reference_routes_errors_and_the_openapi_description(store: Store) {
         json!(["random", "greedy", "beginner", "casual", "strong", "max", "zero"])
     );
     // `zero` plays the rule sets with a network only.
-    let torus = client.get("/api/levels/torus").await.body;
-    assert_eq!(torus.as_array().unwrap().len(), 6, "{torus}");
-    let hex = client.get("/api/levels/hex-torus").await.body;
-    assert_eq!(hex, levels);
+    let go = client.get("/api/levels/go").await.body;
+    assert_eq!(go.as_array().unwrap().len(), 6, "{go}");
+    for with_network in ["torus", "hex-torus", "m-torus"] {
+        let playing = client
+            .get(&format!("/api/levels/{with_network}"))
+            .await
+            .body;
+        assert_eq!(playing, levels, "{with_network}");
+    }
     let chess = client.get("/api/levels/chess").await;
     assert_eq!((chess.status, chess.code()), (404, "not-found"));
 

@@ -24,11 +24,7 @@ impl Knowledge for HexTorus {
     }
 
     fn network(&self) -> Option<&'static Arc<Network>> {
-        static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
-        Some(crate::zero::embedded_network(
-            &NETWORK,
-            include_bytes!("../../data/networks/hex-torus.safetensors"),
-        ))
+        Some(built_in_network!("hex-torus"))
     }
 
     fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {
@@ -64,6 +60,10 @@ impl Knowledge for MTorus {
     fn patterns(&self) -> &'static Patterns {
         static PATTERNS: OnceLock<Patterns> = OnceLock::new();
         learned::embedded(&PATTERNS, include_str!("../../data/patterns/m-torus.txt"))
+    }
+
+    fn network(&self) -> Option<&'static Arc<Network>> {
+        Some(built_in_network!("m-torus"))
     }
 
     fn avoid(&self, _threats: u32, stop: &Stop) -> Vec<Move> {

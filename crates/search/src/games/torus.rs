@@ -4,9 +4,10 @@
 
 pub mod surround;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rand::Rng;
+use toroid_net::Network;
 use toroid_rules::games::Torus;
 use toroid_rules::{Cell, Color, Move, Position};
 
@@ -30,6 +31,10 @@ impl Knowledge for Torus {
     fn patterns(&self) -> &'static Patterns {
         static PATTERNS: OnceLock<Patterns> = OnceLock::new();
         learned::embedded(&PATTERNS, include_str!("../../data/patterns/torus.txt"))
+    }
+
+    fn network(&self) -> Option<&'static Arc<Network>> {
+        Some(built_in_network!("torus"))
     }
 
     /// A win is the empty side of a threatened enemy stone, or a run of threats that ends in
