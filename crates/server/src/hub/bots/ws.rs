@@ -146,9 +146,10 @@ async fn serve(socket: WebSocket, state: AppState, bot: BotRow) {
     let (number, mut events) = state.hub.connect_bot(&bot).await;
     // The token is asked after again once the bot is online: one replaced or a bot deleted
     // since the socket opened is refused here, and one replaced from now on revokes it.
+    // Offline again before the bot hears why: whoever it tells then sees it offline.
     if !state.hub.token_still_opens(&bot).await {
-        close_with(&mut sink, &ApiError::BadToken).await;
         state.hub.disconnect_bot(&bot, number).await;
+        close_with(&mut sink, &ApiError::BadToken).await;
         return;
     }
     let limiter = message_limiter(
