@@ -6,20 +6,17 @@ use std::time::Duration;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use toroid_rules::{Bot as _, Move, Position, Topology};
-use toroid_search::zero::HouseZero;
-use toroid_search::{Budget, Level, Mcts, MctsConfig, Proof, Tuning};
+use toroid_rules::{Move, Position, Topology};
+use toroid_search::{Analyst, Budget, Level, Proof, Tuning};
 
 use crate::encoding::action_of_move;
 use crate::game::Game;
 use crate::value_error;
 
-/// The bot of a level: a tree search, which can also report what it found (the MCTS
-/// levels, or `zero`'s network-guided search), or one of the levels that does not search
-/// (`random`, `greedy`).
+/// The bot of a level: a search, which can also report what it found (the MCTS levels and
+/// `zero`), or one of the levels that does not search (`random`, `greedy`).
 enum Player {
-    Search(Mcts),
-    Zero(HouseZero),
+    Search(Box<dyn Analyst>),
     Plain(Box<dyn toroid_rules::Bot>),
 }
 
@@ -33,15 +30,15 @@ pub struct Bot {
     player: Mutex<Player>,
 }
 
-/// The level called `level` and, for an MCTS level, its search with `seconds` or
-/// `playouts` in place of its budget and `threads` of its threads; with the budget asked
-/// for, which `zero` takes too. A level that does not search takes none of them.
+/// The level called `level` with `seconds` or `playouts` in place of its budget and
+/// `threads` of its threads, for a level that searches (`zero` takes no threads); a level
+/// that does not search takes none of them.
 pub fn level_config(
     level: &str,
     seconds: Option<f64>,
     playouts: Option<u64>,
     threads: Option<usize>,
-) -> PyResult<(Level, Option<MctsConfig>, Option<Budget>)> {
+) -> PyResult<(Level, Tuning)> {
     let level: Level = level.parse().map_err(value_error)?;
     let budget = match (seconds, playouts) {
         (Some(_), Some(_)) => return Err(value_error("give seconds or playouts, not both")),
@@ -55,21 +52,23 @@ pub fn level_config(
         (None, Some(n)) => Some(Budget::Playouts(n)),
         (None, None) => None,
     };
-    match level.search_config() {
-        Some(mut config) => {
-            config.budget = budget.unwrap_or(config.budget);
-            config.threads = threads.unwrap_or(config.threads).max(1);
-            Ok((level, Some(config), budget))
-        }
-        None if level == Level::Zero && threads.is_some() => Err(value_error(
+    if level == Level::Zero && threads.is_some() {
+        return Err(value_error(
             "'zero' searches on one thread: it takes no threads",
-        )),
-        None if level == Level::Zero => Ok((level, None, budget)),
-        None if budget.is_some() || threads.is_some() => Err(value_error(format!(
-            "'{level}' does not search: it takes no seconds, playouts or threads"
-        ))),
-        None => Ok((level, None, None)),
+        ));
     }
+    let searches = level == Level::Zero || level.search_config().is_some();
+    if !searches && (budget.is_some() || threads.is_some()) {
+        return Err(value_error(format!(
+            "'{level}' does not search: it takes no seconds, playouts or threads"
+        )));
+    }
+    let tuning = Tuning {
+        budget,
+        threads,
+        ..Tuning::default()
+    };
+    Ok((level, tuning))
 }
 
 fn proof_name(proof: Proof) -> Option<&'static str> {
@@ -114,16 +113,9 @@ impl Bot {
         playouts: Option<u64>,
         threads: Option<usize>,
     ) -> PyResult<Bot> {
-        let (level, config, budget) = level_config(level, seconds, playouts, threads)?;
-        let player = match config {
-            Some(config) => Player::Search(Mcts::new(level.name(), config, seed)),
-            None if level == Level::Zero => Player::Zero(Level::zero_bot(
-                seed,
-                Tuning {
-                    budget,
-                    ..Tuning::default()
-                },
-            )),
+        let (level, tuning) = level_config(level, seconds, playouts, threads)?;
+        let player = match level.analyst_with(seed, tuning) {
+            Some(analyst) => Player::Search(analyst),
             None => Player::Plain(level.bot(seed)),
         };
         Ok(Bot {
@@ -141,8 +133,7 @@ impl Bot {
     fn genmove(&self, py: Python<'_>, game: &Game) -> PyResult<String> {
         let position = game.position();
         let mv = self.with_player(py, game, |player| match player {
-            Player::Search(mcts) => mcts.choose(position, None),
-            Player::Zero(zero) => zero.choose(position, None),
+            Player::Search(search) => search.choose(position, None),
             Player::Plain(bot) => bot.choose(position, None),
         })?;
         Ok(notation(position.topology(), mv))
@@ -159,8 +150,7 @@ impl Bot {
         let position = game.position();
         let analysis = self
             .with_player(py, game, |player| match player {
-                Player::Search(mcts) => Some(mcts.analyse_fully(position, None)),
-                Player::Zero(zero) => Some(zero.analyse(position, None)),
+                Player::Search(search) => Some(search.analyse_fully(position)),
                 Player::Plain(_) => None,
             })?
             .ok_or_else(|| value_error(format!("'{}' does not search", self.level)))?;

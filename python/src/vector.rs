@@ -14,8 +14,8 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use toroid_rules::{AnyGame, Bot as _, Color, Move, Position};
-use toroid_search::{Mcts, MctsConfig, Tuning};
+use toroid_rules::{AnyGame, Color, Move, Position};
+use toroid_search::Tuning;
 
 use crate::bot::level_config;
 use crate::encoding::{
@@ -671,18 +671,14 @@ impl VectorEnv {
         playouts: Option<u64>,
     ) -> PyResult<Py<PyArray1<i64>>> {
         // One search thread a game: the games share the threads.
-        let (level, config, budget) = level_config(level, None, playouts, None)?;
+        let (level, tuning) = level_config(level, None, playouts, None)?;
         if let Some(game) = self.games.first() {
             level.for_game(game.kind()).map_err(value_error)?;
         }
         let tuning = Tuning {
-            budget,
-            ..Tuning::default()
+            threads: Some(1),
+            ..tuning
         };
-        let config = config.map(|config| MctsConfig {
-            threads: 1,
-            ..config
-        });
         let games = &self.games;
         let actions: Vec<i64> = py.detach(|| {
             on_threads(|min_envs_per_task| {
@@ -696,12 +692,7 @@ impl VectorEnv {
                     .with_min_len(min)
                     .map(|(i, game)| {
                         let seed = seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                        let mv = match &config {
-                            Some(config) => {
-                                Mcts::new(level.name(), *config, seed).choose(game, None)
-                            }
-                            None => level.bot_with(seed, tuning.clone()).choose(game, None),
-                        };
+                        let mv = level.bot_with(seed, tuning.clone()).choose(game, None);
                         action_of_move(game.topology(), mv) as i64
                     })
                     .collect()

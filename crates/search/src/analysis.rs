@@ -3,9 +3,17 @@
 
 use std::time::Duration;
 
-use toroid_rules::Move;
+use toroid_rules::{AnyGame, Bot, Move};
 
 use crate::tree::{Proof, Tree, ROOT};
+
+/// A bot that searches and can report what it found: the MCTS levels and `zero`.
+pub trait Analyst: Bot {
+    /// What a search of `game` (not over) finds with the bot's whole budget spent: it does
+    /// not stop once more simulations could not change the move, so that the visits of a
+    /// playout budget are the budget's (training targets, as `toroid.Bot.analyse` gives them).
+    fn analyse_fully(&mut self, game: &AnyGame) -> Analysis;
+}
 
 /// Longest principal variation reported.
 const PV_LENGTH: usize = 12;

@@ -28,6 +28,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::analysis::Analyst;
 use crate::budget::{Budget, Pace};
 use crate::greedy::GreedyBot;
 use crate::mcts::{all_cores, Mcts, MctsConfig};
@@ -170,32 +171,37 @@ impl Level {
 
     /// A bot of this level with its search set up as `tuning` says.
     pub fn bot_with(self, seed: u64, tuning: Tuning) -> Box<dyn Bot> {
+        if let Some(analyst) = self.analyst_with(seed, tuning.clone()) {
+            return analyst;
+        }
+        if self == Level::Greedy {
+            let bot = GreedyBot::new(seed);
+            return match tuning.pace {
+                Some(pace) => Box::new(bot.with_pace(pace)),
+                None => Box::new(bot),
+            };
+        }
+        Box::new(RandomBot::new(seed))
+    }
+
+    /// The bot of a level that searches (the MCTS levels and `zero`), set up as `tuning`
+    /// says, which can also report what it found; `None` for `random` and `greedy`.
+    pub fn analyst_with(self, seed: u64, tuning: Tuning) -> Option<Box<dyn Analyst>> {
         if self == Level::Zero {
-            return Box::new(Level::zero_bot(seed, tuning));
+            return Some(Box::new(Level::zero_bot(seed, tuning)));
         }
-        match self.search_config() {
-            None if self == Level::Greedy => {
-                let bot = GreedyBot::new(seed);
-                match tuning.pace {
-                    Some(pace) => Box::new(bot.with_pace(pace)),
-                    None => Box::new(bot),
-                }
-            }
-            None => Box::new(RandomBot::new(seed)),
-            Some(mut config) => {
-                config.threads = tuning.threads.unwrap_or(config.threads).max(1);
-                config.budget = tuning.budget.unwrap_or(config.budget);
-                if let Some(nodes) = tuning.max_nodes {
-                    config.settings.max_nodes = nodes;
-                }
-                config.settings.patterns = tuning.patterns.unwrap_or(config.settings.patterns);
-                let bot = Mcts::new(self.name(), config, seed);
-                match tuning.pace {
-                    Some(pace) => Box::new(bot.with_pace(pace)),
-                    None => Box::new(bot),
-                }
-            }
+        let mut config = self.search_config()?;
+        config.threads = tuning.threads.unwrap_or(config.threads).max(1);
+        config.budget = tuning.budget.unwrap_or(config.budget);
+        if let Some(nodes) = tuning.max_nodes {
+            config.settings.max_nodes = nodes;
         }
+        config.settings.patterns = tuning.patterns.unwrap_or(config.settings.patterns);
+        let bot = Mcts::new(self.name(), config, seed);
+        Some(match tuning.pace {
+            Some(pace) => Box::new(bot.with_pace(pace)),
+            None => Box::new(bot),
+        })
     }
 }
 

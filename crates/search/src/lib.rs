@@ -23,7 +23,7 @@ pub mod training;
 pub mod tree;
 pub mod zero;
 
-pub use analysis::{Analysis, MoveInfo};
+pub use analysis::{Analysis, Analyst, MoveInfo};
 pub use budget::{Budget, Pace, Stop};
 pub use greedy::GreedyBot;
 pub use level::{Level, NoNetwork, Tuning, UnknownLevel};

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use toroid_rules::{AnyGame, Cell, Move};
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Analyst};
 use crate::budget::{moves_left, Budget, Pace, SearchLimits, Stop};
 use crate::knowledge::Knowledge;
 use crate::search::{Searcher, Settings, ROOT_THREATS};
@@ -83,17 +83,6 @@ impl Mcts {
     /// found; the best move is [`Analysis::best_move`]. An empty analysis for a finished game.
     pub fn analyse(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Analysis {
         let settings = self.config.settings;
-        toroid_rules::with_game!(game, g => self.search(g, time, settings))
-    }
-
-    /// [`Mcts::analyse`] that spends the whole budget: it does not stop once more simulations
-    /// could not change the move, so that the visit counts of a playout budget are the
-    /// budget's (training targets, as `toroid.Bot.analyse` gives them).
-    pub fn analyse_fully(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Analysis {
-        let settings = Settings {
-            stop_early: false,
-            ..self.config.settings
-        };
         toroid_rules::with_game!(game, g => self.search(g, time, settings))
     }
 
@@ -207,6 +196,16 @@ fn run_searchers<P: Knowledge>(
             .map(|h| h.join().expect("search threads do not panic"))
             .sum()
     })
+}
+
+impl Analyst for Mcts {
+    fn analyse_fully(&mut self, game: &AnyGame) -> Analysis {
+        let settings = Settings {
+            stop_early: false,
+            ..self.config.settings
+        };
+        toroid_rules::with_game!(game, g => self.search(g, None, settings))
+    }
 }
 
 impl Bot for Mcts {

@@ -17,7 +17,7 @@ use toroid_net::{uniform_priors, Evaluation, Network, Stencil};
 use toroid_rules::{random_playout, AnyGame, Bot, Cell, Color, Move, Position, TimeLeft};
 use toroid_rules::{GameKind, Outcome, Topology};
 
-use crate::analysis::{Analysis, MoveInfo};
+use crate::analysis::{Analysis, Analyst, MoveInfo};
 use crate::budget::{moves_left, Budget, Pace, SearchLimits};
 use crate::tree::Proof;
 
@@ -575,6 +575,13 @@ impl HouseZero {
     /// The search's analysis of `game` (not over).
     pub fn analyse(&mut self, game: &AnyGame, time: Option<TimeLeft>) -> Analysis {
         self.search_for(game).analyse(game, time)
+    }
+}
+
+// The search has no early stop: an analysis spends the whole budget already.
+impl Analyst for HouseZero {
+    fn analyse_fully(&mut self, game: &AnyGame) -> Analysis {
+        self.analyse(game, None)
     }
 }
 
