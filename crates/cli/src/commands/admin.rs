@@ -1,33 +1,15 @@
 //! `toroid admin ACT`: the operator's acts on a server's data (docs/operations.md,
 //! "Moderation"), on its SQLite file or its PostgreSQL database, while servers run on it.
 
-use std::path::PathBuf;
-
 use toroid_server::admin::{Act, Command, Role};
 
+use super::serve::Store;
 use super::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The server's data directory (its database is DIR/toroid.sqlite3).
-    #[arg(
-        long,
-        env = "TOROID_DATA",
-        value_name = "DIR",
-        default_value = "toroid-data"
-    )]
-    data: PathBuf,
-    /// The server's PostgreSQL database instead: postgres://USER:PASSWORD@HOST/DB.
-    #[arg(long, env = "TOROID_DATABASE", value_name = "URL")]
-    database: Option<String>,
-    /// A file holding the --database URL.
-    #[arg(
-        long,
-        env = "TOROID_DATABASE_FILE",
-        value_name = "FILE",
-        conflicts_with = "database"
-    )]
-    database_file: Option<PathBuf>,
+    #[command(flatten)]
+    store: Store,
     #[command(subcommand)]
     act: AdminAct,
 }
@@ -71,7 +53,7 @@ enum AdminAct {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let database = super::serve::secret(args.database, args.database_file.as_deref())?;
+    let database = args.store.database_url()?;
     let act = match args.act {
         AdminAct::Role { name, role } => Act::Role {
             name,
@@ -93,7 +75,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         AdminAct::ResolveReport { id } => Act::ResolveReport { id },
         AdminAct::Reports { all } => {
             let said = toroid_server::admin::run(
-                &args.data,
+                args.store.data(),
                 database.as_deref(),
                 Command::Reports { all },
             )
@@ -102,7 +84,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             return Ok(());
         }
     };
-    let said = toroid_server::admin::run(&args.data, database.as_deref(), Command::Act(act))
+    let said = toroid_server::admin::run(args.store.data(), database.as_deref(), Command::Act(act))
         .map_err(Failure::usage)?;
     println!("toroid: {said}");
     Ok(())

@@ -26,25 +26,8 @@ pub struct Args {
     /// The address to listen on; 0.0.0.0 opens the server to other machines.
     #[arg(long, env = "TOROID_HOST", default_value = "127.0.0.1")]
     host: IpAddr,
-    /// The data directory: the SQLite database lives in DIR/toroid.sqlite3.
-    #[arg(
-        long,
-        env = "TOROID_DATA",
-        value_name = "DIR",
-        default_value = "toroid-data"
-    )]
-    data: PathBuf,
-    /// A database instead of the SQLite file: postgres://USER:PASSWORD@HOST/DB.
-    #[arg(long, env = "TOROID_DATABASE", value_name = "URL")]
-    database: Option<String>,
-    /// A file holding the --database URL (a secret kept off the command line).
-    #[arg(
-        long,
-        env = "TOROID_DATABASE_FILE",
-        value_name = "FILE",
-        conflicts_with = "database"
-    )]
-    database_file: Option<PathBuf>,
+    #[command(flatten)]
+    store: Store,
     /// Run as one node of a cluster: Redis at redis://HOST:PORT carries events between the
     /// nodes, which share the PostgreSQL database of --database (docs/scaling.md).
     #[arg(long, env = "TOROID_REDIS", value_name = "URL")]
@@ -118,6 +101,41 @@ pub struct Args {
     no_chat: bool,
 }
 
+/// Where a server's data lives: the flags `toroid serve` and `toroid admin` share.
+#[derive(clap::Args)]
+pub struct Store {
+    /// The data directory: the SQLite database lives in DIR/toroid.sqlite3.
+    #[arg(
+        long,
+        env = "TOROID_DATA",
+        value_name = "DIR",
+        default_value = "toroid-data"
+    )]
+    data: PathBuf,
+    /// A database instead of the SQLite file: postgres://USER:PASSWORD@HOST/DB.
+    #[arg(long, env = "TOROID_DATABASE", value_name = "URL")]
+    database: Option<String>,
+    /// A file holding the --database URL (a secret kept off the command line).
+    #[arg(
+        long,
+        env = "TOROID_DATABASE_FILE",
+        value_name = "FILE",
+        conflicts_with = "database"
+    )]
+    database_file: Option<PathBuf>,
+}
+
+impl Store {
+    /// The database URL, from --database or read from --database-file; `None` for SQLite.
+    pub fn database_url(&self) -> Result<Option<String>, Failure> {
+        secret(self.database.clone(), self.database_file.as_deref())
+    }
+
+    pub fn data(&self) -> &Path {
+        &self.data
+    }
+}
+
 /// `--log-format`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
 enum LogFormatArg {
@@ -126,7 +144,7 @@ enum LogFormatArg {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let database = secret(args.database.clone(), args.database_file.as_deref())?;
+    let database = args.store.database_url()?;
     let redis = secret(args.redis.clone(), args.redis_file.as_deref())?;
     if redis.is_some() && database.is_none() {
         return Err(Failure::usage(
@@ -141,7 +159,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let config = Config {
         host: args.host,
         port: args.port,
-        data: args.data.clone(),
+        data: args.store.data.clone(),
         database,
         redis,
         new_cluster: args.new_cluster,
@@ -181,9 +199,12 @@ fn describe(args: &Args, config: &Config) -> String {
         check_config: _,
         port,
         host,
-        data,
-        database: _,
-        database_file: _,
+        store:
+            Store {
+                data,
+                database: _,
+                database_file: _,
+            },
         redis: _,
         redis_file: _,
         new_cluster,
@@ -258,10 +279,7 @@ fn describe(args: &Args, config: &Config) -> String {
 }
 
 /// A secret given as it is, or read from a file (its first line).
-pub(super) fn secret(
-    given: Option<String>,
-    file: Option<&Path>,
-) -> Result<Option<String>, Failure> {
+fn secret(given: Option<String>, file: Option<&Path>) -> Result<Option<String>, Failure> {
     match file {
         None => Ok(given),
         Some(path) => {
