@@ -191,8 +191,8 @@ fn bad_input_is_refused_with_one_line() {
             "'Max' is not a house-bot level (random, greedy, beginner, casual, strong, max, zero)",
         ),
         (
-            &["match", "ctor", "--black", "zero", "--games", "2"],
-            "the house bot zero has no network for ctor (the levels that play it: random, \
+            &["match", "go", "--black", "zero", "--games", "2"],
+            "the house bot zero has no network for go (the levels that play it: random, \
              greedy, beginner, casual, strong, max)",
         ),
         (&["match", "chess"], "unknown game 'chess'"),

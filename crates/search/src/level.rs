@@ -97,17 +97,20 @@ impl Level {
     /// docs/strength.md measured against the level below (the lower end of its 95% interval
     /// where the upper level won every game).
     ///
-    /// `zero` enters at `greedy`'s rating plus the Elo its network measured against `greedy`
+    /// `zero` enters at `greedy`'s rating plus the Elo its network measured over `greedy`
     /// (docs/strength.md, "Networks by self-play").
     pub fn ladder_rating(self, kind: GameKind) -> f64 {
         if self == Level::Zero {
             // The Elo of the rule set's house network at `ZERO_BUDGET` over `greedy`, measured
-            // against `greedy` or, where it won every game, against `beginner`.
+            // against the level it scored nearest even with (`greedy`, `beginner` or `casual`)
+            // and that level's own rating.
             let over_greedy = match kind {
                 GameKind::Torus => 329.0,
                 GameKind::HexTorus => 382.0,
                 GameKind::MTorus => 70.0,
-                GameKind::Ctor | GameKind::CaptureGo | GameKind::Go => 0.0,
+                GameKind::Ctor => 1153.0,
+                GameKind::CaptureGo => 170.0,
+                GameKind::Go => 0.0,
             };
             return Level::Greedy.ladder_rating(kind) + over_greedy;
         }

@@ -567,7 +567,13 @@ fn zero_plays_where_it_has_a_network_and_beats_random() {
         .collect();
     assert_eq!(
         playing,
-        [GameKind::Torus, GameKind::HexTorus, GameKind::MTorus]
+        [
+            GameKind::Torus,
+            GameKind::HexTorus,
+            GameKind::MTorus,
+            GameKind::Ctor,
+            GameKind::CaptureGo
+        ]
     );
     assert!(Level::Zero.for_game(GameKind::Go).is_err());
     let network = toroid_search::zero::house_network(&small(GameKind::HexTorus))

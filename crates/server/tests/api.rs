@@ -212,7 +212,7 @@ async fn reference_routes_errors_and_the_openapi_description(store: Store) {
     // `zero` plays the rule sets with a network only.
     let go = client.get("/api/levels/go").await.body;
     assert_eq!(go.as_array().unwrap().len(), 6, "{go}");
-    for with_network in ["torus", "hex-torus", "m-torus"] {
+    for with_network in ["torus", "hex-torus", "m-torus", "ctor", "capture-go"] {
         let playing = client
             .get(&format!("/api/levels/{with_network}"))
             .await

@@ -1,9 +1,10 @@
 //! CTOR: what the bots know beyond the rules. The playouts turn stones over where a few
 //! sampled cells can; greedy counts stones.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rand::Rng;
+use toroid_net::Network;
 use toroid_rules::games::Ctor;
 use toroid_rules::{Cell, Color, Move, Position};
 
@@ -15,6 +16,10 @@ impl Knowledge for Ctor {
     fn patterns(&self) -> &'static Patterns {
         static PATTERNS: OnceLock<Patterns> = OnceLock::new();
         learned::embedded(&PATTERNS, include_str!("../../data/patterns/ctor.txt"))
+    }
+
+    fn network(&self) -> Option<&'static Arc<Network>> {
+        Some(built_in_network!("ctor"))
     }
 
     /// The best of a few sampled cells by the enemy stones a placement there turns over

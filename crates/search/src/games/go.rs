@@ -7,9 +7,10 @@ pub mod ladder;
 pub mod life;
 pub mod patterns;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rand::Rng;
+use toroid_net::Network;
 use toroid_rules::games::go::Scoring;
 use toroid_rules::games::Go;
 use toroid_rules::{Cell, Color, EndPhase, Move, Position, Reason, SetupChange};
@@ -68,6 +69,14 @@ impl Knowledge for Go {
                 &CAPTURE_GO,
                 include_str!("../../data/patterns/capture-go.txt"),
             ),
+        }
+    }
+
+    /// Capture Go's only: Go's scoring has no network yet.
+    fn network(&self) -> Option<&'static Arc<Network>> {
+        match self.scoring() {
+            Some(_) => None,
+            None => Some(built_in_network!("capture-go")),
         }
     }
 
