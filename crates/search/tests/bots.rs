@@ -558,8 +558,8 @@ fn the_guided_search_keeps_its_tree_after_the_opponents_reply() {
     );
 }
 
-/// `zero` plays the rule sets with a built-in network (torus, hex-torus and m-torus, on any
-/// size of their boards) and only those; with it, it beats `random` from both sides on each.
+/// `zero` plays the rule sets with a built-in network (every one but go, on any size of
+/// their boards) and only those; with it, it beats `random` from both sides on each.
 #[test]
 fn zero_plays_where_it_has_a_network_and_beats_random() {
     let playing: Vec<GameKind> = (GameKind::ALL.into_iter())
