@@ -205,6 +205,7 @@ impl TrainingRun {
 
     /// Ends a round: adds `games` (each as `self_play` gives it, on this run's board) to the
     /// window, trains, saves the run and returns the round's figures (`log.csv`'s columns).
+    /// `seconds` is the time the games took; the run's time adds the training's.
     fn learn<'py>(
         &self,
         py: Python<'py>,

@@ -47,7 +47,8 @@ def test_a_run_learns_from_games_played_elsewhere_and_resumes(tmp_path):
     figures = run.learn(games, 1.5)
     assert figures["rounds"] == 1 and figures["games"] == 2
     assert figures["samples"] == sum(len(g[2]) for g in games)
-    assert figures["policy_loss"] > 0 and figures["seconds"] == 1.5
+    # The games' 1.5 s and the training's own time.
+    assert figures["policy_loss"] > 0 and 1.5 < figures["seconds"] < 60
     assert run.network() != before
     with open(tmp_path / "run" / "log.csv") as log:
         rows = list(csv.DictReader(log))

@@ -216,8 +216,9 @@ impl Run {
     }
 
     /// Ends a round: adds `games` to the window, takes the round's optimiser steps, and
-    /// saves the run (`seconds` is the round's time, self-play included).
+    /// saves the run. `seconds` is the time the games took; the run's time adds the steps'.
     pub fn learn(&mut self, games: Vec<SelfPlayGame>, seconds: f64) -> Result<Round, String> {
+        let steps_start = Instant::now();
         let err = |e: &dyn std::fmt::Display| e.to_string();
         let config = &self.config;
         let cells = self.start.topology().len();
@@ -270,7 +271,7 @@ impl Run {
             value_loss += losses.value / config.steps as f32;
         }
         self.progress.rounds += 1;
-        self.progress.seconds += seconds;
+        self.progress.seconds += seconds + steps_start.elapsed().as_secs_f64();
         self.files
             .save(
                 self.trainer.network(),
