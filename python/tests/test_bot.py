@@ -74,9 +74,9 @@ def test_bad_bots_are_refused(args, message):
         toroid.Bot(**args)
 
 
-def test_zero_plays_and_analyses_with_its_network_where_it_has_one():
-    # hex-torus has a house network (crates/search/data/networks); a board of any size of
-    # its lattice will do.
+def test_zero_plays_and_analyses_with_its_network():
+    # Every rule set has a house network (crates/search/data/networks); it plays a board of
+    # any size of its lattice.
     game = toroid.Game("hex-torus", width=6, height=6)
     bot = toroid.Bot("zero", seed=1, playouts=64)
     analysis = bot.analyse(game)
@@ -84,14 +84,11 @@ def test_zero_plays_and_analyses_with_its_network_where_it_has_one():
     assert analysis["moves"][0]["move"] in game.legal_moves()
     move = bot.genmove(game)
     assert move in game.legal_moves()
-    # go has none: the bot says so instead of playing without it.
-    with pytest.raises(ValueError, match="no network for go"):
-        bot.genmove(toroid.Game("go", size=5))
-    env = toroid.VectorEnv("go", 2, size=5)
-    with pytest.raises(ValueError, match="no network for go"):
-        env.bot_actions("zero")
-    actions = toroid.VectorEnv("hex-torus", 2, width=4, height=4).bot_actions("zero", playouts=16)
-    assert len(actions) == 2
+    go = toroid.Game("go", size=5)
+    assert bot.genmove(go) in go.legal_moves()
+    for name, params in [("hex-torus", {"width": 4, "height": 4}), ("go", {"size": 5})]:
+        actions = toroid.VectorEnv(name, 2, **params).bot_actions("zero", playouts=16)
+        assert len(actions) == 2
 
 
 def test_a_finished_game_has_no_move_and_plain_levels_no_analysis():

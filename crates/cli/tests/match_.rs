@@ -166,7 +166,7 @@ fn bad_input_is_refused_with_one_line() {
         "zero:{}/../search/data/networks/hex-torus.safetensors",
         env!("CARGO_MANIFEST_DIR")
     );
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &["match", "torus", "--black", &hex_network],
             "it was trained on another lattice",
@@ -189,11 +189,6 @@ fn bad_input_is_refused_with_one_line() {
                 "match", "go", "--black", "random", "--white", "Max", "--games", "2",
             ],
             "'Max' is not a house-bot level (random, greedy, beginner, casual, strong, max, zero)",
-        ),
-        (
-            &["match", "go", "--black", "zero", "--games", "2"],
-            "the house bot zero has no network for go (the levels that play it: random, \
-             greedy, beginner, casual, strong, max)",
         ),
         (&["match", "chess"], "unknown game 'chess'"),
         (

@@ -72,12 +72,13 @@ impl Knowledge for Go {
         }
     }
 
-    /// Capture Go's only: Go's scoring has no network yet.
+    /// Go's learned area scoring with komi 7.5; it plays every scoring and komi, which the
+    /// observation planes carry.
     fn network(&self) -> Option<&'static Arc<Network>> {
-        match self.scoring() {
-            Some(_) => None,
-            None => Some(built_in_network!("capture-go")),
-        }
+        Some(match self.scoring() {
+            Some(_) => built_in_network!("go"),
+            None => built_in_network!("capture-go"),
+        })
     }
 
     /// Also a pass, while a point is left that is worth playing (not an own eye, not a move
