@@ -111,6 +111,24 @@ fn games_json_lists_the_six_rule_sets_with_their_parameters() {
     assert_eq!(max_moves["default"], "3 × number of points");
     assert_eq!(max_moves["default_derived"], true);
     for game in games.as_array().unwrap() {
+        // The house levels with the ratings they enter the pools at: the search ladder
+        // climbs, and `zero` sits inside it.
+        let levels = game["levels"].as_array().unwrap();
+        let names: Vec<&str> = levels.iter().map(|l| l["name"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            ["random", "greedy", "beginner", "casual", "strong", "max", "zero"],
+            "{game}"
+        );
+        let ratings: Vec<f64> = levels
+            .iter()
+            .map(|l| l["rating"].as_f64().unwrap())
+            .collect();
+        assert!(ratings[..6].windows(2).all(|w| w[0] < w[1]), "{ratings:?}");
+        assert!(
+            ratings[1] < ratings[6] && ratings[6] < ratings[5],
+            "{ratings:?}"
+        );
         assert!(!game["summary"].as_str().unwrap().is_empty());
         for p in game["params"].as_array().unwrap() {
             assert!(!p["help"].as_str().unwrap().is_empty(), "{p}");
@@ -128,6 +146,10 @@ fn games_text_shows_every_rule_set_and_parameter() {
         );
     }
     assert!(text.contains("3 × number of points"), "{text}");
+    assert!(
+        text.contains("  house levels and their ratings: random 600, greedy "),
+        "{text}"
+    );
     assert!(
         text.contains("one of simple, positional, situational"),
         "{text}"

@@ -1,9 +1,11 @@
-//! `toroid games`: every rule set with its parameters.
+//! `toroid games`: every rule set with its parameters and the house levels that play it.
 
 use std::fmt::Write;
 
+use serde::Serialize;
 use toroid::view::{DefaultView, GameInfo, ParamView};
 use toroid_rules::GameKind;
+use toroid_search::Level;
 
 use super::{print, print_json, Failure};
 
@@ -14,13 +16,46 @@ pub struct Args {
     json: bool,
 }
 
+/// A rule set as `toroid games` lists it.
+#[derive(Serialize)]
+struct Listing {
+    #[serde(flatten)]
+    game: GameInfo,
+    /// The house levels that play it, with the rating each enters the rule set's rating
+    /// pools at (from the measured ladder): where a bot author's or a player's rating sits
+    /// among them.
+    levels: Vec<LevelRating>,
+}
+
+#[derive(Serialize)]
+struct LevelRating {
+    name: &'static str,
+    rating: f64,
+}
+
+impl Listing {
+    fn new(kind: GameKind) -> Listing {
+        Listing {
+            game: GameInfo::new(kind),
+            levels: Level::ALL
+                .into_iter()
+                .filter(|level| level.plays(kind))
+                .map(|level| LevelRating {
+                    name: level.name(),
+                    rating: level.ladder_rating(kind),
+                })
+                .collect(),
+        }
+    }
+}
+
 pub fn run(args: Args) -> Result<(), Failure> {
-    let games: Vec<GameInfo> = GameKind::ALL.into_iter().map(GameInfo::new).collect();
+    let listings: Vec<Listing> = GameKind::ALL.into_iter().map(Listing::new).collect();
     if args.json {
-        return print_json(&games);
+        return print_json(&listings);
     }
     let mut text = String::new();
-    for game in &games {
+    for Listing { game, levels } in &listings {
         let _ = writeln!(text, "{}: {}", game.name, game.summary);
         for param in &game.params {
             let _ = writeln!(
@@ -32,6 +67,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 param.help
             );
         }
+        let levels: Vec<String> = levels
+            .iter()
+            .map(|level| format!("{} {:.0}", level.name, level.rating))
+            .collect();
+        let _ = writeln!(
+            text,
+            "  house levels and their ratings: {}",
+            levels.join(", ")
+        );
         text.push('\n');
     }
     text.push_str("Play with: toroid replay GAME [-p KEY=VALUE]... [MOVE]...\n");
