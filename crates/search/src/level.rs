@@ -83,6 +83,13 @@ impl Level {
                 .contains(&kind)
     }
 
+    /// The levels that play `kind`, weakest first.
+    pub fn playing(kind: GameKind) -> impl Iterator<Item = Level> {
+        Level::ALL
+            .into_iter()
+            .filter(move |level| level.plays(kind))
+    }
+
     /// This level, if it plays `kind`.
     pub fn for_game(self, kind: GameKind) -> Result<Level, NoNetwork> {
         if self.plays(kind) {
@@ -232,16 +239,14 @@ impl fmt::Display for Level {
 
 /// A level asked to play a rule set it has no network for.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("the house bot {level} has no network for {kind} (the levels that play it: {})", playing(*kind))]
+#[error("the house bot {level} has no network for {kind} (the levels that play it: {})", playing_names(*kind))]
 pub struct NoNetwork {
     pub level: Level,
     pub kind: GameKind,
 }
 
-fn playing(kind: GameKind) -> String {
-    let names: Vec<&str> = (Level::ALL.into_iter().filter(|l| l.plays(kind)))
-        .map(Level::name)
-        .collect();
+fn playing_names(kind: GameKind) -> String {
+    let names: Vec<&str> = Level::playing(kind).map(Level::name).collect();
     names.join(", ")
 }
 

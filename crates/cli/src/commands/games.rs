@@ -37,9 +37,7 @@ impl Listing {
     fn new(kind: GameKind) -> Listing {
         Listing {
             game: GameInfo::new(kind),
-            levels: Level::ALL
-                .into_iter()
-                .filter(|level| level.plays(kind))
+            levels: Level::playing(kind)
                 .map(|level| LevelRating {
                     name: level.name(),
                     rating: level.ladder_rating(kind),

@@ -98,11 +98,7 @@ pub async fn levels() -> Json<Vec<&'static str>> {
     responses((status = 200, body = Vec<String>), (status = 404, body = ErrorBody)))]
 pub async fn levels_of(Path(game): Path<String>) -> Result<Json<Vec<&'static str>>, ApiError> {
     let kind = rule_set(&game)?;
-    Ok(Json(
-        (Level::ALL.into_iter().filter(|l| l.plays(kind)))
-            .map(Level::name)
-            .collect(),
-    ))
+    Ok(Json(Level::playing(kind).map(Level::name).collect()))
 }
 
 /// Games, newest first.
