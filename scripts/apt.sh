@@ -1,4 +1,5 @@
-# Sourced by the scripts that install Debian packages they need (not run on its own).
+# Sourced by the scripts that install the Debian packages and Python virtual environments they
+# need (not run on its own).
 
 # Run a command as root: directly when we are root, else through sudo.
 as_root() {
@@ -17,4 +18,23 @@ apt_install() {
         apt_get update
         apt_get install -y "$@"
     fi
+}
+
+# python_venv DIR MODULE PACKAGE...: a virtual environment in DIR whose python imports MODULE,
+# made (with PACKAGE... from PyPI) only when it does not. Debian's python3 makes virtual
+# environments only with python3-venv, which this installs when missing.
+python_venv() {
+    local dir=$1 module=$2
+    shift 2
+    if "$dir/bin/python" -c "import $module" >/dev/null 2>&1; then
+        return
+    fi
+    if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+        echo "installing python3-venv" >&2
+        apt_install python3-venv
+    fi
+    echo "installing $* into $dir" >&2
+    rm -rf "$dir"
+    python3 -m venv "$dir"
+    "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
 }
