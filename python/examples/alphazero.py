@@ -1,8 +1,9 @@
 """A complete small AlphaZero in PyTorch on toroid's search hook and VectorEnv: self-play by
-`toroid.Search` guided by a PyTorch network, training on the visit shares and results under
-the board's symmetries (`toroid.symmetries`), with a learning rate that falls over the run;
-every few minutes a short match against the `greedy` house bot keeps the best network so far,
-and at the end that network plays 100 new games against `greedy`, in one `VectorEnv`.
+`toroid.Search` guided by a PyTorch network, training on the visit shares and on values half
+the game's result and half the search's, under the board's symmetries (`toroid.symmetries`),
+with a learning rate that falls over the run; every few minutes a short match against the
+`greedy` house bot keeps the best network so far, and at the end that network plays 100 new
+games against `greedy`, in one `VectorEnv`.
 
     pip install torch './python'
     python python/examples/alphazero.py --minutes 25
@@ -60,14 +61,15 @@ def evaluator(net):
 
 
 def self_play(net, game_args, playouts, rng):
-    """One game: (observation, visit shares, mover) per position, and the winner."""
+    """One game: (observation, visit shares, mover, the search's value) per position, and the
+    winner."""
     game = toroid.Game(*game_args[:1], **game_args[1])
     search = toroid.Search(evaluator(net), playouts=playouts, batch=8, noise=0.3, seed=int(rng.integers(1 << 62)))
     positions = []
     while not game.is_over():
         result = search.analyse(game)
         policy = result["policy"]
-        positions.append((game.observation(), policy, game.to_move()))
+        positions.append((game.observation(), policy, game.to_move(), result["value"] or 0.0))
         # Variety in the opening: the first plies in proportion to the visits.
         if game.ply() < 6:
             action = int(rng.choice(len(policy), p=policy / policy.sum()))
@@ -128,6 +130,8 @@ def main():
     parser.add_argument("--probe-games", type=int, default=40)
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--eval-playouts", type=int, default=200)
+    parser.add_argument("--value-mix", type=float, default=0.5,
+                        help="share of the search's root value in the value target, the rest the game's result")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     # One thread: the search calls the network a few positions at a time, where more threads
@@ -164,10 +168,13 @@ def main():
         net.eval()
         for _ in range(args.games_per_round):
             positions, winner = self_play(net, game_args, args.playouts, rng)
-            for obs, policy, mover in positions:
+            for obs, policy, mover, searched in positions:
                 observations.append(obs)
                 policies.append(policy)
-                values.append(0.0 if winner is None else (1.0 if winner == mover else -1.0))
+                result = 0.0 if winner is None else (1.0 if winner == mover else -1.0)
+                # The game's result alone is a noisy target for a position early in a game
+                # of a weak network; the search's root value is less noisy but biased.
+                values.append((1 - args.value_mix) * result + args.value_mix * searched)
             games += 1
         observations, policies, values = (x[-args.window :] for x in (observations, policies, values))
         net.train()

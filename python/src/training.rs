@@ -91,9 +91,11 @@ fn read_game(game: &Bound<'_, PyAny>) -> PyResult<SelfPlayGame> {
 
 /// Plays `games` self-play games of the rule set `name` (with `params`) with the network of
 /// `network`'s safetensors bytes, `simulations` a move, on `workers` threads without the
-/// GIL; returns them as `TrainingRun.learn` takes them.
+/// GIL; returns them as `TrainingRun.learn` takes them. A sample's value is the game's result
+/// for the player to move, mixed with the search's value by `value_mix` (0: the result alone),
+/// as `toroid train --value-mix` does.
 #[pyfunction]
-#[pyo3(signature = (name, network, games = 1, simulations = 100, seed = 0, workers = 1, **params))]
+#[pyo3(signature = (name, network, games = 1, simulations = 100, seed = 0, workers = 1, value_mix = 0.5, **params))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_play<'py>(
     py: Python<'py>,
@@ -103,17 +105,27 @@ pub fn self_play<'py>(
     simulations: u64,
     seed: u64,
     workers: usize,
+    value_mix: f32,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Vec<GameArrays<'py>>> {
     if simulations == 0 {
         return Err(value_error("simulations must be at least 1"));
+    }
+    if !(0.0..=1.0).contains(&value_mix) {
+        return Err(value_error(format!(
+            "value_mix {value_mix} is not a share from 0 to 1"
+        )));
     }
     let start = new_game(name, params)?;
     let network = Network::from_safetensors(network, &Device::Cpu)
         .map_err(|e| value_error(format!("not a network's weights: {e}")))?;
     network.check_board(start.topology()).map_err(value_error)?;
     let network = Arc::new(network);
-    let how = SelfPlay { games, simulations };
+    let how = SelfPlay {
+        games,
+        simulations,
+        value_mix,
+    };
     let played = py.detach(|| play_games(&start, &network, &how, workers, seed));
     played.into_iter().map(|g| game_arrays(py, g)).collect()
 }
@@ -165,6 +177,7 @@ impl TrainingRun {
             from: start_from,
             // Self-play happens outside the run.
             simulations: 0,
+            value_mix: 0.0,
             games: 0,
             workers: 0,
             window,

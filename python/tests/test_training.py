@@ -21,7 +21,9 @@ def test_self_play_games_are_samples_of_the_board_with_results_for_the_mover(tmp
     run = small_run(tmp_path)
     name, params = run.game
     assert name == "hex-torus" and params["width"] == 4 and params["height"] == 4
-    games = toroid.self_play(name, run.network(), games=2, simulations=8, seed=3, **params)
+    games = toroid.self_play(
+        name, run.network(), games=2, simulations=8, seed=3, value_mix=0, **params
+    )
     assert len(games) == 2
     cells = 16
     for planes, policy, value, winner in games:
@@ -38,6 +40,27 @@ def test_self_play_games_are_samples_of_the_board_with_results_for_the_mover(tmp
         assert planes[0][: 2 * cells].sum() == 0
     again = toroid.self_play(name, run.network(), games=2, simulations=8, seed=3, **params)
     assert all(np.array_equal(a[1], b[1]) for a, b in zip(games, again))
+
+
+def test_value_mix_blends_the_result_with_the_search_value_and_plays_the_same_games(tmp_path):
+    run = small_run(tmp_path)
+    played = {
+        mix: toroid.self_play(
+            "hex-torus", run.network(), games=2, simulations=8, seed=3, value_mix=mix, **BOARD
+        )
+        for mix in (0.0, 0.5, 1.0)
+    }
+    for result, half, searched in zip(played[0.0], played[0.5], played[1.0]):
+        # The mix changes the targets only: the same moves and visit shares.
+        assert np.array_equal(result[1], searched[1]) and result[3] == searched[3]
+        assert set(np.abs(result[2])) == {1.0}
+        # The search's values: within -1..1, and a position's own (not one figure for all).
+        assert np.all(np.abs(searched[2]) <= 1.0) and np.ptp(searched[2]) > 0
+        np.testing.assert_allclose(half[2], (result[2] + searched[2]) / 2, atol=1e-6)
+    with pytest.raises(ValueError, match="value_mix"):
+        toroid.self_play(
+            "hex-torus", run.network(), games=1, simulations=4, value_mix=1.5, **BOARD
+        )
 
 
 def test_a_run_learns_from_games_played_elsewhere_and_resumes(tmp_path):

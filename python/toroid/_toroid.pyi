@@ -91,6 +91,7 @@ def self_play(
     simulations: int = 100,
     seed: int = 0,
     workers: int = 1,
+    value_mix: float = 0.5,
     **params: Union[int, float, str],
 ) -> list[SelfPlayGame]: ...
 

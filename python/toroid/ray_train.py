@@ -40,7 +40,7 @@ _RUN_OPTIONS = (
 )
 
 
-def _play(name, params, weights, games, simulations, seed, workers):
+def _play(name, params, weights, games, simulations, value_mix, seed, workers):
     """A Ray task: `games` self-play games, and the node they were played on."""
     import ray
 
@@ -49,6 +49,7 @@ def _play(name, params, weights, games, simulations, seed, workers):
         weights,
         games=games,
         simulations=simulations,
+        value_mix=value_mix,
         seed=seed,
         workers=workers,
         **params,
@@ -65,6 +66,7 @@ def train(
     cpus_per_task: int = 1,
     games: int = 16,
     simulations: int = 100,
+    value_mix: float = 0.5,
     rounds: int | None = None,
     minutes: float | None = None,
     report: Callable[[dict[str, Any]], None] | None = None,
@@ -127,7 +129,14 @@ def train(
                         )
                     ).remote(
                         # Task seeds differ in bits that self_play's own threads leave alone.
-                        name, params, weights, n, simulations, round_seed ^ (t << 8), cpus_per_task
+                        name,
+                        params,
+                        weights,
+                        n,
+                        simulations,
+                        value_mix,
+                        round_seed ^ (t << 8),
+                        cpus_per_task,
                     )
                     for t, n in enumerate(shares)
                 ]
@@ -156,6 +165,7 @@ def _main() -> None:
     parser.add_argument("--cpus-per-task", type=int, default=1)
     parser.add_argument("--games", type=int, default=16)
     parser.add_argument("--simulations", type=int, default=100)
+    parser.add_argument("--value-mix", type=float, default=0.5)
     # The run's own options default to TrainingRun's (and `toroid train`'s) when not given.
     for option in _RUN_OPTIONS:
         kind = float if option == "learning_rate" else Path if option == "start_from" else int
@@ -184,6 +194,7 @@ def _main() -> None:
         cpus_per_task=args.cpus_per_task,
         games=args.games,
         simulations=args.simulations,
+        value_mix=args.value_mix,
         rounds=args.rounds,
         minutes=args.minutes,
         report=report,

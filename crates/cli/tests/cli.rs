@@ -322,6 +322,10 @@ fn bad_input_is_one_line_and_status_2() {
             &["bench", "go", "--policy", "clever"],
             "toroid: invalid value 'clever'",
         ),
+        (
+            &["train", "hex-torus", "--value-mix", "1.5"],
+            "toroid: invalid value '1.5' for '--value-mix <VALUE_MIX>': 1.5 is not a share from 0 to 1",
+        ),
     ];
     for (args, start) in cases {
         let line = refused(args);

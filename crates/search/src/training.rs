@@ -1,6 +1,7 @@
 //! Training a network by self-play, as AlphaZero does: the [`Zero`] search with the current
 //! network plays itself with noise at the root, every position becomes a sample (its
-//! observation, the search's visit shares and the game's result), and the network trains on a
+//! observation, the search's visit shares, and the game's result mixed with the search's
+//! value by `value_mix`), and the network trains on a
 //! window of the latest samples, each seen under a random symmetry of its board.
 //!
 //! A run lives in one folder and resumes from it: `network.safetensors` (the latest weights),
@@ -39,6 +40,8 @@ pub struct TrainConfig {
     pub from: Option<PathBuf>,
     /// Simulations per self-play move.
     pub simulations: u64,
+    /// The search's share of a sample's value target (see [`SelfPlay::value_mix`]).
+    pub value_mix: f32,
     /// Self-play games per round.
     pub games: usize,
     /// Threads playing games.
@@ -135,6 +138,7 @@ impl TrainConfig {
         SelfPlay {
             games: self.games,
             simulations: self.simulations,
+            value_mix: self.value_mix,
         }
     }
 }
@@ -457,6 +461,10 @@ pub struct SelfPlay {
     pub games: usize,
     /// Simulations per move.
     pub simulations: u64,
+    /// The search's share of a sample's value target, the rest being the game's result: 0 is
+    /// AlphaZero's target. A result alone is a noisy target for the early positions of a
+    /// weak network's games; the search's root value is steadier but biased.
+    pub value_mix: f32,
 }
 
 /// Plays `how.games` self-play games from `start` with `network` on `workers` threads,
@@ -500,7 +508,7 @@ fn play_one(how: &SelfPlay, start: &AnyGame, network: &Arc<Network>, seed: u64) 
     search_config.sampled_plies = cells / 4;
     let mut zero = Zero::with_network("self-play", search_config, network.clone(), seed);
     let mut game = start.clone();
-    let mut positions: Vec<(Vec<f32>, Vec<f32>, Color)> = Vec::new();
+    let mut positions: Vec<(Vec<f32>, Vec<f32>, Color, f32)> = Vec::new();
     let mut mask = vec![false; actions];
     let mut stones = Vec::new();
     while let Some(mover) = game.turn() {
@@ -509,20 +517,24 @@ fn play_one(how: &SelfPlay, start: &AnyGame, network: &Arc<Network>, seed: u64) 
         game.legal_mask(&mut mask);
         let mut planes = vec![0.0; PLANES * cells];
         write_observation(&game, mover, &mask, &mut stones, &mut planes);
-        positions.push((planes, zero.visit_shares(actions), mover));
+        let searched = analysis.win_rate().map_or(0.0, |w| 2.0 * w as f32 - 1.0);
+        positions.push((planes, zero.visit_shares(actions), mover, searched));
         game.play_legal(mv);
     }
     let winner = game.outcome().and_then(|o| o.winner);
     let samples = positions
         .into_iter()
-        .map(|(planes, policy, mover)| Sample {
-            planes,
-            policy,
-            value: match winner {
+        .map(|(planes, policy, mover, searched)| {
+            let result = match winner {
                 Some(w) if w == mover => 1.0,
                 Some(_) => -1.0,
                 None => 0.0,
-            },
+            };
+            Sample {
+                planes,
+                policy,
+                value: (1.0 - how.value_mix) * result + how.value_mix * searched,
+            }
         })
         .collect();
     SelfPlayGame { samples, winner }

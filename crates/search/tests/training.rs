@@ -18,6 +18,7 @@ fn a_training_run_resumes_where_it_stopped() {
         },
         from: None,
         simulations: 8,
+        value_mix: 0.0,
         games: 2,
         workers: 2,
         window: 1_000,

@@ -42,6 +42,10 @@ pub struct Args {
     /// Search simulations per self-play move.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(2..))]
     simulations: u64,
+    /// The search's share of a position's value target, the rest the game's result (0:
+    /// AlphaZero's target, the result alone; docs/strength.md measures 0.5 against it).
+    #[arg(long, default_value_t = 0.5, value_parser = share)]
+    value_mix: f32,
     /// Self-play games per round.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
@@ -86,6 +90,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         },
         from: args.from,
         simulations: args.simulations,
+        value_mix: args.value_mix,
         games: args.games as usize,
         workers: args.workers.unwrap_or_else(all_cores).max(1),
         window: args.window.max(1),
@@ -120,4 +125,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         progress.seconds
     );
     Ok(())
+}
+
+fn share(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err(format!("{text} is not a share from 0 to 1")),
+    }
 }
