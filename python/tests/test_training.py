@@ -112,6 +112,8 @@ def test_self_play_on_a_local_ray_cluster_of_two_nodes(tmp_path):
         # More CPUs than the cluster has: refused before the run's folder is made.
         with pytest.raises(ValueError, match="need 4 CPUs; the cluster has 2"):
             ray_train.train("hex-torus", tmp_path / "run", tasks=2, cpus_per_task=2, games=4, **BOARD)
+        with pytest.raises(ValueError, match="value_mix 2 is not a share"):
+            ray_train.train("hex-torus", tmp_path / "run", value_mix=2, **BOARD)
         assert not (tmp_path / "run").exists()
         rounds = []
         progress = ray_train.train(

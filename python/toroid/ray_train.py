@@ -87,6 +87,9 @@ def train(
 
     if games < 1 or simulations < 1 or cpus_per_task < 1:
         raise ValueError("games, simulations and cpus_per_task must be at least 1")
+    # Checked here too, so that a bad share fails before Ray starts, not in every task.
+    if not 0 <= value_mix <= 1:
+        raise ValueError(f"value_mix {value_mix} is not a share from 0 to 1")
     if not ray.is_initialized():
         ray.init(address=address, log_to_driver=False)
     cpus = int(ray.cluster_resources().get("CPU", 0))
