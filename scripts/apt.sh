@@ -20,21 +20,26 @@ apt_install() {
     fi
 }
 
+# new_venv DIR: a fresh virtual environment in DIR. Debian's python3 makes them only with
+# python3-venv, which this installs when missing.
+new_venv() {
+    if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+        echo "installing python3-venv" >&2
+        apt_install python3-venv
+    fi
+    rm -rf "$1"
+    python3 -m venv "$1"
+}
+
 # python_venv DIR MODULE PACKAGE...: a virtual environment in DIR whose python imports MODULE,
-# made (with PACKAGE... from PyPI) only when it does not. Debian's python3 makes virtual
-# environments only with python3-venv, which this installs when missing.
+# made (with PACKAGE... from PyPI) only when it does not.
 python_venv() {
     local dir=$1 module=$2
     shift 2
     if "$dir/bin/python" -c "import $module" >/dev/null 2>&1; then
         return
     fi
-    if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
-        echo "installing python3-venv" >&2
-        apt_install python3-venv
-    fi
     echo "installing $* into $dir" >&2
-    rm -rf "$dir"
-    python3 -m venv "$dir"
+    new_venv "$dir"
     "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
 }

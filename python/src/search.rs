@@ -207,7 +207,7 @@ impl Search {
         result.set_item("simulations", analysis.simulations)?;
         result.set_item("moves", moves)?;
         result.set_item("policy", PyArray1::from_vec(py, policy))?;
-        result.set_item("value", analysis.win_rate().map(|w| 2.0 * w - 1.0))?;
+        result.set_item("value", analysis.value())?;
         Ok(result)
     }
 

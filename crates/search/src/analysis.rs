@@ -56,6 +56,11 @@ impl Analysis {
         self.moves.first().map(|m| m.win_rate)
     }
 
+    /// The same on a network's value scale: −1 a loss, 1 a win for the player to move.
+    pub fn value(&self) -> Option<f64> {
+        self.win_rate().map(|w| 2.0 * w - 1.0)
+    }
+
     /// Merges the root statistics of `trees`, which searched the same position on a board
     /// of `cells` cells.
     pub fn merge(trees: &[&Tree], cells: usize, simulations: u64, elapsed: Duration) -> Analysis {

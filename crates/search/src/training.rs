@@ -517,7 +517,7 @@ fn play_one(how: &SelfPlay, start: &AnyGame, network: &Arc<Network>, seed: u64) 
         game.legal_mask(&mut mask);
         let mut planes = vec![0.0; PLANES * cells];
         write_observation(&game, mover, &mask, &mut stones, &mut planes);
-        let searched = analysis.win_rate().map_or(0.0, |w| 2.0 * w as f32 - 1.0);
+        let searched = analysis.value().unwrap_or(0.0) as f32;
         positions.push((planes, zero.visit_shares(actions), mover, searched));
         game.play_legal(mv);
     }
