@@ -107,7 +107,8 @@ impl Evaluator for PythonEvaluator {
 /// player to move) and legal-move masks `(B, A)` to `(priors, values)`: priors `(B, A)`
 /// (renormalised over the legal moves) and values `(B,)` in −1..1 for the player to move.
 /// `playouts` simulations a move, leaves evaluated `batch` at a time; `noise` (a Dirichlet
-/// `alpha`, or None) is mixed into the root's priors at `noise_fraction`, for self-play.
+/// `alpha`, or None) is mixed into the root's priors at `noise_fraction`, for self-play;
+/// `playout_share` mixes one house playout's result into each leaf's value.
 #[pyclass(module = "toroid._toroid", name = "Search")]
 pub struct Search {
     zero: Mutex<Zero>,
@@ -137,7 +138,8 @@ impl Search {
 #[pymethods]
 impl Search {
     #[new]
-    #[pyo3(signature = (evaluator, playouts = 100, batch = 8, exploration = 1.5, noise = None, noise_fraction = 0.25, seed = 0))]
+    #[pyo3(signature = (evaluator, playouts = 100, batch = 8, exploration = 1.5, noise = None, noise_fraction = 0.25, seed = 0, playout_share = 0.0))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn new(
         evaluator: Bound<'_, PyAny>,
         playouts: u64,
@@ -146,6 +148,7 @@ impl Search {
         noise: Option<f32>,
         noise_fraction: f32,
         seed: u64,
+        playout_share: f32,
     ) -> PyResult<Search> {
         if playouts == 0 || batch == 0 {
             return Err(value_error("playouts and batch must be at least 1"));
@@ -153,8 +156,12 @@ impl Search {
         if noise.is_some_and(|a| !(a > 0.0 && a.is_finite())) {
             return Err(value_error("noise is a positive Dirichlet alpha, or None"));
         }
+        if !(0.0..=1.0).contains(&playout_share) {
+            return Err(value_error("playout_share is a share from 0 to 1"));
+        }
         let mut config = ZeroConfig::new(Budget::Playouts(playouts));
         config.batch = batch;
+        config.playout_share = playout_share;
         config.exploration = exploration;
         config.noise = noise.map(|alpha| Noise {
             alpha,

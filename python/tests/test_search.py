@@ -63,6 +63,21 @@ def test_priors_steer_the_search():
     assert result["policy"][target] > 0.5
 
 
+def test_playout_share_mixes_a_playouts_result_into_each_leafs_value():
+    # With every position even, the one move that two simulations visit (the first evaluates
+    # the root) is worth its playout's ±1 times the share.
+    game = toroid.Game("hex-torus", width=8, height=8)
+    for share in [0.0, 0.5, 1.0]:
+        for seed in range(5):
+            search = toroid.Search(uniform, playouts=2, batch=1, seed=seed, playout_share=share)
+            (visited,) = [m for m in search.analyse(game)["moves"] if m["visits"] > 0]
+            assert visited["visits"] == 1
+            assert abs(abs(2 * visited["win_rate"] - 1) - share) < 1e-6, (share, seed, visited)
+    for share in [-0.1, 1.5, float("nan")]:
+        with pytest.raises(ValueError, match="playout_share"):
+            toroid.Search(uniform, playout_share=share)
+
+
 def test_an_evaluators_error_is_raised_and_bad_answers_refused():
     game = toroid.Game("go", size=5)
 

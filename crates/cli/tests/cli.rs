@@ -606,6 +606,8 @@ fn bench_network_measures_evaluations_and_both_search_batches() {
             );
         }
     }
+    let level = " simulations/s of the search with leaves in batches of 1 and playouts";
+    assert!(text.lines().any(|l| positive(l, level)), "{text}");
 }
 
 #[test]

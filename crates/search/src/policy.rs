@@ -4,7 +4,7 @@
 //! [`Position::playout_move`]; and the sampling helpers the rule sets' replies share.
 
 use rand::Rng;
-use toroid_rules::{Cell, Color, Move, Position};
+use toroid_rules::{AnyGame, Cell, Color, Move, Outcome, Position};
 
 use crate::knowledge::Knowledge;
 use crate::learned;
@@ -63,6 +63,32 @@ pub fn playout_step<P: Knowledge, R: Rng>(
         Rollout::Random => position.play_playout_move(rng),
         Rollout::Tactical => position.play_wise_playout_move(rng),
     }
+}
+
+/// The outcome of `game` (not over) played on to its end by the house playout
+/// ([`Rollout::Tactical`] with the learned patterns), `last` the move that led to it; `None`
+/// for a game still going after the cap that guards against very long ones.
+pub fn house_playout<R: Rng>(
+    game: &AnyGame,
+    last: Option<(Move, Color)>,
+    rng: &mut R,
+) -> Option<Outcome> {
+    toroid_rules::with_game!(game, g => {
+        let mut position = g.clone();
+        let mut played: Vec<(Move, Color)> = last.into_iter().collect();
+        let cap = 20 * position.topology().len() + 1000;
+        while let Some(mover) = position.turn() {
+            if played.len() >= cap {
+                break;
+            }
+            let Some(mv) = playout_step(&mut position, &played, Rollout::Tactical, true, rng)
+            else {
+                break;
+            };
+            played.push((mv, mover));
+        }
+        position.outcome()
+    })
 }
 
 /// The cell of the last move, if it was a placement.

@@ -19,6 +19,7 @@ use toroid_rules::{GameKind, Outcome, Topology};
 
 use crate::analysis::{Analysis, Analyst, MoveInfo};
 use crate::budget::{moves_left, Budget, Pace, SearchLimits};
+use crate::policy::house_playout;
 use crate::tree::Proof;
 
 /// What values positions for the search: priors over the legal moves and a value for the
@@ -133,6 +134,9 @@ pub struct ZeroConfig {
     pub sampled_plies: usize,
     /// Nodes the tree may hold before it is dropped between moves.
     pub max_nodes: usize,
+    /// The share of a house playout's result in a leaf's value, the rest the evaluator's
+    /// (AlphaGo's mixing λ; 0: the evaluator alone, as AlphaZero).
+    pub playout_share: f32,
 }
 
 impl ZeroConfig {
@@ -145,6 +149,7 @@ impl ZeroConfig {
             noise: None,
             sampled_plies: 0,
             max_nodes: 2_000_000,
+            playout_share: 0.0,
         }
     }
 }
@@ -368,7 +373,16 @@ impl Zero {
             let leaf = *path.last().expect("a path");
             let mover = position.turn().expect("a game not over");
             self.expand(leaf, position, mover, &evaluation.priors);
-            self.back_up(path, mover, evaluation.value, true);
+            let share = self.config.playout_share;
+            let value = if share > 0.0 {
+                let node = &self.nodes[leaf];
+                let last = (leaf != self.root).then_some((node.mv, node.mover));
+                let outcome = house_playout(position, last, &mut self.rng);
+                (1.0 - share) * evaluation.value + share * outcome_value(outcome, mover)
+            } else {
+                evaluation.value
+            };
+            self.back_up(path, mover, value, true);
         }
         finished + waiting.len()
     }

@@ -595,3 +595,46 @@ fn zero_plays_every_rule_set_and_beats_random() {
         );
     }
 }
+
+/// An evaluator that knows nothing and says so: uniform priors, every position even.
+struct Even;
+
+impl toroid_search::Evaluator for Even {
+    fn evaluate(&mut self, positions: &[&AnyGame]) -> Vec<toroid_net::Evaluation> {
+        (positions.iter())
+            .map(|p| {
+                let mut mask = vec![false; p.topology().len() + Move::BEYOND_CELLS];
+                p.legal_mask(&mut mask);
+                toroid_net::Evaluation {
+                    priors: toroid_net::uniform_priors(&mask),
+                    value: 0.0,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A leaf's value is the evaluator's and the house playout's results mixed by
+/// `playout_share`: with an evaluator that calls everything even, a move searched once is
+/// worth exactly the playout's ±1 times the share.
+#[test]
+fn the_playout_share_mixes_a_playouts_result_into_each_leafs_value() {
+    // With every position even, the one move that two simulations visit (the first evaluates
+    // the root) is worth its playout's ±1 times the share; no game ends in one ply here.
+    let g = game("hex-torus", &["width=8", "height=8"], &[]);
+    for share in [0.0, 0.5, 1.0] {
+        for seed in 0..5 {
+            let mut config = ZeroConfig::new(Budget::Playouts(2));
+            config.playout_share = share;
+            let analysis = Zero::new("mixed", config, Box::new(Even), seed).analyse(&g, None);
+            let visited: Vec<_> = analysis.moves.iter().filter(|m| m.visits > 0).collect();
+            assert_eq!(visited.len(), 1, "{share}, seed {seed}");
+            assert_eq!(visited[0].visits, 1);
+            let value = (2.0 * visited[0].win_rate - 1.0).abs();
+            assert!(
+                (value - f64::from(share)).abs() < 1e-6,
+                "{share}, seed {seed}: {value}"
+            );
+        }
+    }
+}

@@ -11,7 +11,7 @@ use toroid::render::params_line;
 use toroid::setup::new_game;
 use toroid_net::{Device, Network, Stencil};
 use toroid_rules::{random_playout, uniform_playout, AnyGame, GameKind, Position};
-use toroid_search::{Budget, Mcts, MctsConfig, Rollout, Zero, ZeroConfig};
+use toroid_search::{Budget, Level, Mcts, MctsConfig, Rollout, Zero, ZeroConfig};
 
 use super::{print, Failure};
 
@@ -130,13 +130,14 @@ fn search(game: &AnyGame, mut config: MctsConfig, seed: u64) -> String {
 
 /// Evaluations per second of the network at `path` on `game`'s start, one position at a
 /// time and eight at once, and simulations per second of the search it guides (one thread)
-/// with leaves one at a time (the `zero` level's setting) and in batches of eight
-/// (self-play's), each for a quarter of `duration`.
+/// with leaves one at a time, in batches of eight (self-play's), and one at a time with a
+/// house playout beside each evaluation (the `zero` level's setting), each for a fifth of
+/// `duration`.
 fn network(game: &AnyGame, path: &Path, duration: Duration, seed: u64) -> Result<String, Failure> {
     let fail = |e: toroid_net::Error| Failure::usage(format!("{}: {e}", path.display()));
     let net = Arc::new(Network::load(path, &Device::Cpu).map_err(fail)?);
     let stencil = Stencil::new(game.topology(), &Device::Cpu).map_err(fail)?;
-    let share = duration / 4;
+    let share = duration / 5;
     let mut report = String::new();
     for batch in [1, 8] {
         let positions = vec![game; batch];
@@ -152,13 +153,19 @@ fn network(game: &AnyGame, path: &Path, duration: Duration, seed: u64) -> Result
             evaluated as f64 / seconds
         ));
     }
-    for batch in [1, 8] {
+    for (batch, playout_share) in [(1, 0.0), (8, 0.0), (1, Level::ZERO_PLAYOUT_SHARE)] {
         let mut config = ZeroConfig::new(Budget::Time(share));
         config.batch = batch;
+        config.playout_share = playout_share;
         let analysis = Zero::with_network("bench", config, net.clone(), seed).analyse(game, None);
         let seconds = analysis.elapsed.as_secs_f64();
+        let playouts = if playout_share > 0.0 {
+            " and playouts (the zero level)"
+        } else {
+            ""
+        };
         report.push_str(&format!(
-            "{:.1} simulations/s of the search with leaves in batches of {batch} \
+            "{:.1} simulations/s of the search with leaves in batches of {batch}{playouts} \
              ({} simulations in {seconds:.2} s)\n",
             analysis.simulations as f64 / seconds,
             analysis.simulations

@@ -37,9 +37,9 @@ pub struct Args {
     params: Vec<String>,
     /// Player A, black in the first game: a level (random, greedy, beginner, casual, strong,
     /// max, zero where the rule set has a network), a network's weights as `zero:PATH` (the
-    /// network-guided search, 800 simulations a move without --move-time, its first move
-    /// drawn in proportion to its visits so that games differ), or the command line of a GTP
-    /// engine, like "gnugo --mode gtp --level 10".
+    /// network-guided search with the network alone, no playouts, 800 simulations a move
+    /// without --move-time, its first move drawn in proportion to its visits so that games
+    /// differ), or the command line of a GTP engine, like "gnugo --mode gtp --level 10".
     #[arg(long, value_name = "PLAYER")]
     black: String,
     /// Player B, white in the first game.
