@@ -58,6 +58,15 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return commands::Failure::from_clap(e).report(),
     };
+    // candle splits each matrix product over every core unless RAYON_NUM_THREADS says
+    // otherwise: for `zero`'s small networks, one position at a time, the hand-offs cost
+    // more than the threads share (a quarter of the speed on two cores, docs/performance.md).
+    // Every command but `train`, whose optimiser's large batches gain from them, evaluates on
+    // one thread; no thread has started yet to read the variable.
+    if !matches!(cli.command, Command::Train(_)) && std::env::var_os("RAYON_NUM_THREADS").is_none()
+    {
+        std::env::set_var("RAYON_NUM_THREADS", "1");
+    }
     let result = match cli.command {
         Command::Games(args) => commands::games::run(args),
         Command::Replay(args) => commands::replay::run(args),
