@@ -30,6 +30,17 @@ pub(crate) fn value_error(error: impl Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
+/// `value` when it is a share from 0 to 1 (NaN is not), else a `ValueError` naming `name`.
+pub(crate) fn share(name: &str, value: f32) -> PyResult<f32> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(value_error(format!(
+            "{name} {value} is not a share from 0 to 1"
+        )))
+    }
+}
+
 /// The rule sets with their parameters, as `toroid games --json` prints them.
 #[pyfunction]
 fn games_json() -> String {

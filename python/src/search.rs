@@ -14,7 +14,7 @@ use toroid_search::{Budget, Evaluator, NetworkEvaluator, Zero, ZeroConfig};
 
 use crate::encoding::action_of_move;
 use crate::game::Game;
-use crate::value_error;
+use crate::{share, value_error};
 
 /// Calls a Python function with a batch of observations and legal-move masks, and reads
 /// back its priors and values.
@@ -156,12 +156,9 @@ impl Search {
         if noise.is_some_and(|a| !(a > 0.0 && a.is_finite())) {
             return Err(value_error("noise is a positive Dirichlet alpha, or None"));
         }
-        if !(0.0..=1.0).contains(&playout_share) {
-            return Err(value_error("playout_share is a share from 0 to 1"));
-        }
         let mut config = ZeroConfig::new(Budget::Playouts(playouts));
         config.batch = batch;
-        config.playout_share = playout_share;
+        config.playout_share = share("playout_share", playout_share)?;
         config.exploration = exploration;
         config.noise = noise.map(|alpha| Noise {
             alpha,

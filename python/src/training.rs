@@ -14,7 +14,7 @@ use toroid_rules::{AnyGame, Position};
 use toroid_search::training::{self_play as play_games, Run, SelfPlay, SelfPlayGame, TrainConfig};
 
 use crate::game::{new_game, param_value, parse_color};
-use crate::value_error;
+use crate::{share, value_error};
 
 /// The rule set's parameters as `key=value` strings, as `TrainConfig` takes them.
 fn param_strings(game: &AnyGame) -> Vec<String> {
@@ -111,11 +111,7 @@ pub fn self_play<'py>(
     if simulations == 0 {
         return Err(value_error("simulations must be at least 1"));
     }
-    if !(0.0..=1.0).contains(&value_mix) {
-        return Err(value_error(format!(
-            "value_mix {value_mix} is not a share from 0 to 1"
-        )));
-    }
+    let value_mix = share("value_mix", value_mix)?;
     let start = new_game(name, params)?;
     let network = Network::from_safetensors(network, &Device::Cpu)
         .map_err(|e| value_error(format!("not a network's weights: {e}")))?;

@@ -76,19 +76,31 @@ pub fn house_playout<R: Rng>(
     toroid_rules::with_game!(game, g => {
         let mut position = g.clone();
         let mut played: Vec<(Move, Color)> = last.into_iter().collect();
-        let cap = 20 * position.topology().len() + 1000;
-        while let Some(mover) = position.turn() {
-            if played.len() >= cap {
-                break;
-            }
-            let Some(mv) = playout_step(&mut position, &played, Rollout::Tactical, true, rng)
-            else {
-                break;
-            };
-            played.push((mv, mover));
-        }
+        play_out(&mut position, &mut played, Rollout::Tactical, true, rng);
         position.outcome()
     })
+}
+
+/// Plays `position` on by [`playout_step`] to the game's end, each move pushed onto `played`
+/// (whose last moves the replies read). Every rule set ends on its own; the cap on `played`
+/// only guards against a parameter choice that makes random games very long.
+pub(crate) fn play_out<P: Knowledge, R: Rng>(
+    position: &mut P,
+    played: &mut Vec<(Move, Color)>,
+    rollout: Rollout,
+    patterns: bool,
+    rng: &mut R,
+) {
+    let cap = 20 * position.topology().len() + 1000;
+    while let Some(mover) = position.turn() {
+        if played.len() >= cap {
+            break;
+        }
+        let Some(mv) = playout_step(position, played, rollout, patterns, rng) else {
+            break;
+        };
+        played.push((mv, mover));
+    }
 }
 
 /// The cell of the last move, if it was a placement.

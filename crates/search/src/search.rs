@@ -23,7 +23,7 @@ use toroid_rules::{Color, Move};
 use crate::budget::{SearchLimits, Stop};
 use crate::knowledge::{Forcing, Knowledge};
 use crate::learned::{self, Candidate};
-use crate::policy::{playout_step, Rollout};
+use crate::policy::{play_out, Rollout};
 use crate::tactics::wins_at_once;
 use crate::tree::{Node, NodeId, Proof, Tree, ROOT};
 
@@ -359,23 +359,14 @@ impl Searcher {
         if pos.turn().is_none() && !pos.ending_is_final() {
             pos.resume();
         }
-        // Playout. Every rule set ends on its own; the cap only guards against a parameter
-        // choice that makes random games very long.
-        let cap = 20 * cells + 1000;
-        while let (Some(mover), None) = (pos.turn(), proven) {
-            if self.played.len() >= cap {
-                break;
-            }
-            let Some(mv) = playout_step(
+        if proven.is_none() {
+            play_out(
                 pos,
-                &self.played,
+                &mut self.played,
                 settings.rollout,
                 settings.patterns,
                 &mut self.rng,
-            ) else {
-                break;
-            };
-            self.played.push((mv, mover));
+            );
         }
         let winner = proven.or_else(|| pos.outcome().and_then(|o| o.winner));
         self.backup(winner, in_tree, cells);

@@ -619,8 +619,8 @@ impl toroid_search::Evaluator for Even {
 /// worth exactly the playout's ±1 times the share.
 #[test]
 fn the_playout_share_mixes_a_playouts_result_into_each_leafs_value() {
-    // With every position even, the one move that two simulations visit (the first evaluates
-    // the root) is worth its playout's ±1 times the share; no game ends in one ply here.
+    // Two simulations: the first evaluates the root, the second visits one move. No game
+    // ends in one ply here.
     let g = game("hex-torus", &["width=8", "height=8"], &[]);
     for share in [0.0, 0.5, 1.0] {
         for seed in 0..5 {
