@@ -1349,6 +1349,8 @@ async function accounts(page) {
     await page.check('.house-levels input[value=random]');
     await page.click('form.new-tournament button[type=submit]');
     await page.waitForURL(/\/tournament\/[^/]+$/, WAIT);
+    // The page renders the players after the URL changes: read them once both are there.
+    await page.waitForFunction(() => document.querySelectorAll('.tournament ul.players li').length >= 2, null, WAIT);
     const players = await page.locator('.tournament ul.players li').allTextContents();
     expect(players.length === 2 && players.some((p) => p.includes(name)), `the creator is not in: ${players}`);
     await page.click('.tournament button >> text=Start now');
