@@ -93,9 +93,10 @@ fn read_game(game: &Bound<'_, PyAny>) -> PyResult<SelfPlayGame> {
 /// `network`'s safetensors bytes, `simulations` a move, on `workers` threads without the
 /// GIL; returns them as `TrainingRun.learn` takes them. A sample's value is the game's result
 /// for the player to move, mixed with the search's value by `value_mix` (0: the result alone),
-/// as `toroid train --value-mix` does.
+/// as `toroid train --value-mix` does; `playout_share` mixes a house playout's result into
+/// each leaf's value of the search, as `--playout-share` does (0: the network alone).
 #[pyfunction]
-#[pyo3(signature = (name, network, games = 1, simulations = 100, seed = 0, workers = 1, value_mix = 0.5, **params))]
+#[pyo3(signature = (name, network, games = 1, simulations = 100, seed = 0, workers = 1, value_mix = 0.5, playout_share = 0.5, **params))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_play<'py>(
     py: Python<'py>,
@@ -106,12 +107,14 @@ pub fn self_play<'py>(
     seed: u64,
     workers: usize,
     value_mix: f32,
+    playout_share: f32,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Vec<GameArrays<'py>>> {
     if simulations == 0 {
         return Err(value_error("simulations must be at least 1"));
     }
     let value_mix = share("value_mix", value_mix)?;
+    let playout_share = share("playout_share", playout_share)?;
     let start = new_game(name, params)?;
     let network = Network::from_safetensors(network, &Device::Cpu)
         .map_err(|e| value_error(format!("not a network's weights: {e}")))?;
@@ -121,6 +124,7 @@ pub fn self_play<'py>(
         games,
         simulations,
         value_mix,
+        playout_share,
     };
     let played = py.detach(|| play_games(&start, &network, &how, workers, seed));
     played.into_iter().map(|g| game_arrays(py, g)).collect()
@@ -174,6 +178,7 @@ impl TrainingRun {
             // Self-play happens outside the run.
             simulations: 0,
             value_mix: 0.0,
+            playout_share: 0.0,
             games: 0,
             workers: 0,
             window,

@@ -63,6 +63,23 @@ def test_value_mix_blends_the_result_with_the_search_value_and_plays_the_same_ga
         )
 
 
+def test_playout_share_makes_the_search_value_leaves_by_playouts_too(tmp_path):
+    run = small_run(tmp_path)
+
+    def first_position(share):
+        (game,) = toroid.self_play(
+            "hex-torus", run.network(), simulations=16, seed=4, value_mix=1,
+            playout_share=share, **BOARD
+        )
+        return game[1][0], game[2][0]
+
+    alone, mixed = first_position(0.0), first_position(1.0)
+    assert np.array_equal(first_position(1.0)[0], mixed[0])
+    assert not np.array_equal(alone[0], mixed[0]) and alone[1] != mixed[1]
+    with pytest.raises(ValueError, match="playout_share"):
+        toroid.self_play("hex-torus", run.network(), playout_share=-0.5, **BOARD)
+
+
 def test_a_run_learns_from_games_played_elsewhere_and_resumes(tmp_path):
     run = small_run(tmp_path)
     before = run.network()
@@ -114,6 +131,8 @@ def test_self_play_on_a_local_ray_cluster_of_two_nodes(tmp_path):
             ray_train.train("hex-torus", tmp_path / "run", tasks=2, cpus_per_task=2, games=4, **BOARD)
         with pytest.raises(ValueError, match="value_mix 2 is not a share"):
             ray_train.train("hex-torus", tmp_path / "run", value_mix=2, **BOARD)
+        with pytest.raises(ValueError, match="playout_share 3 is not a share"):
+            ray_train.train("hex-torus", tmp_path / "run", playout_share=3, **BOARD)
         assert not (tmp_path / "run").exists()
         rounds = []
         progress = ray_train.train(

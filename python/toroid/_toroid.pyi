@@ -92,6 +92,7 @@ def self_play(
     seed: int = 0,
     workers: int = 1,
     value_mix: float = 0.5,
+    playout_share: float = 0.5,
     **params: Union[int, float, str],
 ) -> list[SelfPlayGame]: ...
 

@@ -40,7 +40,7 @@ _RUN_OPTIONS = (
 )
 
 
-def _play(name, params, weights, games, simulations, value_mix, seed, workers):
+def _play(name, params, weights, games, simulations, value_mix, playout_share, seed, workers):
     """A Ray task: `games` self-play games, and the node they were played on."""
     import ray
 
@@ -50,6 +50,7 @@ def _play(name, params, weights, games, simulations, value_mix, seed, workers):
         games=games,
         simulations=simulations,
         value_mix=value_mix,
+        playout_share=playout_share,
         seed=seed,
         workers=workers,
         **params,
@@ -67,6 +68,7 @@ def train(
     games: int = 16,
     simulations: int = 100,
     value_mix: float = 0.5,
+    playout_share: float = 0.5,
     rounds: int | None = None,
     minutes: float | None = None,
     report: Callable[[dict[str, Any]], None] | None = None,
@@ -88,8 +90,9 @@ def train(
     if games < 1 or simulations < 1 or cpus_per_task < 1:
         raise ValueError("games, simulations and cpus_per_task must be at least 1")
     # Checked here too, so that a bad share fails before Ray starts, not in every task.
-    if not 0 <= value_mix <= 1:
-        raise ValueError(f"value_mix {value_mix} is not a share from 0 to 1")
+    for option, share in (("value_mix", value_mix), ("playout_share", playout_share)):
+        if not 0 <= share <= 1:
+            raise ValueError(f"{option} {share} is not a share from 0 to 1")
     if not ray.is_initialized():
         ray.init(address=address, log_to_driver=False)
     cpus = int(ray.cluster_resources().get("CPU", 0))
@@ -138,6 +141,7 @@ def train(
                         n,
                         simulations,
                         value_mix,
+                        playout_share,
                         round_seed ^ (t << 8),
                         cpus_per_task,
                     )
@@ -169,6 +173,7 @@ def _main() -> None:
     parser.add_argument("--games", type=int, default=16)
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--value-mix", type=float, default=0.5)
+    parser.add_argument("--playout-share", type=float, default=0.5)
     # The run's own options default to TrainingRun's (and `toroid train`'s) when not given.
     for option in _RUN_OPTIONS:
         kind = float if option == "learning_rate" else Path if option == "start_from" else int
@@ -198,6 +203,7 @@ def _main() -> None:
         games=args.games,
         simulations=args.simulations,
         value_mix=args.value_mix,
+        playout_share=args.playout_share,
         rounds=args.rounds,
         minutes=args.minutes,
         report=report,

@@ -23,11 +23,14 @@ pub enum PlayerSpec {
     Engine(String),
     /// The network-guided search ([`toroid_search::Zero`]) with the network of a weights
     /// file (`zero:PATH`, as `toroid train` writes them): how training runs are measured.
-    Network(PathBuf),
+    /// With `playouts` (`zero+playouts:PATH`) it values leaves as the `zero` level does, half
+    /// by a house playout: how a network is tried for the level before it replaces its own.
+    Network { path: PathBuf, playouts: bool },
 }
 
-/// The prefix of a [`PlayerSpec::Network`].
+/// The prefixes of a [`PlayerSpec::Network`] without and with playouts.
 const NETWORK_PREFIX: &str = "zero:";
+const NETWORK_WITH_PLAYOUTS_PREFIX: &str = "zero+playouts:";
 
 /// Simulations a move of a network player without a move time.
 const NETWORK_PLAYOUTS: u64 = 800;
@@ -69,8 +72,14 @@ impl PlayerSpec {
         if text.is_empty() {
             return Err("a player is a house-bot level or an engine's command line".into());
         }
-        if let Some(path) = text.strip_prefix(NETWORK_PREFIX) {
-            return Ok(PlayerSpec::Network(PathBuf::from(path)));
+        for (prefix, playouts) in [
+            (NETWORK_PREFIX, false),
+            (NETWORK_WITH_PLAYOUTS_PREFIX, true),
+        ] {
+            if let Some(path) = text.strip_prefix(prefix) {
+                let path = PathBuf::from(path);
+                return Ok(PlayerSpec::Network { path, playouts });
+            }
         }
         Ok(text
             .parse()
@@ -93,7 +102,7 @@ impl PlayerSpec {
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
-            PlayerSpec::Network(path) => {
+            PlayerSpec::Network { path, .. } => {
                 let network = PlayerSpec::network(path)?;
                 return (network.check_board(start.topology()))
                     .map_err(|e| format!("{}: {e}", path.display()));
@@ -130,7 +139,7 @@ impl PlayerSpec {
                 };
                 Ok(Box::new(HousePlayer(level.bot_with(seed, tuning))))
             }
-            PlayerSpec::Network(path) => {
+            PlayerSpec::Network { path, playouts } => {
                 let network = PlayerSpec::network(path).map_err(|message| Offence::Engine {
                     fault: Fault::RefusedCommand,
                     message,
@@ -143,6 +152,9 @@ impl PlayerSpec {
                 // so that the games of a match differ.
                 let mut config = ZeroConfig::new(budget);
                 config.sampled_plies = NETWORK_SAMPLED_PLIES;
+                if *playouts {
+                    config.playout_share = Level::ZERO_PLAYOUT_SHARE;
+                }
                 let zero = Zero::with_network(&self.to_string(), config, network, seed);
                 Ok(Box::new(HousePlayer(Box::new(zero))))
             }
@@ -189,7 +201,13 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::House(level) => write!(f, "{level}"),
             PlayerSpec::Engine(command) => f.write_str(command),
-            PlayerSpec::Network(path) => write!(f, "{NETWORK_PREFIX}{}", path.display()),
+            PlayerSpec::Network { path, playouts } => {
+                let prefix = match playouts {
+                    false => NETWORK_PREFIX,
+                    true => NETWORK_WITH_PLAYOUTS_PREFIX,
+                };
+                write!(f, "{prefix}{}", path.display())
+            }
         }
     }
 }
@@ -210,8 +228,25 @@ mod tests {
     #[test]
     fn zero_and_a_path_is_a_network_that_must_load() {
         let player = PlayerSpec::parse("zero:no/such.safetensors").unwrap();
-        assert_eq!(player, PlayerSpec::Network("no/such.safetensors".into()));
+        let path = PathBuf::from("no/such.safetensors");
+        let alone = PlayerSpec::Network {
+            path: path.clone(),
+            playouts: false,
+        };
+        assert_eq!(player, alone);
         assert_eq!(player.to_string(), "zero:no/such.safetensors");
+        let with_playouts = PlayerSpec::parse("zero+playouts:no/such.safetensors").unwrap();
+        assert_eq!(
+            with_playouts,
+            PlayerSpec::Network {
+                path,
+                playouts: true
+            }
+        );
+        assert_eq!(
+            with_playouts.to_string(),
+            "zero+playouts:no/such.safetensors"
+        );
         let start = toroid_rules::GameKind::default().default_game();
         let e = player.check(&start, Timing::default()).unwrap_err();
         assert!(

@@ -42,6 +42,9 @@ pub struct TrainConfig {
     pub simulations: u64,
     /// The search's share of a sample's value target (see [`SelfPlay::value_mix`]).
     pub value_mix: f32,
+    /// The self-play search's share of house playouts in a leaf's value (see
+    /// [`SelfPlay::playout_share`]).
+    pub playout_share: f32,
     /// Self-play games per round.
     pub games: usize,
     /// Threads playing games.
@@ -139,6 +142,7 @@ impl TrainConfig {
             games: self.games,
             simulations: self.simulations,
             value_mix: self.value_mix,
+            playout_share: self.playout_share,
         }
     }
 }
@@ -465,6 +469,10 @@ pub struct SelfPlay {
     /// AlphaZero's target. A result alone is a noisy target for the early positions of a
     /// weak network's games; the search's root value is steadier but biased.
     pub value_mix: f32,
+    /// The share of a house playout's result in each leaf's value during self-play
+    /// ([`ZeroConfig::playout_share`]; 0: the network alone). A search that is stronger than
+    /// its network teaches it better moves and values (expert iteration).
+    pub playout_share: f32,
 }
 
 /// Plays `how.games` self-play games from `start` with `network` on `workers` threads,
@@ -506,6 +514,7 @@ fn play_one(how: &SelfPlay, start: &AnyGame, network: &Arc<Network>, seed: u64) 
         fraction: 0.25,
     });
     search_config.sampled_plies = cells / 4;
+    search_config.playout_share = how.playout_share;
     let mut zero = Zero::with_network("self-play", search_config, network.clone(), seed);
     let mut game = start.clone();
     let mut positions: Vec<(Vec<f32>, Vec<f32>, Color, f32)> = Vec::new();

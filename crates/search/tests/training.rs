@@ -1,8 +1,10 @@
 //! A self-play training run writes its folder and resumes from it.
 
+use std::sync::Arc;
+
 use toroid_net::{Device, Network, Shape};
 use toroid_rules::GameKind;
-use toroid_search::training::{train, TrainConfig};
+use toroid_search::training::{self_play, train, SelfPlay, TrainConfig};
 
 #[test]
 fn a_training_run_resumes_where_it_stopped() {
@@ -19,6 +21,7 @@ fn a_training_run_resumes_where_it_stopped() {
         from: None,
         simulations: 8,
         value_mix: 0.0,
+        playout_share: 0.0,
         games: 2,
         workers: 2,
         window: 1_000,
@@ -81,4 +84,42 @@ fn a_training_run_resumes_where_it_stopped() {
     };
     let refused = train(&go, |_| panic!("no round")).unwrap_err();
     assert!(refused.contains("another lattice"), "{refused}");
+}
+
+#[test]
+fn self_play_with_playouts_learns_from_a_different_search() {
+    let start = GameKind::HexTorus
+        .new_game(&["width=4", "height=4"])
+        .unwrap();
+    let network = Network::new(
+        Shape {
+            stencil: 7,
+            channels: 8,
+            blocks: 1,
+        },
+        3,
+        &Device::Cpu,
+    )
+    .map(Arc::new)
+    .unwrap();
+    let games = |playout_share| {
+        let how = SelfPlay {
+            games: 2,
+            simulations: 16,
+            value_mix: 1.0,
+            playout_share,
+        };
+        self_play(&start, &network, &how, 1, 9)
+    };
+    let (alone, mixed) = (games(0.0), games(1.0));
+    assert_eq!(
+        games(1.0)[0].samples[0].policy,
+        mixed[0].samples[0].policy,
+        "seeded"
+    );
+    // The first position is the same in both; the search's value of it, its value target
+    // here, is the network's alone or the playouts' alone.
+    assert_eq!(alone[0].samples[0].planes, mixed[0].samples[0].planes);
+    assert_ne!(alone[0].samples[0].value, mixed[0].samples[0].value);
+    assert_ne!(alone[0].samples[0].policy, mixed[0].samples[0].policy);
 }

@@ -46,6 +46,11 @@ pub struct Args {
     /// AlphaZero's target, the result alone; docs/strength.md measures 0.5 against it).
     #[arg(long, default_value_t = 0.5, value_parser = share)]
     value_mix: f32,
+    /// The share of a house playout's result in each leaf's value during self-play, as the
+    /// `zero` level plays (0: the network alone, AlphaZero's search). A search stronger than
+    /// its network teaches it more (docs/strength.md measures 0.5 against 0).
+    #[arg(long, default_value_t = 0.5, value_parser = share)]
+    playout_share: f32,
     /// Self-play games per round.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
@@ -91,6 +96,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         from: args.from,
         simulations: args.simulations,
         value_mix: args.value_mix,
+        playout_share: args.playout_share,
         games: args.games as usize,
         workers: args.workers.unwrap_or_else(all_cores).max(1),
         window: args.window.max(1),
