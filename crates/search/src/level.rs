@@ -116,11 +116,12 @@ impl Level {
         if self == Level::Zero {
             // The Elo of the rule set's house network at `ZERO_BUDGET` with
             // `ZERO_PLAYOUT_SHARE` over `greedy`: the rating that fits best (maximum
-            // likelihood) its 20-game matches against the levels nearest it, with their own
-            // ratings (docs/strength.md, "Playouts beside the network").
+            // likelihood) its matches against the levels nearest it, with their own ratings
+            // (docs/strength.md, "Playouts beside the network" and, for hex-torus,
+            // "Playouts in self-play").
             let over_greedy = match kind {
                 GameKind::Torus => 349.0,
-                GameKind::HexTorus => 445.0,
+                GameKind::HexTorus => 703.0,
                 GameKind::MTorus => 150.0,
                 GameKind::Ctor => 1298.0,
                 GameKind::CaptureGo => 440.0,
