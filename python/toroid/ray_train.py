@@ -168,15 +168,14 @@ def _main() -> None:
     parser.add_argument("--address", default="auto", help="the Ray cluster (default: auto)")
     parser.add_argument("--dir", type=Path, help="the run's folder (default target/train/GAME)")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument("--tasks", type=int)
-    parser.add_argument("--cpus-per-task", type=int, default=1)
-    parser.add_argument("--games", type=int, default=16)
-    parser.add_argument("--simulations", type=int, default=100)
-    parser.add_argument("--value-mix", type=float, default=0.5)
-    parser.add_argument("--playout-share", type=float, default=0.5)
-    # The run's own options default to TrainingRun's (and `toroid train`'s) when not given.
+    # Options not given take `train`'s defaults, and the run's own TrainingRun's (and
+    # `toroid train`'s), so that no default is written twice.
+    options = {option: int for option in ("tasks", "cpus_per_task", "games", "simulations")}
+    options.update(value_mix=float, playout_share=float)
     for option in _RUN_OPTIONS:
         kind = float if option == "learning_rate" else Path if option == "start_from" else int
+        options[option] = kind
+    for option, kind in options.items():
         parser.add_argument("--" + option.replace("_", "-"), type=kind, default=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--minutes", type=float)
@@ -198,16 +197,10 @@ def _main() -> None:
         args.game,
         args.dir,
         address=args.address,
-        tasks=args.tasks,
-        cpus_per_task=args.cpus_per_task,
-        games=args.games,
-        simulations=args.simulations,
-        value_mix=args.value_mix,
-        playout_share=args.playout_share,
         rounds=args.rounds,
         minutes=args.minutes,
         report=report,
-        **{option: getattr(args, option) for option in _RUN_OPTIONS if hasattr(args, option)},
+        **{option: getattr(args, option) for option in options if hasattr(args, option)},
         **params,
     )
 

@@ -28,9 +28,13 @@ pub enum PlayerSpec {
     Network { path: PathBuf, playouts: bool },
 }
 
-/// The prefixes of a [`PlayerSpec::Network`] without and with playouts.
-const NETWORK_PREFIX: &str = "zero:";
-const NETWORK_WITH_PLAYOUTS_PREFIX: &str = "zero+playouts:";
+/// The prefix of a [`PlayerSpec::Network`] without and with playouts.
+fn network_prefix(playouts: bool) -> &'static str {
+    match playouts {
+        false => "zero:",
+        true => "zero+playouts:",
+    }
+}
 
 /// Simulations a move of a network player without a move time.
 const NETWORK_PLAYOUTS: u64 = 800;
@@ -72,11 +76,8 @@ impl PlayerSpec {
         if text.is_empty() {
             return Err("a player is a house-bot level or an engine's command line".into());
         }
-        for (prefix, playouts) in [
-            (NETWORK_PREFIX, false),
-            (NETWORK_WITH_PLAYOUTS_PREFIX, true),
-        ] {
-            if let Some(path) = text.strip_prefix(prefix) {
+        for playouts in [false, true] {
+            if let Some(path) = text.strip_prefix(network_prefix(playouts)) {
                 let path = PathBuf::from(path);
                 return Ok(PlayerSpec::Network { path, playouts });
             }
@@ -202,11 +203,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::House(level) => write!(f, "{level}"),
             PlayerSpec::Engine(command) => f.write_str(command),
             PlayerSpec::Network { path, playouts } => {
-                let prefix = match playouts {
-                    false => NETWORK_PREFIX,
-                    true => NETWORK_WITH_PLAYOUTS_PREFIX,
-                };
-                write!(f, "{prefix}{}", path.display())
+                write!(f, "{}{}", network_prefix(*playouts), path.display())
             }
         }
     }

@@ -40,7 +40,8 @@ pub struct Args {
     /// network-guided search with the network alone, no playouts, 800 simulations a move
     /// without --move-time, its first move drawn in proportion to its visits so that games
     /// differ), as `zero+playouts:PATH` the same with half of each leaf's value from a house
-    /// playout (as the `zero` level values them), or the command line of a GTP engine, like "gnugo --mode gtp --level 10".
+    /// playout (as the `zero` level values them), or the command line of a GTP engine, like
+    /// "gnugo --mode gtp --level 10".
     #[arg(long, value_name = "PLAYER")]
     black: String,
     /// Player B, white in the first game.
